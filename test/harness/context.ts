@@ -1,0 +1,46 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import { UnexpectedError } from 'n8n-workflow';
+
+import type { HarnessCredentialsHelper } from './credentials-helper';
+
+// n8n-core's InstanceSettings (read by every node execution context) creates `<N8N_USER_FOLDER>/.n8n`
+// with a config file on first use; keep that out of the developer's home directory.
+// Quiet n8n's own logger unless asked otherwise (N8N_LOG_LEVEL=debug to see it).
+process.env.N8N_LOG_LEVEL ??= 'silent';
+process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-harness-'));
+
+const unsupported = (what: string) => async () => {
+	throw new UnexpectedError(`${what} is not supported by the test harness`);
+};
+
+/** The additionalData n8n's CLI would build (workflow-execute-additional-data.ts), minus DB and queue. */
+export function createAdditionalData(
+	credentialsHelper: HarnessCredentialsHelper,
+	baseUrl = 'http://127.0.0.1:5678',
+	extra: Partial<IWorkflowExecuteAdditionalData> = {},
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		executeWorkflow: unsupported('Executing sub-workflows'),
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		startRunnerTask: unsupported('Task runners'),
+		logAiEvent: () => {},
+		currentNodeExecutionIndex: 0,
+		variables: {},
+		restApiUrl: `${baseUrl}/rest`,
+		instanceBaseUrl: `${baseUrl}/`,
+		formBaseUrl: `${baseUrl}/form`,
+		formWaitingBaseUrl: `${baseUrl}/form-waiting`,
+		formTestBaseUrl: `${baseUrl}/form-test`,
+		webhookBaseUrl: `${baseUrl}/webhook`,
+		webhookWaitingBaseUrl: `${baseUrl}/webhook-waiting`,
+		webhookTestBaseUrl: `${baseUrl}/webhook-test`,
+		mcpBaseUrl: `${baseUrl}/mcp`,
+		mcpTestBaseUrl: `${baseUrl}/mcp-test`,
+		...extra,
+	} as IWorkflowExecuteAdditionalData;
+}

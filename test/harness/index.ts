@@ -1,0 +1,6 @@
+export { HarnessCredentialsHelper, type HarnessCredentials } from './credentials-helper';
+export { createAdditionalData } from './context';
+export { createNodeTypes, MANUAL_TRIGGER_TYPE, SET_ITEMS_TYPE } from './node-types';
+export { runWorkflow, runNode, type RunWorkflowOptions, type RunWorkflowResult, type RunNodeOptions } from './run';
+export { testCredential } from './credential-test';
+export { startTriggerHost, type TriggerHost, type TriggerHostOptions, type TriggerMode } from './trigger-host';

@@ -1,0 +1,146 @@
+import type {
+	ICredentialType,
+	IConnections,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IRunExecutionData,
+	IVersionedNodeType,
+} from 'n8n-workflow';
+import { createRunExecutionData, NodeHelpers, Workflow } from 'n8n-workflow';
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+
+import { createAdditionalData } from './context';
+import { HarnessCredentialsHelper, type HarnessCredentials } from './credentials-helper';
+import { createNodeTypes, MANUAL_TRIGGER_TYPE, SET_ITEMS_TYPE } from './node-types';
+
+export interface RunWorkflowOptions {
+	nodes: INode[];
+	connections: IConnections;
+	nodeTypes: INodeTypes;
+	credentials: HarnessCredentials;
+	credentialTypes: ICredentialType[];
+}
+
+export interface RunWorkflowResult {
+	data: IRun;
+	/** First (main) output of the node's last run; [] when it did not run or failed. */
+	output(nodeName: string): INodeExecutionData[];
+	/** The execution's error (a node that failed without continueOnFail), if any. */
+	error?: Error;
+}
+
+/**
+ * Gives each node a reference to every credential its type declares and the test provides
+ * (as n8n stores `{ id, name }` on saved nodes), unless the node already names one.
+ */
+function attachCredentials(node: INode, nodeTypes: INodeTypes, credentials: HarnessCredentials): INode {
+	const type = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const refs = { ...node.credentials };
+	for (const { name } of type.description.credentials ?? []) {
+		if (credentials[name] && !refs[name]) refs[name] = { id: `test-${name}`, name: `Test ${name}` };
+	}
+	return Object.keys(refs).length ? { ...node, credentials: refs } : node;
+}
+
+/**
+ * Runs workflow JSON in-process with n8n-core's WorkflowExecute in 'manual' mode, starting at
+ * the workflow's trigger (as n8n's own nodes-testing harness does), and waits for the
+ * `workflowExecuteAfter` lifecycle hook.
+ */
+export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflowResult> {
+	const nodes = opts.nodes.map((node) => attachCredentials(node, opts.nodeTypes, opts.credentials));
+	const workflow = new Workflow({
+		id: 'harness-workflow',
+		name: 'Harness workflow',
+		nodes,
+		connections: opts.connections,
+		nodeTypes: opts.nodeTypes,
+		active: false,
+	});
+	const startNode = workflow.getStartNode();
+	if (!startNode) throw new Error('The workflow has no start node');
+
+	const helper = new HarnessCredentialsHelper(opts.credentialTypes, opts.credentials);
+	const hooks = new ExecutionLifecycleHooks('manual', 'harness-execution', {
+		id: workflow.id,
+		name: workflow.name,
+		nodes,
+		connections: opts.connections,
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
+	const additionalData = createAdditionalData(helper, undefined, { hooks, executionId: 'harness-execution' });
+
+	const runExecutionData: IRunExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
+		},
+	});
+	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	const data = await finished;
+
+	const runData = data.data.resultData.runData;
+	return {
+		data,
+		output: (nodeName) => runData[nodeName]?.at(-1)?.data?.main?.[0] ?? [],
+		error: data.data.resultData.error as Error | undefined,
+	};
+}
+
+export interface RunNodeOptions {
+	nodeType: INodeType | IVersionedNodeType;
+	/** The node type name used in the workflow, e.g. 'n8n-nodes-knolyx.knolyx'. */
+	type: string;
+	parameters: INodeParameters;
+	items: IDataObject[];
+	credentials: HarnessCredentials;
+	credentialTypes: ICredentialType[];
+	continueOnFail?: boolean;
+	typeVersion?: number;
+}
+
+/** Runs Manual Trigger → Set Items (opts.items) → the node under test; returns the node's output. */
+export async function runNode(
+	opts: RunNodeOptions,
+): Promise<{ items: INodeExecutionData[]; error?: Error; run: IRun }> {
+	const description = NodeHelpers.getVersionedNodeType(opts.nodeType, opts.typeVersion).description;
+	const latest = Array.isArray(description.version) ? Math.max(...description.version) : description.version;
+	const nodes: INode[] = [
+		{ id: '1', name: 'Trigger', type: MANUAL_TRIGGER_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: '2',
+			name: 'Items',
+			type: SET_ITEMS_TYPE,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: { items: JSON.stringify(opts.items) },
+		},
+		{
+			id: '3',
+			name: 'Node',
+			type: opts.type,
+			typeVersion: opts.typeVersion ?? latest,
+			position: [400, 0],
+			parameters: opts.parameters,
+			...(opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		},
+	];
+	const main = (to: string) => ({ main: [[{ node: to, type: 'main' as const, index: 0 }]] });
+	const result = await runWorkflow({
+		nodes,
+		connections: { Trigger: main('Items'), Items: main('Node') },
+		nodeTypes: createNodeTypes({ [opts.type]: opts.nodeType }),
+		credentials: opts.credentials,
+		credentialTypes: opts.credentialTypes,
+	});
+	return { items: result.output('Node'), error: result.error, run: result.data };
+}

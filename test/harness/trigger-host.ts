@@ -1,0 +1,227 @@
+import express, { type Request, type Response } from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type {
+	ICredentialType,
+	IDataObject,
+	IHttpRequestMethods,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IVersionedNodeType,
+	IWebhookData,
+	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
+	WebhookSetupMethodNames,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
+import { HookContext, WebhookContext } from 'n8n-core';
+
+import { createAdditionalData } from './context';
+import { HarnessCredentialsHelper, type HarnessCredentials } from './credentials-helper';
+import { createNodeTypes } from './node-types';
+
+/** 'trigger' = the active (production) workflow, /webhook/…; 'manual' = the editor's test listen, /webhook-test/…. */
+export type TriggerMode = 'trigger' | 'manual';
+
+export interface TriggerHostOptions {
+	nodeType: INodeType | IVersionedNodeType;
+	/** Node type name, e.g. 'n8n-nodes-knolyx.knolyxTrigger'. */
+	type: string;
+	parameters: INodeParameters;
+	credentials: HarnessCredentials;
+	credentialTypes: ICredentialType[];
+	/** Public base the node is told about (like n8n's WEBHOOK_URL); defaults to the host's own http://127.0.0.1:PORT. */
+	webhookBaseUrl?: string;
+	/** The node's webhookId (n8n assigns a UUID when the node is added); default 'harness-webhook-id'. */
+	webhookId?: string;
+	typeVersion?: number;
+	nodeName?: string;
+}
+
+export interface TriggerHost {
+	readonly node: INode;
+	/** http://127.0.0.1:PORT — where the host actually listens. */
+	readonly baseUrl: string;
+	/** The saved workflow's static data (survives activate/deactivate, as in n8n). */
+	readonly staticData: IDataObject;
+	/** `staticData['node:<node name>']`, what the node reads via getWorkflowStaticData('node'). */
+	readonly nodeStaticData: IDataObject | undefined;
+	/** Static data of the current test registration (n8n keeps it apart and discards it afterwards). */
+	readonly testStaticData: IDataObject | undefined;
+	/** The URL the node gets from getNodeWebhookUrl(name) in that mode. */
+	url(mode: TriggerMode, name?: string): string;
+	activate(mode: TriggerMode): Promise<void>;
+	deactivate(mode: TriggerMode): Promise<void>;
+	/** Items (first output) of every execution the webhook started, oldest first. */
+	executions(): INodeExecutionData[][];
+	close(): Promise<void>;
+}
+
+/**
+ * Hosts one trigger node the way n8n's webhook server does: activation runs the node's
+ * webhookMethods (checkExists → create) with n8n-core's HookContext, requests to
+ * /webhook/<path> and /webhook-test/<path> run node.webhook() with n8n-core's WebhookContext
+ * over the real express req/res, and the answer follows n8n's defaults.
+ */
+export async function startTriggerHost(opts: TriggerHostOptions): Promise<TriggerHost> {
+	const nodeTypes = createNodeTypes({ [opts.type]: opts.nodeType });
+	const nodeType = NodeHelpers.getVersionedNodeType(opts.nodeType, opts.typeVersion);
+	const version = nodeType.description.version;
+	const node: INode = {
+		id: 'trigger-node',
+		name: opts.nodeName ?? nodeType.description.defaults.name ?? 'Trigger',
+		type: opts.type,
+		typeVersion: opts.typeVersion ?? (Array.isArray(version) ? Math.max(...version) : version),
+		position: [0, 0],
+		parameters: opts.parameters,
+		webhookId: opts.webhookId ?? 'harness-webhook-id',
+		credentials: Object.fromEntries(
+			(nodeType.description.credentials ?? [])
+				.filter(({ name }) => opts.credentials[name])
+				.map(({ name }) => [name, { id: `test-${name}`, name: `Test ${name}` }]),
+		),
+	};
+	const helper = new HarnessCredentialsHelper(opts.credentialTypes, opts.credentials);
+	const newWorkflow = (staticData: IDataObject) =>
+		new Workflow({ id: 'harness-workflow', name: 'Harness workflow', nodes: [node], connections: {}, nodeTypes, active: false, staticData });
+
+	const saved = newWorkflow({});
+	let test: Workflow | undefined;
+	const registered: Record<TriggerMode, IWebhookData[]> = { trigger: [], manual: [] };
+	const executions: INodeExecutionData[][] = [];
+
+	const app = express();
+	const server: Server = app.listen(0, '127.0.0.1');
+	await new Promise((resolve) => server.once('listening', resolve));
+	const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	const publicBase = (opts.webhookBaseUrl ?? baseUrl).replace(/\/+$/, '');
+	const additionalData = (extra: Partial<IWorkflowExecuteAdditionalData> = {}) =>
+		createAdditionalData(helper, publicBase, extra);
+
+	/** What n8n's WebhookService.getNodeWebhooks registers for the node (static paths only). */
+	const webhooksOf = (workflow: Workflow, isTest: boolean): IWebhookData[] =>
+		(nodeType.description.webhooks ?? []).flatMap((description) => {
+			const get = (value: unknown, fallback?: string | boolean) =>
+				workflow.expression.getSimpleParameterValue(node, value as string, 'internal', {}, undefined, fallback);
+			const nodePath = String(get(description.path)).replace(/^\/|\/$/g, '');
+			const path = NodeHelpers.getNodeWebhookPath(workflow.id, node, nodePath, get(description.isFullPath, false) as boolean);
+			return String(get(description.httpMethod, 'GET'))
+				.split(',')
+				.map((method) => ({
+					httpMethod: method.trim() as IHttpRequestMethods,
+					node: node.name,
+					path,
+					webhookDescription: description,
+					workflowId: workflow.id,
+					workflowExecuteAdditionalData: additionalData(),
+					isTest,
+				}));
+		});
+
+	const runSetup = async (method: WebhookSetupMethodNames, workflow: Workflow, webhook: IWebhookData, mode: WorkflowExecuteMode, activation: WorkflowActivateMode) => {
+		const fn = nodeType.webhookMethods?.[webhook.webhookDescription.name]?.[method];
+		if (!fn) return undefined;
+		return await fn.call(new HookContext(workflow, node, webhook.workflowExecuteAdditionalData, mode, activation, webhook));
+	};
+
+	const host: TriggerHost = {
+		node,
+		baseUrl,
+		get staticData() {
+			return saved.staticData;
+		},
+		get nodeStaticData() {
+			return saved.staticData[`node:${node.name}`] as IDataObject | undefined;
+		},
+		get testStaticData() {
+			return test?.staticData;
+		},
+		url(mode, name = 'default') {
+			const webhook = webhooksOf(saved, mode === 'manual').find((w) => w.webhookDescription.name === name);
+			if (!webhook) throw new Error(`The node has no webhook named "${name}"`);
+			return `${publicBase}/${mode === 'manual' ? 'webhook-test' : 'webhook'}/${webhook.path}`;
+		},
+		async activate(mode) {
+			// Production: ActiveWorkflowManager adds webhooks with mode 'trigger', activation 'activate'.
+			// Test: TestWebhooks registers first, then creates with mode and activation 'manual',
+			// on a workflow copy whose static data is kept with the registration only.
+			const workflow = mode === 'trigger' ? saved : (test = newWorkflow(structuredClone({ ...saved.staticData })));
+			for (const webhook of webhooksOf(workflow, mode === 'manual')) {
+				registered[mode].push(webhook);
+				if (!(await runSetup('checkExists', workflow, webhook, mode, mode === 'trigger' ? 'activate' : 'manual'))) {
+					await runSetup('create', workflow, webhook, mode, mode === 'trigger' ? 'activate' : 'manual');
+				}
+			}
+		},
+		async deactivate(mode) {
+			const workflow = mode === 'trigger' ? saved : test;
+			for (const webhook of registered[mode].splice(0)) {
+				if (workflow) await runSetup('delete', workflow, webhook, 'internal', 'update');
+			}
+			if (mode === 'manual') test = undefined;
+		},
+		executions: () => executions,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		},
+	};
+
+	// Body as n8n's webhook server sees it: parsed JSON / form / text in req.body, raw bytes in req.rawBody.
+	app.use(express.raw({ type: () => true, limit: '16mb' }));
+	app.use(async (req: Request, res: Response) => {
+		const match = /^\/(webhook|webhook-test)\/(.+?)\/*$/.exec(req.path);
+		const mode: TriggerMode = match?.[1] === 'webhook-test' ? 'manual' : 'trigger';
+		const path = match?.[2] ?? '';
+		const webhook = registered[mode].find((w) => w.path === path && w.httpMethod === req.method);
+		const workflow = mode === 'trigger' ? saved : test;
+		if (!match || !webhook || !workflow) {
+			res.status(404).json({ code: 404, message: `The requested webhook "${req.method} ${path}" is not registered.` });
+			return;
+		}
+		const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+		(req as Request & { rawBody: Buffer }).rawBody = raw;
+		try {
+			req.body = parseBody(raw, req.header('content-type') ?? '');
+		} catch {
+			res.status(400).json({ code: 400, message: 'Failed to parse request body' });
+			return;
+		}
+
+		const executeMode: WorkflowExecuteMode = mode === 'manual' ? 'manual' : 'webhook';
+		let result: IWebhookResponseData;
+		try {
+			const data = { ...webhook, workflowExecuteAdditionalData: additionalData({ httpRequest: req, httpResponse: res }) };
+			const context = new WebhookContext(workflow, node, data.workflowExecuteAdditionalData, executeMode, data, [], null);
+			result = (await nodeType.webhook!.call(context)) as IWebhookResponseData;
+		} catch (error) {
+			res.status(500).json({ code: 0, message: 'Workflow Webhook Error: Workflow could not be started!', error: (error as Error).message });
+			return;
+		}
+		if (result.workflowData !== undefined) {
+			executions.push(result.workflowData[0] ?? []);
+			// n8n removes test webhooks (running their delete) once a test call started an execution.
+			// It does so after answering; done first here so a test sees the removal when its request returns.
+			if (mode === 'manual') await host.deactivate('manual');
+		}
+		if (!result.noWebhookResponse && !res.headersSent) {
+			const fallback = result.workflowData === undefined ? 'Webhook call received' : 'Workflow was started';
+			res.status(200).json(result.webhookResponse ?? { message: fallback });
+		}
+	});
+
+	return host;
+}
+
+function parseBody(raw: Buffer, contentType: string): unknown {
+	if (raw.length === 0) return {};
+	const text = raw.toString('utf8');
+	if (/json/i.test(contentType)) return JSON.parse(text);
+	if (/x-www-form-urlencoded/i.test(contentType)) return Object.fromEntries(new URLSearchParams(text));
+	if (/^text\//i.test(contentType)) return text;
+	return {};
+}
