@@ -1,0 +1,88 @@
+import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { apiPath } from '../transport';
+import { parseId } from '../helpers/validation';
+import type { Gender } from '../helpers/validation';
+import { asObject } from './common';
+import type { OperationRuntime } from './types';
+
+/** API calls used by more than one operation (the primitives and the flows). */
+
+export interface UserInput {
+	email: string;
+	firstName: string;
+	lastName: string;
+	gender: Gender;
+}
+
+export interface ProvisionResult {
+	created: boolean;
+	user: IDataObject;
+}
+
+/** Endpoint 9: 201 when the user was created (on-boarding e-mail sent), 200 when it existed. */
+export async function provisionUser(runtime: OperationRuntime, user: UserInput): Promise<ProvisionResult> {
+	const { statusCode, body } = await runtime.client.request({
+		method: 'POST',
+		path: '/user/provision',
+		body: { firstName: user.firstName, lastName: user.lastName, email: user.email, gender: user.gender },
+		subject: { permission: 'USER_PROVISION' },
+		itemIndex: runtime.itemIndex,
+	});
+	return { created: statusCode === 201, user: { email: user.email, ...asObject(body) } };
+}
+
+/** Endpoint 10: adds (or updates) a membership; removalDate null = never removed. */
+export async function addMember(
+	runtime: OperationRuntime,
+	workgroupId: number,
+	email: string,
+	removalDate: string | null,
+): Promise<IDataObject> {
+	const { body } = await runtime.client.request({
+		method: 'PUT',
+		path: apiPath`/workgroup/${workgroupId}/member/${email}/`,
+		body: { removalDate },
+		subject: { notFound: `workgroup ${workgroupId} or user ${email}`, permission: 'WORKGROUP_ADD_MEMBER' },
+		itemIndex: runtime.itemIndex,
+	});
+	return { workgroupId, email, removalDate, ...asObject(body) };
+}
+
+/** Endpoint 14: 200 on success; 409 (already registered) is success too, the call is idempotent. */
+export async function attendEvent(
+	runtime: OperationRuntime,
+	communityId: number,
+	eventId: number,
+	userId: number,
+): Promise<IDataObject> {
+	const { statusCode, body } = await runtime.client.request({
+		method: 'POST',
+		path: apiPath`/community/${communityId}/event/${eventId}/attend/${userId}`,
+		subject: { notFound: `event ${eventId} of community ${communityId} (or user ${userId})`, permission: 'EVENT_MANAGE' },
+		itemIndex: runtime.itemIndex,
+		acceptStatuses: [409],
+	});
+	return {
+		...asObject(statusCode === 409 ? {} : body),
+		communityId,
+		eventId,
+		userId,
+		attending: true,
+		alreadyAttending: statusCode === 409,
+	};
+}
+
+/** The numeric user id from a provision answer, or a clear error. */
+export function userIdOf(runtime: OperationRuntime, result: ProvisionResult): number {
+	const id = parseId(result.user.id ?? result.user.userId);
+	if (id === undefined) {
+		throw new NodeOperationError(
+			runtime.client.node,
+			`Knolyx did not return the user ID of ${String(result.user.email)} when provisioning, so attendance cannot be marked`,
+			{ itemIndex: runtime.itemIndex },
+		);
+	}
+	return id;
+}

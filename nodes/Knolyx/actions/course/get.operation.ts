@@ -1,0 +1,20 @@
+import { apiPath } from '../../transport';
+import { requireId } from '../../helpers/validation';
+import { asObject, courseLocator, shownFor } from '../common';
+import type { KnolyxOperation } from '../types';
+
+export const get: KnolyxOperation<{ courseId: number }> = {
+	description: [courseLocator(shownFor('course', ['get']))],
+	prepare(itemIndex) {
+		return { courseId: requireId(this, itemIndex, 'courseId', 'Course') };
+	},
+	async execute({ courseId }, runtime) {
+		const { body } = await runtime.client.request({
+			method: 'GET',
+			path: apiPath`/course/${courseId}`,
+			subject: { notFound: `course ${courseId}`, permission: 'COURSE_GET' },
+			itemIndex: runtime.itemIndex,
+		});
+		return asObject(body);
+	},
+};

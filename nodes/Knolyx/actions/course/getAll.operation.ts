@@ -1,0 +1,19 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { readPaged, returnAllAndLimit, shownFor } from '../common';
+import type { PagedParams } from '../common';
+import type { KnolyxOperation } from '../types';
+
+export const getAll: KnolyxOperation<PagedParams> = {
+	description: returnAllAndLimit(shownFor('course', ['getAll'])),
+	prepare(itemIndex) {
+		return readPaged(this, itemIndex);
+	},
+	async execute(params, runtime) {
+		return await runtime.client.getPaged<IDataObject>('/course', {
+			...params,
+			subject: { permission: 'COURSE_LIST' },
+			itemIndex: runtime.itemIndex,
+		});
+	},
+};

@@ -1,0 +1,106 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { AdaptiveLimiter, KnolyxClient } from '../transport';
+import { asNodeError } from '../transport/errors';
+import { operations } from './operations';
+import { RuleEditor } from './rule/editor';
+import type { KnolyxOperation } from './types';
+
+interface RequestOptions {
+	concurrency?: number;
+	maxConcurrency?: number;
+	timeout?: number;
+}
+
+type Outcome = { ok: true; data: IDataObject | IDataObject[] } | { ok: false; error: Error };
+
+/**
+ * The only place that knows about items: checks every item first (nothing is
+ * sent when any item is invalid, unless Continue On Fail keeps it as an error
+ * item), runs the items concurrently through one adaptive limiter, keeps the
+ * output in input order and pairs every output item with its input item.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = operations[resource]?.[operationName] as KnolyxOperation<unknown> | undefined;
+	if (!operation) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+	}
+	const options = this.getNodeParameter('requestOptions', 0, {}) as RequestOptions;
+	const fixed = Math.max(0, Math.floor(options.concurrency ?? 0));
+	const limiter = new AdaptiveLimiter({
+		fixedConcurrency: fixed,
+		maxConcurrency: options.maxConcurrency ?? 100,
+	});
+	const client = new KnolyxClient(this, {
+		limiter,
+		policy: options.timeout ? { timeoutMs: options.timeout * 1000 } : undefined,
+	});
+	const credentials = await this.getCredentials('knolyxApi');
+	const rules = new RuleEditor(client, `${String(credentials.baseUrl)}|${String(credentials.projectId)}`);
+	const continueOnFail = this.continueOnFail();
+
+	// 1. Check every item before anything is sent.
+	const prepared: unknown[] = new Array(items.length);
+	const outcomes: Outcome[] = new Array(items.length);
+	for (let i = 0; i < items.length; i++) {
+		try {
+			prepared[i] = operation.prepare.call(this, i);
+		} catch (error) {
+			if (!continueOnFail) throw asNodeError(this.getNode(), error, i);
+			outcomes[i] = { ok: false, error: error as Error };
+		}
+	}
+
+	// 2. Run the valid items: a pool of workers pulls items in order; the
+	// limiter decides how many requests are really in flight.
+	let next = 0;
+	let stop = false;
+	const runItem = async (i: number): Promise<void> => {
+		try {
+			const data = await operation.execute.call(this, prepared[i], { client, rules, itemIndex: i });
+			outcomes[i] = { ok: true, data };
+		} catch (error) {
+			outcomes[i] = { ok: false, error: error as Error };
+			if (!continueOnFail) stop = true;
+		}
+	};
+	const worker = async (): Promise<void> => {
+		while (!stop && next < items.length) {
+			const i = next++;
+			if (outcomes[i]) continue;
+			await runItem(i);
+		}
+	};
+	const workers = operation.mergesItems ? items.length : fixed > 0 ? fixed : options.maxConcurrency ?? 100;
+	await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, items.length)) }, worker));
+
+	// 3. Output in input order, each item paired with its input.
+	const output: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		const outcome = outcomes[i];
+		if (!outcome) continue;
+		if (!outcome.ok) {
+			if (!continueOnFail) throw asNodeError(this.getNode(), outcome.error, i);
+			output.push({ json: errorJson(outcome.error), pairedItem: { item: i } });
+			continue;
+		}
+		const executionData = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(outcome.data), {
+			itemData: { item: i },
+		});
+		output.push(...executionData);
+	}
+	return [output];
+}
+
+function errorJson(error: Error): IDataObject {
+	const json: IDataObject = { error: error.message };
+	const description = (error as { description?: unknown }).description;
+	if (typeof description === 'string' && description !== '') json.description = description;
+	const httpCode = (error as { httpCode?: unknown }).httpCode;
+	if (typeof httpCode === 'string' && httpCode !== '') json.httpCode = httpCode;
+	return json;
+}

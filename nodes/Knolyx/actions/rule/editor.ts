@@ -1,0 +1,166 @@
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { KnolyxClient } from '../../transport';
+import { apiPath } from '../../transport';
+import { asNodeError, networkErrorCode } from '../../transport/errors';
+import type { EditOutcome, Rule, RuleEdit } from '../../helpers/rules';
+import { applyRuleEdit, asRuleList } from '../../helpers/rules';
+
+/**
+ * Applies rule edits of many items safely and cheaply.
+ *
+ * Edits for one course that arrive together are merged: one read, every edit
+ * applied in item order, one save of the whole list, then one read to verify
+ * that every edit holds. A save whose answer was lost (connection dropped) is
+ * never re-posted blindly: the list is read again and only what is still
+ * missing is saved. An edit lost to a concurrent writer is detected by the
+ * verifying read and redone. Edits of one course are also serialised across
+ * executions of this n8n process (a lock per credential and course).
+ */
+
+export interface RuleEditResult {
+	outcome: EditOutcome;
+	/** The named rule as the platform holds it after the save (with its id). */
+	rule?: Rule;
+	/** Rules on the course after the edit. */
+	ruleCount: number;
+}
+
+interface Entry {
+	edit: RuleEdit;
+	itemIndex: number;
+	first?: EditOutcome;
+	resolve: (result: RuleEditResult) => void;
+	reject: (error: Error) => void;
+	failed: boolean;
+}
+
+const MAX_ROUNDS = 5;
+
+/** Per-process chain of promises per course: one edit batch at a time. */
+const courseLocks = new Map<string, Promise<void>>();
+
+async function withLock(key: string, task: () => Promise<void>): Promise<void> {
+	const previous = courseLocks.get(key) ?? Promise.resolve();
+	const current = previous.then(task, task);
+	const settled = current.then(
+		() => undefined,
+		() => undefined,
+	);
+	courseLocks.set(key, settled);
+	try {
+		await current;
+	} finally {
+		if (courseLocks.get(key) === settled) courseLocks.delete(key);
+	}
+}
+
+export class RuleEditor {
+	private readonly queued = new Map<number, Entry[]>();
+
+	/** Requests made, for the benchmarks and tests. */
+	readonly metrics = { reads: 0, saves: 0, rounds: 0 };
+
+	constructor(
+		private readonly client: KnolyxClient,
+		private readonly lockScope: string,
+	) {}
+
+	/** Queues an edit; all edits queued in the same tick for a course form one batch. */
+	async edit(courseId: number, edit: RuleEdit, itemIndex: number): Promise<RuleEditResult> {
+		return await new Promise<RuleEditResult>((resolve, reject) => {
+			const entry: Entry = { edit, itemIndex, resolve, reject, failed: false };
+			const batch = this.queued.get(courseId);
+			if (batch) {
+				batch.push(entry);
+				return;
+			}
+			const entries = [entry];
+			this.queued.set(courseId, entries);
+			// Start on the next microtask turn so every item queued now joins this batch.
+			void Promise.resolve().then(async () => {
+				this.queued.delete(courseId);
+				await this.runBatch(courseId, entries);
+			});
+		});
+	}
+
+	private async read(courseId: number, itemIndex: number): Promise<Rule[]> {
+		this.metrics.reads++;
+		const { body } = await this.client.request<unknown>({
+			method: 'GET',
+			path: apiPath`/business-rule/course/${courseId}`,
+			subject: { notFound: `course ${courseId}`, permission: 'BUSINESS_RULE_MANAGE' },
+			itemIndex,
+		});
+		return asRuleList(body);
+	}
+
+	private async runBatch(courseId: number, entries: Entry[]): Promise<void> {
+		const key = `${this.lockScope}|${courseId}`;
+		try {
+			await withLock(key, async () => await this.rounds(courseId, entries));
+		} catch (error) {
+			for (const entry of entries) if (!entry.failed) entry.reject(error as Error);
+		}
+	}
+
+	private async rounds(courseId: number, entries: Entry[]): Promise<void> {
+		const firstItem = entries[0].itemIndex;
+		for (let round = 1; round <= MAX_ROUNDS; round++) {
+			this.metrics.rounds++;
+			const read = await this.read(courseId, firstItem);
+			let next = read;
+			const outcomes = new Map<Entry, EditOutcome>();
+			for (const entry of entries) {
+				if (entry.failed) continue;
+				try {
+					const outcome = applyRuleEdit(next, entry.edit);
+					next = outcome.rules;
+					outcomes.set(entry, outcome);
+					entry.first ??= outcome;
+				} catch (error) {
+					entry.failed = true;
+					entry.reject(
+						new NodeOperationError(this.client.node, (error as Error).message, { itemIndex: entry.itemIndex }),
+					);
+				}
+			}
+			if (next === read) {
+				// Every edit holds on what the platform has now: done.
+				for (const entry of entries) {
+					if (entry.failed) continue;
+					const outcome = entry.first as EditOutcome;
+					const rule = read.find((r) => r.name === entry.edit.ruleName);
+					entry.resolve({ outcome, rule, ruleCount: read.length });
+				}
+				return;
+			}
+			this.metrics.saves++;
+			try {
+				await this.client.request({
+					method: 'POST',
+					path: apiPath`/business-rule/course/${courseId}`,
+					body: next,
+					subject: { notFound: `course ${courseId}`, permission: 'BUSINESS_RULE_MANAGE' },
+					itemIndex: firstItem,
+					retryOnNetworkError: false,
+				});
+			} catch (error) {
+				// The save may or may not have been applied: read again and decide.
+				if (!networkErrorCode(error) && !isLostAnswer(error)) throw asNodeError(this.client.node, error, firstItem);
+			}
+		}
+		throw new NodeOperationError(
+			this.client.node,
+			`The rules of course ${courseId} kept changing under this edit (${MAX_ROUNDS} rounds); another workflow or person is editing them. Retry later.`,
+			{ itemIndex: firstItem },
+		);
+	}
+}
+
+/** The transport turns a lost connection into a NodeApiError that keeps the network code. */
+function isLostAnswer(error: unknown): boolean {
+	const record = error as { cause?: unknown; context?: unknown; message?: unknown };
+	return typeof record.message === 'string' && record.message.startsWith('Knolyx could not be reached');
+}

@@ -1,0 +1,59 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { GENDERS, requireEmail, requireGender, requireString } from '../../helpers/validation';
+import { provisionUser } from '../calls';
+import type { UserInput } from '../calls';
+import { emailField, shownFor } from '../common';
+import type { KnolyxOperation } from '../types';
+
+export function userFields(resource: string, operations: string[]): INodeProperties[] {
+	const displayOptions = shownFor(resource, operations);
+	return [
+		emailField(displayOptions),
+		{
+			displayName: 'First Name',
+			name: 'firstName',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions,
+		},
+		{
+			displayName: 'Last Name',
+			name: 'lastName',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions,
+		},
+		{
+			displayName: 'Gender',
+			name: 'gender',
+			type: 'options',
+			options: GENDERS.map((value) => ({ name: value, value })),
+			default: 'NON-BINARY',
+			description: 'Defaults to NON-BINARY, as on Knolyx',
+			displayOptions,
+		},
+	];
+}
+
+export function readUser(ctx: IExecuteFunctions, itemIndex: number): UserInput {
+	return {
+		email: requireEmail(ctx, itemIndex),
+		firstName: requireString(ctx, itemIndex, 'firstName', 'First Name', { maxLength: 255 }),
+		lastName: requireString(ctx, itemIndex, 'lastName', 'Last Name', { maxLength: 255 }),
+		gender: requireGender(ctx, itemIndex),
+	};
+}
+
+export const provision: KnolyxOperation<UserInput> = {
+	description: userFields('user', ['provision']),
+	prepare(itemIndex) {
+		return readUser(this, itemIndex);
+	},
+	async execute(user, runtime) {
+		const result = await provisionUser(runtime, user);
+		return { ...result.user, created: result.created };
+	},
+};

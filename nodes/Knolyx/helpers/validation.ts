@@ -1,0 +1,126 @@
+import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { InvalidDateError, isBlank, toApiDate } from './dates';
+
+/**
+ * Reading and checking parameters before any request is sent. Every failure
+ * is a NodeOperationError that names the field and the item.
+ */
+
+export const GENDERS = ['NON-BINARY', 'MALE', 'FEMALE'] as const;
+export type Gender = (typeof GENDERS)[number];
+
+// A practical e-mail check: one @, no spaces or control characters, a dot in the domain.
+const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:/?#]+\.[^\s@"<>()[\]\\,;:/?#]{2,}$/u;
+
+export function invalid(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	problem: string,
+	description?: string,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `${field}: ${problem} (item ${itemIndex})`, {
+		itemIndex,
+		description,
+	});
+}
+
+function describeValue(value: unknown): string {
+	if (value === undefined || value === null) return 'empty';
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	return `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`;
+}
+
+/** A required, non-empty string. */
+export function requireString(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	field: string,
+	options: { maxLength?: number } = {},
+): string {
+	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	if (typeof value !== 'string' && typeof value !== 'number') {
+		throw invalid(ctx, itemIndex, field, `expected text, got ${describeValue(value)}`);
+	}
+	const text = String(value).trim();
+	if (text === '') throw invalid(ctx, itemIndex, field, 'is required and was empty');
+	if (options.maxLength && text.length > options.maxLength) {
+		throw invalid(ctx, itemIndex, field, `is longer than ${options.maxLength} characters`);
+	}
+	return text;
+}
+
+/** A required e-mail address. */
+export function requireEmail(ctx: IExecuteFunctions, itemIndex: number, name = 'email', field = 'Email'): string {
+	const text = requireString(ctx, itemIndex, name, field);
+	if (!EMAIL.test(text) || text.length > 254) {
+		throw invalid(ctx, itemIndex, field, `${describeValue(text)} is not a valid e-mail address`);
+	}
+	return text;
+}
+
+/** Checks a positive integer id given as a number or digits. */
+export function parseId(value: unknown): number | undefined {
+	if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+	if (typeof value === 'string' && /^\s*\d{1,15}\s*$/.test(value)) {
+		const id = Number(value.trim());
+		if (id > 0) return id;
+	}
+	return undefined;
+}
+
+/** A required numeric id, from a plain parameter or a resource locator. */
+export function requireId(ctx: IExecuteFunctions, itemIndex: number, name: string, field: string): number {
+	let value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	if (value && typeof value === 'object' && '__rl' in (value as IDataObject)) {
+		value = (value as INodeParameterResourceLocator).value;
+	}
+	if (isBlank(value)) throw invalid(ctx, itemIndex, field, 'is required and was empty');
+	const id = parseId(value);
+	if (id === undefined) {
+		throw invalid(ctx, itemIndex, field, `${describeValue(value)} is not a numeric ID`, 'IDs are positive whole numbers, e.g. 42.');
+	}
+	return id;
+}
+
+export function requireGender(ctx: IExecuteFunctions, itemIndex: number, name = 'gender'): Gender {
+	const value = ctx.getNodeParameter(name, itemIndex, 'NON-BINARY') as unknown;
+	if (isBlank(value)) return 'NON-BINARY';
+	const text = String(value).trim().toUpperCase();
+	if (!(GENDERS as readonly string[]).includes(text)) {
+		throw invalid(ctx, itemIndex, 'Gender', `${describeValue(value)} is not one of ${GENDERS.join(', ')}`);
+	}
+	return text as Gender;
+}
+
+/** An optional date, converted to the API's UTC format; null when empty. */
+export function optionalApiDate(ctx: IExecuteFunctions, itemIndex: number, value: unknown, field: string): string | null {
+	if (isBlank(value)) return null;
+	let problem: string;
+	try {
+		return toApiDate(value, ctx.getTimezone());
+	} catch (error) {
+		problem = error instanceof InvalidDateError ? error.message : String(error);
+	}
+	throw invalid(
+		ctx,
+		itemIndex,
+		field,
+		`${describeValue(value)} is not a valid date: ${problem}`,
+		'Use yyyy-MM-dd HH:mm:ss (UTC), an ISO 8601 date such as 2026-12-31T23:59:00Z, or pick a date.',
+	);
+}
+
+/** A list of numeric ids from a comma-separated string, an array or a number. */
+export function parseIdList(ctx: IExecuteFunctions, itemIndex: number, value: unknown, field: string): number[] {
+	if (isBlank(value)) return [];
+	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+	return parts.map((part) => {
+		const id = parseId(typeof part === 'string' ? part.trim() : part);
+		if (id === undefined) throw invalid(ctx, itemIndex, field, `${describeValue(part)} is not a numeric ID`);
+		return id;
+	});
+}

@@ -1,0 +1,129 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+/** Which permission of the API key each kind of request needs (knolyx-facts.md). */
+export type KnolyxPermission =
+	| 'USER_PROVISION'
+	| 'WORKGROUP_ADD_MEMBER'
+	| 'WORKGROUP_REMOVE_MEMBER'
+	| 'WORKGROUP_LIST'
+	| 'COURSE_LIST'
+	| 'COURSE_GET'
+	| 'WEBHOOK_MANAGE'
+	| 'BUSINESS_RULE_MANAGE'
+	| 'EVENT_MANAGE';
+
+/** What a failed request was about, so the error can say which id was not found. */
+export interface RequestSubject {
+	/** e.g. "workgroup 12 or user ana@example.com" */
+	notFound?: string;
+	permission?: KnolyxPermission;
+}
+
+/** Pulls the platform's own message out of an error body of any shape. */
+export function platformMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') {
+		const text = body.trim();
+		if (text === '' || text.startsWith('<')) return undefined;
+		return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+	}
+	if (body && typeof body === 'object') {
+		const record = body as IDataObject;
+		for (const key of ['message', 'error_description', 'detail', 'error']) {
+			const value = record[key];
+			if (typeof value === 'string' && value.trim() !== '') return value;
+		}
+	}
+	return undefined;
+}
+
+function describe(status: number, message: string | undefined, subject: RequestSubject): string {
+	switch (status) {
+		case 400:
+			return 'The platform refused the request as invalid. Check the fields named in the message.';
+		case 401:
+			return 'Check the Knolyx API credential: the API key and the project ID must both be the ones issued for this project, and the base URL must point at your Knolyx API.';
+		case 403:
+			return subject.permission
+				? `The API key probably lacks the ${subject.permission} permission. Ask a Knolyx administrator to add it to the key, or use a key that has it.`
+				: 'The API key is not allowed to do this. Check its permissions in Knolyx.';
+		case 404:
+			return subject.notFound
+				? `Not found on the platform: ${subject.notFound}. Check the ID (and that the user is provisioned).`
+				: 'The platform did not find what was asked for. Check the IDs.';
+		case 409:
+			return 'The platform reports a conflict: it is already in that state.';
+		case 429:
+			return 'The platform kept rate-limiting the requests after several retries. Lower the concurrency in the node options or retry later.';
+		default:
+			if (status >= 500) return 'The Knolyx platform failed to answer after several retries. Try again later.';
+			return message ?? `The platform answered with status ${status}.`;
+	}
+}
+
+/** A failed answer of the platform as an n8n error with the platform's message and a hint. */
+export function apiError(
+	node: INode,
+	status: number,
+	body: unknown,
+	subject: RequestSubject,
+	itemIndex?: number,
+): NodeApiError {
+	const message = platformMessage(body);
+	const response: JsonObject =
+		body && typeof body === 'object' && !Array.isArray(body)
+			? (body as JsonObject)
+			: { message: message ?? `HTTP ${status}` };
+	return new NodeApiError(node, response, {
+		message: message ? `Knolyx: ${message} [${status}]` : `Knolyx answered with status ${status}`,
+		description: describe(status, message, subject),
+		httpCode: String(status),
+		itemIndex,
+	});
+}
+
+/** A request that never got an answer (reset, timeout) after the retries. */
+export function networkError(node: INode, error: Error, itemIndex?: number): NodeApiError {
+	const code = networkErrorCode(error) ?? 'network error';
+	return new NodeApiError(node, { message: error.message, code } as JsonObject, {
+		message: `Knolyx could not be reached (${code})`,
+		description:
+			'The connection to the Knolyx API failed after several retries. Check the base URL of the credential and the network, then retry.',
+		itemIndex,
+	});
+}
+
+const NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'ECONNABORTED',
+	'EAI_AGAIN',
+	'ENOTFOUND',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+
+/** The network error code of an error thrown by the HTTP helper, if it is one. */
+export function networkErrorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+		const record = current as { code?: unknown; message?: unknown; cause?: unknown };
+		if (typeof record.code === 'string' && NETWORK_CODES.has(record.code)) return record.code;
+		if (typeof record.message === 'string' && /socket hang up|timeout of \d+ms exceeded/i.test(record.message)) {
+			return record.message.includes('timeout') ? 'ETIMEDOUT' : 'ECONNRESET';
+		}
+		current = record.cause;
+	}
+	return undefined;
+}
+
+/** An error as n8n shows it: n8n's own node errors pass through, anything else is wrapped. */
+export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (itemIndex !== undefined && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(node, error as Error, { itemIndex });
+}
