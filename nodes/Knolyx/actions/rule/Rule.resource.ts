@@ -282,7 +282,7 @@ export const ruleDescription: INodeProperties[] = [
 			{
 				name: 'Create or Update',
 				value: 'upsert',
-				description: 'Create the named rule, or change its type, dates or workgroups. Other rules are kept.',
+				description: 'Create a new record, or update the current one if it already exists (upsert)',
 				action: 'Create or update a course rule',
 			},
 			{

@@ -204,7 +204,7 @@ export const webhookDescription: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List all webhooks. Needs WEBHOOK_MANAGE.',
+				description: 'List many webhooks. Needs WEBHOOK_MANAGE.',
 				action: 'Get many webhooks',
 			},
 			{
