@@ -1,0 +1,149 @@
+/**
+ * Fault injection for /public/api/*: latency, rate limit, 5xx, malformed answers, connection resets
+ * (before or after applying a write) and slow answers. Decisions come from a PRNG seeded with
+ * FaultConfig.seed, so a given seed and request sequence always give the same faults.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { sendError } from './errors';
+import type { StatsTracker } from './stats';
+import type { FaultConfig } from './types';
+
+export const DEFAULT_FAULTS: Readonly<FaultConfig> = Object.freeze({
+	latencyMs: 0,
+	rateLimitPerSecond: 0,
+	errorRate: 0,
+	errorStatuses: [503, 502, 500],
+	malformedRate: 0,
+	resetRate: 0,
+	resetAfterApplyRate: 0,
+	slowMs: 0,
+	slowRate: 0,
+	webhookCreateReturnsNoId: false,
+	seed: 1,
+});
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MALFORMED_BODY =
+	'<html><head><title>Error</title></head><body><h1>Upstream error</h1><p>The proxy received an invalid response.</p></body></html>';
+
+/** mulberry32: tiny deterministic PRNG returning floats in [0, 1). */
+function prng(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class FaultInjector {
+	private config: FaultConfig = { ...DEFAULT_FAULTS, errorStatuses: [...DEFAULT_FAULTS.errorStatuses] };
+	private random = prng(DEFAULT_FAULTS.seed);
+	/** Arrival times (ms) of the requests admitted in the last second. */
+	private window: number[] = [];
+
+	constructor(
+		private readonly stats: StatsTracker,
+		initial?: Partial<FaultConfig>,
+	) {
+		if (initial) this.set(initial);
+	}
+
+	get current(): FaultConfig {
+		return { ...this.config, errorStatuses: [...this.config.errorStatuses] };
+	}
+
+	/** Merges a partial config; the PRNG and the rate window restart. */
+	set(partial: Partial<FaultConfig>): void {
+		this.config = { ...this.config, ...partial, errorStatuses: [...(partial.errorStatuses ?? this.config.errorStatuses)] };
+		this.random = prng(this.config.seed);
+		this.window = [];
+	}
+
+	reset(): void {
+		this.config = { ...DEFAULT_FAULTS, errorStatuses: [...DEFAULT_FAULTS.errorStatuses] };
+		this.random = prng(this.config.seed);
+		this.window = [];
+	}
+
+	/** Whether webhook creation should answer `{}`; counted as a fault when true. */
+	webhookCreateReturnsNoId(): boolean {
+		if (this.config.webhookCreateReturnsNoId) this.stats.fault('webhookNoId');
+		return this.config.webhookCreateReturnsNoId;
+	}
+
+	private roll(rate: number): boolean {
+		const draw = this.random();
+		return rate > 0 && draw < rate;
+	}
+
+	/** Seconds until a slot frees up, or 0 when the request is admitted. */
+	private rateLimited(now: number): number {
+		const limit = this.config.rateLimitPerSecond;
+		if (limit <= 0) return 0;
+		this.window = this.window.filter((t) => now - t < 1000);
+		if (this.window.length < limit) {
+			this.window.push(now);
+			return 0;
+		}
+		return Math.max(1, Math.ceil((this.window[0] + 1000 - now) / 1000));
+	}
+
+	middleware(): RequestHandler {
+		return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+			const c = this.config;
+			if (c.latencyMs > 0) {
+				this.stats.fault('latency');
+				await sleep(c.latencyMs);
+			}
+			const retryAfter = this.rateLimited(Date.now());
+			if (retryAfter > 0) {
+				this.stats.fault('rateLimit');
+				res.setHeader('Retry-After', String(retryAfter));
+				sendError(res, 429, `Rate limit of ${c.rateLimitPerSecond} requests per second exceeded`);
+				return;
+			}
+			// One draw per fault kind, always in this order, so decisions depend only on the seed and request count.
+			const reset = this.roll(c.resetRate);
+			const error = this.roll(c.errorRate);
+			const malformed = this.roll(c.malformedRate);
+			const slow = this.roll(c.slowRate);
+			const resetAfterApply = this.roll(c.resetAfterApplyRate) && WRITE_METHODS.has(req.method);
+			const statusPick = this.random();
+			if (reset) {
+				this.stats.fault('reset');
+				req.socket.destroy();
+				return;
+			}
+			if (error && c.errorStatuses.length > 0) {
+				const status = c.errorStatuses[Math.floor(statusPick * c.errorStatuses.length)];
+				this.stats.fault('error');
+				this.stats.fault(`error:${status}`);
+				sendError(res, status, 'Injected failure (sandbox fault)');
+				return;
+			}
+			if (malformed) {
+				this.stats.fault('malformed');
+				res.status(500).type('text/html').send(MALFORMED_BODY);
+				return;
+			}
+			if (slow && c.slowMs > 0) {
+				this.stats.fault('slow');
+				await sleep(c.slowMs);
+			}
+			if (resetAfterApply) {
+				// The handler runs and changes the state; its answer is never sent.
+				this.stats.fault('resetAfterApply');
+				res.send = function destroyInsteadOfSending(this: Response): Response {
+					this.req.socket.destroy();
+					return this;
+				};
+			}
+			next();
+		};
+	}
+}

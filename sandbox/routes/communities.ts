@@ -1,0 +1,76 @@
+/** Communities and events (EVENT_MANAGE): event list/read, attendees, attend and cancel. */
+import { Router, type Request } from 'express';
+import { requirePermission } from '../auth';
+import type { SandboxContext } from '../context';
+import { ApiError, notFound } from '../errors';
+import type { Community, CommunityEvent } from '../types';
+import { parseId, parsePage, slice } from '../validation';
+
+const EVENT_PATH = '/community/:communityId/event/:eventId';
+
+export function communityRoutes(ctx: SandboxContext): Router {
+	const { state } = ctx;
+	const router = Router();
+	router.use('/community', requirePermission('EVENT_MANAGE'));
+
+	const communityOf = (req: Request): Community => {
+		const community = state.communities.get(parseId(req.params.communityId, 'communityId'));
+		if (!community) throw notFound();
+		return community;
+	};
+
+	/** The event must exist and belong to the community of the path. */
+	const eventOf = (req: Request): { community: Community; event: CommunityEvent } => {
+		const community = communityOf(req);
+		const event = state.events.get(parseId(req.params.eventId, 'eventId'));
+		if (!event || event.communityId !== community.id) throw notFound();
+		return { community, event };
+	};
+
+	const userIdOf = (req: Request): number => parseId(req.params.userId, 'userId');
+
+	router.get('/community/:communityId/event/paged', (req, res) => {
+		const community = communityOf(req);
+		const events = [...state.events.values()].filter((e) => e.communityId === community.id);
+		res.json(slice(events, parsePage(req.query)));
+	});
+
+	router.get(EVENT_PATH, (req, res) => {
+		res.json(eventOf(req).event);
+	});
+
+	router.get(`${EVENT_PATH}/attendees/paged`, (req, res) => {
+		const { event } = eventOf(req);
+		const attendees = [...(state.attendance.get(event.id)?.keys() ?? [])]
+			.map((id) => state.users.get(id))
+			.filter((u) => u !== undefined)
+			.map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim(), email: u.email }));
+		res.json(slice(attendees, parsePage(req.query)));
+	});
+
+	router.post(`${EVENT_PATH}/attend/:userId`, (req, res) => {
+		const { community, event } = eventOf(req);
+		const user = state.users.get(userIdOf(req));
+		if (!user) throw notFound();
+		if (!state.hasCommunityAccess(community, user)) {
+			throw new ApiError(403, 'User has no access to the community of this event');
+		}
+		const attendees = state.attendeesOf(event.id);
+		const already = attendees.has(user.id);
+		ctx.stats.write(`attend:${event.id}:${user.id}`, null, !already);
+		if (already) throw new ApiError(409, 'User is already registered for this event');
+		attendees.set(user.id, new Date().toISOString());
+		res.json({ eventId: event.id, userId: user.id, status: 'ATTENDING' });
+	});
+
+	router.delete(`${EVENT_PATH}/attend/:userId`, (req, res) => {
+		const { event } = eventOf(req);
+		const userId = userIdOf(req);
+		const removed = state.attendance.get(event.id)?.delete(userId) ?? false;
+		if (state.users.has(userId)) ctx.stats.write(`cancel:${event.id}:${userId}`, null, removed);
+		if (!removed) throw notFound('User is not registered for this event');
+		res.json({ eventId: event.id, userId, status: 'CANCELLED' });
+	});
+
+	return router;
+}
