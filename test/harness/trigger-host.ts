@@ -149,7 +149,7 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 			// Production: ActiveWorkflowManager adds webhooks with mode 'trigger', activation 'activate'.
 			// Test: TestWebhooks registers first, then creates with mode and activation 'manual',
 			// on a workflow copy whose static data is kept with the registration only.
-			const workflow = mode === 'trigger' ? saved : (test = newWorkflow(structuredClone({ ...saved.staticData })));
+			const workflow = mode === 'trigger' ? saved : (test = newWorkflow(JSON.parse(JSON.stringify(saved.staticData ?? {}))));
 			for (const webhook of webhooksOf(workflow, mode === 'manual')) {
 				registered[mode].push(webhook);
 				if (!(await runSetup('checkExists', workflow, webhook, mode, mode === 'trigger' ? 'activate' : 'manual'))) {
@@ -162,7 +162,8 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 			for (const webhook of registered[mode].splice(0)) {
 				if (workflow) await runSetup('delete', workflow, webhook, 'internal', 'update');
 			}
-			if (mode === 'manual') test = undefined;
+			// A listener started while this one was being removed keeps its registration.
+			if (mode === 'manual' && test === workflow) test = undefined;
 		},
 		executions: () => executions,
 		close: async () => {

@@ -1,0 +1,601 @@
+/**
+ * Knolyx Trigger end to end: the node hosted like n8n hosts it (test/harness
+ * trigger host: n8n-core HookContext / WebhookContext over real express), the
+ * platform played by the sandbox on 127.0.0.1, everything over real HTTP.
+ */
+import axios from 'axios';
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
+import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
+import { DEMO, startSandbox, type Sandbox } from '../../sandbox';
+import { startTriggerHost, type TriggerHost, type TriggerMode } from '../harness';
+
+const TYPE = 'n8n-nodes-knolyx.knolyxTrigger';
+const STUDENT_EVENTS = ['COURSE_STARTED', 'COURSE_COMPLETED', 'COURSE_PAYMENT_RECEIVED', 'BUNDLE_PAYMENT_RECEIVED'];
+
+let sandbox: Sandbox;
+let hosts: TriggerHost[] = [];
+
+async function waitUntil(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+	const started = Date.now();
+	while (!check()) {
+		if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+}
+
+/** Lets in-flight deliveries settle so "no execution" is not checked too early. */
+const settle = async (ms = 150) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+async function host(
+	parameters: INodeParameters = { events: STUDENT_EVENTS, options: {} },
+	extra: { baseUrl?: string; webhookBaseUrl?: string; webhookId?: string } = {},
+): Promise<TriggerHost> {
+	const started = await startTriggerHost({
+		nodeType: new KnolyxTrigger(),
+		type: TYPE,
+		parameters,
+		credentials: { knolyxApi: { baseUrl: extra.baseUrl ?? sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey } },
+		credentialTypes: [new KnolyxApi()],
+		webhookBaseUrl: extra.webhookBaseUrl,
+		webhookId: extra.webhookId,
+	});
+	hosts.push(started);
+	return started;
+}
+
+const webhooks = () => [...sandbox.state.webhooks.values()];
+const webhookFor = (h: TriggerHost, mode: TriggerMode) => webhooks().find((w) => w.url === h.url(mode));
+const items = (h: TriggerHost) => h.executions().map((execution) => execution.map((item) => item.json));
+/**
+ * Static data as n8n keeps it between runs: plain JSON, as saved in and reloaded from the
+ * database (the live object holds n8n's observable proxies).
+ */
+function asSaved(h: TriggerHost): void {
+	for (const key of Object.keys(h.staticData)) {
+		h.staticData[key] = JSON.parse(JSON.stringify(h.staticData[key])) as IDataObject;
+	}
+}
+const registrations = (h: TriggerHost) => (h.nodeStaticData?.registrations ?? {}) as Record<string, IDataObject>;
+const put = async (url: string, body: unknown, headers: Record<string, string> = {}) =>
+	await axios.put(url, body, { headers, validateStatus: () => true });
+
+const ada = { id: expect.any(Number), name: 'Ada Lovelace', email: 'ada@example.com' };
+
+beforeEach(async () => {
+	sandbox = await startSandbox({ port: 0, seed: 'demo', deliveryBackoffMs: 50 });
+});
+
+afterEach(async () => {
+	jest.restoreAllMocks();
+	for (const h of hosts) {
+		await h.deactivate('manual');
+		await h.deactivate('trigger');
+		await h.close();
+	}
+	hosts = [];
+	await sandbox.close();
+});
+
+describe('activation', () => {
+	it('registers exactly one webhook with the production URL, a strong token and a recognisable name', async () => {
+		const h = await host();
+		await h.activate('trigger');
+
+		expect(webhooks()).toHaveLength(1);
+		const [webhook] = webhooks();
+		expect(webhook.url).toBe(h.url('trigger'));
+		expect(webhook.url).toMatch(/\/webhook\/harness-webhook-id\/webhook$/);
+		expect(webhook.securityToken).toMatch(/^[0-9a-f]{64}$/);
+		expect(webhook.name).toMatch(/^n8n: Harness workflow \/ Knolyx Trigger #[0-9a-f]{8}$/);
+		expect(registrations(h)[h.url('trigger')]).toEqual(
+			expect.objectContaining({ webhookId: String(webhook.id), kind: 'production', secret: webhook.securityToken }),
+		);
+
+		// The creation PING is acknowledged (2xx) but PING is not among the selected events.
+		const [ping] = await sandbox.waitForDeliveries({ type: 'PING', webhookId: webhook.id });
+		expect(ping.status).toBe(200);
+		await settle();
+		expect(h.executions()).toHaveLength(0);
+	});
+
+	it('keeps the webhook it already has when activated again (checkExists)', async () => {
+		const h = await host();
+		await h.activate('trigger');
+		const first = webhookFor(h, 'trigger');
+		await h.activate('trigger');
+		expect(webhooks()).toEqual([first]);
+	});
+
+	it('registers a new webhook when the old one was deleted on the platform behind n8n’s back', async () => {
+		const h = await host();
+		await h.activate('trigger');
+		const old = webhookFor(h, 'trigger')!;
+		const removed = await axios.delete(`${sandbox.url}/public/api/v1/webhook/${old.id}`, {
+			headers: { 'X-Api-Key': DEMO.apiKey, 'X-Project-Id': DEMO.projectId },
+		});
+		expect(removed.status).toBe(200);
+		expect(webhooks()).toHaveLength(0);
+
+		await h.activate('trigger'); // as n8n does on restart: checkExists → 404 → create
+		expect(webhooks()).toHaveLength(1);
+		const renewed = webhookFor(h, 'trigger')!;
+		expect(renewed.id).not.toBe(old.id);
+		expect(renewed.securityToken).not.toBe(old.securityToken);
+		expect(registrations(h)[h.url('trigger')]).toEqual(expect.objectContaining({ webhookId: String(renewed.id) }));
+
+		// And it works with the new token.
+		sandbox.activity('course-started', { email: 'ada@example.com', courseId: sandbox.demo!.courses['Intro to n8n'] });
+		await waitUntil(() => h.executions().length === 1, 'one execution');
+	});
+
+	it('re-registers when the stored record has an id but no secret (and deletes that old webhook)', async () => {
+		const h = await host();
+		await h.activate('trigger');
+		const old = webhookFor(h, 'trigger')!;
+		delete registrations(h)[h.url('trigger')].secret;
+
+		await h.activate('trigger');
+		expect(webhooks()).toHaveLength(1);
+		expect(webhookFor(h, 'trigger')!.id).not.toBe(old.id);
+	});
+
+	it('finds its webhook in the list when the creation answer has no id', async () => {
+		const h = await host();
+		sandbox.setFaults({ webhookCreateReturnsNoId: true });
+		await h.activate('trigger');
+		sandbox.resetFaults();
+		expect(webhooks()).toHaveLength(1);
+		expect(registrations(h)[h.url('trigger')]).toEqual(
+			expect.objectContaining({ webhookId: String(webhooks()[0].id) }),
+		);
+	});
+
+	it('registers exactly once when the connection drops after the platform applied the creation', async () => {
+		const h = await host();
+		sandbox.setFaults({ resetAfterApplyRate: 1 });
+		await h.activate('trigger');
+		sandbox.resetFaults();
+		expect(webhooks()).toHaveLength(1);
+		expect(registrations(h)[h.url('trigger')]).toEqual(
+			expect.objectContaining({ webhookId: String(webhooks()[0].id), secret: webhooks()[0].securityToken }),
+		);
+	});
+
+	it('verifies a creation PING that arrives before the registration is stored, and runs it once', async () => {
+		// The connection drops after the platform applied the creation: the node checks the list
+		// after a pause, while the platform's PING is already arriving.
+		const h = await host({ events: ['*'], options: {} });
+		sandbox.setFaults({ resetAfterApplyRate: 1 });
+		const activation = h.activate('trigger');
+		await waitUntil(() => h.executions().length === 1, 'the creation PING');
+		expect(registrations(h)[h.url('trigger')]).toBeUndefined(); // not stored yet
+		await activation;
+		sandbox.resetFaults();
+		expect(webhooks()).toHaveLength(1);
+		expect(items(h)[0]).toEqual([expect.objectContaining({ event: 'PING' })]);
+
+		// Resent: no second execution (remembered in process memory; the static data it was
+		// checked against was older than the registration, so it was not written).
+		const [ping] = await sandbox.waitForDeliveries({ type: 'PING' });
+		expect((await sandbox.resend(ping.messageId)).status).toBe(200);
+		expect(h.executions()).toHaveLength(1);
+	});
+
+	it('fails with a NodeApiError naming the permission when the key may not manage webhooks', async () => {
+		const h = await startTriggerHost({
+			nodeType: new KnolyxTrigger(),
+			type: TYPE,
+			parameters: { events: STUDENT_EVENTS },
+			credentials: { knolyxApi: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.readOnlyApiKey } },
+			credentialTypes: [new KnolyxApi()],
+		});
+		hosts.push(h);
+		const error = await h.activate('trigger').then(
+			() => undefined,
+			(e: unknown) => e as { name: string; description?: string; httpCode?: string },
+		);
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.httpCode).toBe('403');
+		expect(error?.description).toContain('WEBHOOK_MANAGE');
+		expect(webhooks()).toHaveLength(0);
+	});
+});
+
+describe('deliveries', () => {
+	it('PING, course started, completed, payment and bundle payment arrive as typed items', async () => {
+		const h = await host({ events: ['*'], options: {} });
+		await h.activate('trigger');
+		const demo = sandbox.demo!;
+		const courseId = demo.courses['Intro to n8n'];
+		await waitUntil(() => h.executions().length === 1, 'the creation PING');
+
+		sandbox.activity('course-started', { email: 'ada@example.com', courseId });
+		await waitUntil(() => h.executions().length === 2, 'course started');
+		sandbox.activity('course-completed', { email: 'ada@example.com', courseId });
+		await waitUntil(() => h.executions().length === 3, 'course completed');
+		sandbox.activity('course-payment', { email: 'ada@example.com', courseId });
+		await waitUntil(() => h.executions().length === 4, 'course payment');
+		sandbox.activity('bundle-payment', { email: 'ada@example.com', bundleId: demo.bundleId });
+		await waitUntil(() => h.executions().length === 5, 'bundle payment');
+
+		const receivedAt = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/);
+		const eventId = expect.stringMatching(/^[0-9a-f-]{36}$/);
+		const course = { id: courseId, name: 'Intro to n8n' };
+		expect(items(h)).toEqual([
+			[{ event: 'PING', eventId, message: 'PING', receivedAt }],
+			[{ event: 'COURSE_STARTED', eventId, user: ada, course, receivedAt }],
+			[{ event: 'COURSE_COMPLETED', eventId, user: ada, course, receivedAt }],
+			[{ event: 'COURSE_PAYMENT_RECEIVED', eventId, user: ada, course, receivedAt }],
+			[
+				{
+					event: 'BUNDLE_PAYMENT_RECEIVED',
+					eventId,
+					user: ada,
+					bundle: { id: demo.bundleId, slug: expect.any(String), name: 'Automation Starter Pack' },
+					receivedAt,
+				},
+			],
+		]);
+		// Each item's eventId is the platform's message id.
+		const sentIds = (await sandbox.waitForDeliveries({ ok: true }, 5000, 5)).map((d) => d.messageId);
+		expect(items(h).map(([item]) => item.eventId)).toEqual([...new Set(sentIds)]);
+	});
+
+	it('gives the raw envelope with the Raw Envelope option', async () => {
+		const h = await host({ events: STUDENT_EVENTS, options: { rawEnvelope: true } });
+		await h.activate('trigger');
+		const courseId = sandbox.demo!.courses['Data Literacy'];
+		const { messages } = sandbox.activity('course-payment', { email: 'alan@example.com', courseId });
+		await waitUntil(() => h.executions().length === 1, 'one execution');
+		expect(items(h)[0]).toEqual([
+			{
+				id: messages[0].messageId,
+				type: 'COURSE_PAYMENT_RECEIVED',
+				data: {
+					user: { id: expect.any(Number), name: 'Alan Turing', email: 'alan@example.com' },
+					course: { id: courseId, name: 'Data Literacy' },
+				},
+			},
+		]);
+	});
+
+	it('ignores event types that are not selected (200, no execution)', async () => {
+		const h = await host({ events: ['COURSE_COMPLETED'], options: {} });
+		await h.activate('trigger');
+		const courseId = sandbox.demo!.courses['Intro to n8n'];
+		const { messages } = sandbox.activity('course-started', { email: 'ada@example.com', courseId });
+		const [attempt] = await sandbox.waitForDeliveries({ messageId: messages[0].messageId });
+		expect(attempt.status).toBe(200);
+		await settle();
+		expect(h.executions()).toHaveLength(0);
+	});
+
+	it('passes unknown event types through only with "all events"', async () => {
+		const selective = await host({ events: STUDENT_EVENTS, options: {} });
+		const all = await host({ events: ['*'], options: {} }, { webhookId: 'all-events' });
+		await selective.activate('trigger');
+		await all.activate('trigger');
+		await waitUntil(() => all.executions().length === 1, 'the PING on "all events"');
+		const envelope = { id: 'future-1', type: 'CERTIFICATE_ISSUED', data: { certificate: { id: 5 } } };
+		const answerSelective = await put(selective.url('trigger'), envelope, {
+			'X-Webhook-Security-Token': webhookFor(selective, 'trigger')!.securityToken,
+		});
+		const answerAll = await put(all.url('trigger'), envelope, {
+			'X-Webhook-Security-Token': webhookFor(all, 'trigger')!.securityToken,
+		});
+		expect(answerSelective.status).toBe(200);
+		expect(answerAll.status).toBe(200);
+		expect(selective.executions()).toHaveLength(0);
+		expect(items(all)[1]).toEqual([
+			{ event: 'CERTIFICATE_ISSUED', eventId: 'future-1', data: { certificate: { id: 5 } }, receivedAt: expect.any(String) },
+		]);
+	});
+
+	it('answers 401 to a wrong or missing token and starts no execution', async () => {
+		const h = await host({ events: ['*'], options: {} });
+		await h.activate('trigger');
+		await waitUntil(() => h.executions().length === 1, 'the creation PING');
+		const token = webhookFor(h, 'trigger')!.securityToken;
+		const body = { id: 'forged-1', type: 'COURSE_STARTED', data: {} };
+
+		const missing = await put(h.url('trigger'), body);
+		const flipped = `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
+		const wrong = await put(h.url('trigger'), body, { 'X-Webhook-Security-Token': flipped });
+		const short = await put(h.url('trigger'), body, { 'X-Webhook-Security-Token': 'abc' });
+		const otherCase = await put(h.url('trigger'), body, { 'X-Webhook-Security-Token': token.toUpperCase() });
+		for (const answer of [missing, wrong, short, otherCase]) {
+			expect(answer.status).toBe(401);
+			expect(JSON.stringify(answer.data)).not.toContain(token);
+		}
+		expect(h.executions()).toHaveLength(1);
+
+		// The same request with the right token does run.
+		const right = await put(h.url('trigger'), body, { 'X-Webhook-Security-Token': token });
+		expect(right.status).toBe(200);
+		expect(h.executions()).toHaveLength(2);
+	});
+
+	it('after a restart: remembers accepted ids from static data, and fails closed without a stored secret', async () => {
+		// Deliveries are sent by hand to the host's own address; the public base is unreachable on purpose.
+		const publicBase = 'http://127.0.0.1:9';
+		const params = { events: ['*'], options: {} };
+		const first = await host(params, { webhookBaseUrl: publicBase });
+		await first.activate('trigger');
+		const path = new URL(first.url('trigger')).pathname;
+		const token = webhookFor(first, 'trigger')!.securityToken;
+		const headers = { 'X-Webhook-Security-Token': token };
+		const event = (id: string) => ({ id, type: 'COURSE_STARTED', data: {} });
+		expect((await put(`${first.baseUrl}${path}`, event('before-restart'), headers)).status).toBe(200);
+		expect(first.executions()).toHaveLength(1);
+
+		// A new process: the node module loaded afresh (no process memory), static data as n8n saved it.
+		let Fresh: typeof KnolyxTrigger | undefined;
+		jest.isolateModules(() => {
+			({ KnolyxTrigger: Fresh } = require('../../nodes/Knolyx/KnolyxTrigger.node') as { KnolyxTrigger: typeof KnolyxTrigger });
+		});
+		const second = await startTriggerHost({
+			nodeType: new Fresh!(),
+			type: TYPE,
+			parameters: params,
+			credentials: { knolyxApi: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey } },
+			credentialTypes: [new KnolyxApi()],
+			webhookBaseUrl: publicBase,
+		});
+		hosts.push(second);
+		second.staticData['node:Knolyx Trigger'] = JSON.parse(JSON.stringify(first.nodeStaticData)) as IDataObject;
+		await second.activate('trigger'); // checkExists: the stored webhook still exists → kept
+		expect(webhooks()).toHaveLength(1);
+
+		expect((await put(`${second.baseUrl}${path}`, event('before-restart'), headers)).status).toBe(200);
+		expect(second.executions()).toHaveLength(0);
+		expect((await put(`${second.baseUrl}${path}`, event('after-restart'), headers)).status).toBe(200);
+		expect(second.executions()).toHaveLength(1);
+
+		delete registrations(second)[first.url('trigger')].secret;
+		expect((await put(`${second.baseUrl}${path}`, event('no-secret'), headers)).status).toBe(401);
+		delete registrations(second)[first.url('trigger')];
+		expect((await put(`${second.baseUrl}${path}`, event('no-record'), headers)).status).toBe(401);
+		expect(second.executions()).toHaveLength(1);
+	});
+
+	it('answers 400 to a body that is not an envelope, with no execution', async () => {
+		const h = await host({ events: ['*'], options: {} });
+		await h.activate('trigger');
+		await waitUntil(() => h.executions().length === 1, 'the creation PING');
+		const headers = { 'X-Webhook-Security-Token': webhookFor(h, 'trigger')!.securityToken };
+		for (const body of [{ type: 'PING', data: {} }, { id: 'a', type: 'PING' }, { id: 'a', type: 'PING', data: 'x' }, [1]]) {
+			expect((await put(h.url('trigger'), body, headers)).status).toBe(400);
+		}
+		const text = await put(h.url('trigger'), 'hello', { ...headers, 'Content-Type': 'text/plain' });
+		expect(text.status).toBe(400);
+		expect(h.executions()).toHaveLength(1);
+	});
+
+	it('a resent message id starts no second execution', async () => {
+		const h = await host();
+		await h.activate('trigger');
+		const courseId = sandbox.demo!.courses['Intro to n8n'];
+		const { messages } = sandbox.activity('course-started', { email: 'ada@example.com', courseId });
+		await waitUntil(() => h.executions().length === 1, 'one execution');
+
+		const again = await sandbox.resend(messages[0].messageId);
+		expect(again.status).toBe(200);
+		const twice = await sandbox.resend(messages[0].messageId);
+		expect(twice.status).toBe(200);
+		await settle();
+		expect(h.executions()).toHaveLength(1);
+
+		// The id is kept in static data (what survives a restart), per registration kind.
+		const seen = (h.nodeStaticData?.seen as IDataObject).production as { ids: string[] };
+		expect(seen.ids).toContain(messages[0].messageId);
+		// A new message is still accepted.
+		sandbox.activity('course-payment', { email: 'ada@example.com', courseId });
+		await waitUntil(() => h.executions().length === 2, 'a second, new message');
+	});
+
+	it('the same message delivered three times at once runs once', async () => {
+		const h = await host({ events: ['*'], options: {} });
+		await h.activate('trigger');
+		await waitUntil(() => h.executions().length === 1, 'the creation PING');
+		const envelope = { id: 'manual-dup', type: 'COURSE_STARTED', data: {} };
+		const headers = { 'X-Webhook-Security-Token': webhookFor(h, 'trigger')!.securityToken };
+		const answers = await Promise.all([1, 2, 3].map(async () => await put(h.url('trigger'), envelope, headers)));
+		expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+		expect(h.executions()).toHaveLength(2);
+	});
+});
+
+describe('deactivation', () => {
+	it('leaves no webhook and no record behind', async () => {
+		const h = await host();
+		await h.activate('trigger');
+		expect(webhooks()).toHaveLength(1);
+		await h.deactivate('trigger');
+		expect(webhooks()).toHaveLength(0);
+		expect(registrations(h)).toEqual({});
+	});
+
+	it('treats a webhook already deleted on the platform as deleted', async () => {
+		const h = await host();
+		await h.activate('trigger');
+		sandbox.state.webhooks.clear();
+		await h.deactivate('trigger');
+		expect(registrations(h)).toEqual({});
+	});
+
+	it('20 activate/deactivate cycles leave 0 orphans', async () => {
+		const h = await host();
+		for (let i = 0; i < 20; i++) {
+			await h.activate('trigger');
+			expect(webhooks()).toHaveLength(1);
+			await h.deactivate('trigger');
+		}
+		expect(webhooks()).toHaveLength(0);
+		expect(registrations(h)).toEqual({});
+		expect(sandbox.stats().byRoute['POST /public/api/v1/webhook']).toBe(20);
+	});
+
+	it('a failed delete is logged, not thrown, and the record is kept for the next activation', async () => {
+		const warn = jest.spyOn(Container.get(Logger), 'warn');
+		const h = await host();
+		await h.activate('trigger');
+		const webhook = webhookFor(h, 'trigger')!;
+		sandbox.setFaults({ errorRate: 1, errorStatuses: [500] });
+		await h.deactivate('trigger');
+		sandbox.resetFaults();
+		expect(warn).toHaveBeenCalledWith(expect.stringContaining(`could not delete webhook ${webhook.id}`), expect.anything());
+		expect(registrations(h)[h.url('trigger')]).toEqual(expect.objectContaining({ webhookId: String(webhook.id) }));
+
+		// The next activation finds it still there and reuses it: still exactly one.
+		await h.activate('trigger');
+		expect(webhooks()).toEqual([webhook]);
+	});
+});
+
+describe('test URL and production URL', () => {
+	it('"Listen for test event" shows the creation PING at once, then removes only the test webhook', async () => {
+		const h = await host();
+		await h.activate('trigger');
+		const production = webhookFor(h, 'trigger')!;
+
+		asSaved(h);
+		await h.activate('manual');
+		await waitUntil(() => h.executions().length === 1, 'the test PING');
+		expect(items(h)[0]).toEqual([
+			{ event: 'PING', eventId: expect.any(String), message: 'PING', receivedAt: expect.any(String) },
+		]);
+		const [testPing] = await sandbox.waitForDeliveries((d) => d.type === 'PING' && d.url === h.url('manual'));
+		expect(testPing.status).toBe(200);
+		expect(testPing.webhookId).not.toBe(production.id);
+
+		// The test listener stopped after its execution: its webhook is gone, production's is intact.
+		await waitUntil(() => webhooks().length === 1, 'the test webhook removal');
+		expect(webhooks()).toEqual([production]);
+		expect(registrations(h)[h.url('trigger')]).toEqual(expect.objectContaining({ webhookId: String(production.id) }));
+	});
+
+	it('a test listener stopped by a PING that beat its own registration still deletes its webhook', async () => {
+		const h = await host();
+		sandbox.setFaults({ resetAfterApplyRate: 1 });
+		await h.activate('manual');
+		await waitUntil(() => h.executions().length === 1, 'the test PING');
+		sandbox.resetFaults();
+		expect(items(h)[0]).toEqual([expect.objectContaining({ event: 'PING', message: 'PING' })]);
+		await waitUntil(() => webhooks().length === 0, 'the test webhook removal');
+		expect(sandbox.stats().byRoute['POST /public/api/v1/webhook']).toBe(1);
+	});
+
+	it('both registrations coexist, each with its own token, and neither removes the other', async () => {
+		const h = await host({ events: STUDENT_EVENTS, options: { pingInTest: false } });
+		await h.activate('manual');
+		await h.activate('trigger');
+		expect(webhooks()).toHaveLength(2);
+		const test = webhookFor(h, 'manual')!;
+		const production = webhookFor(h, 'trigger')!;
+		expect(test.name).toMatch(/^n8n: Harness workflow \/ Knolyx Trigger \(test\) #[0-9a-f]{8}$/);
+		expect(test.securityToken).not.toBe(production.securityToken);
+		await settle();
+		expect(h.executions()).toHaveLength(0); // PING on the test URL is off here
+
+		// Each token works only on its own URL.
+		const body = { id: 'cross-1', type: 'COURSE_STARTED', data: {} };
+		expect((await put(h.url('trigger'), body, { 'X-Webhook-Security-Token': test.securityToken })).status).toBe(401);
+		expect((await put(h.url('manual'), body, { 'X-Webhook-Security-Token': production.securityToken })).status).toBe(401);
+
+		// A student event reaches both; the test listener then stops, production stays.
+		sandbox.activity('course-started', { email: 'ada@example.com', courseId: sandbox.demo!.courses['Intro to n8n'] });
+		await waitUntil(() => h.executions().length === 2, 'one execution per URL');
+		// The test delivery is answered once the listener has stopped (its webhook removed).
+		await sandbox.waitForDeliveries((d) => d.type === 'COURSE_STARTED' && d.url === h.url('manual'));
+		expect(webhooks()).toEqual([production]);
+
+		// Listening again, then deactivating production, leaves the test registration alone.
+		asSaved(h);
+		await h.activate('manual');
+		expect(webhooks()).toHaveLength(2);
+		await h.deactivate('trigger');
+		expect(webhooks().map((w) => w.url)).toEqual([h.url('manual')]);
+		await h.deactivate('manual');
+		expect(webhooks()).toHaveLength(0);
+	});
+});
+
+describe('webhook URLs the platform refuses', () => {
+	it('against a local sandbox: registers anyway and logs a clear warning', async () => {
+		const warn = jest.spyOn(Container.get(Logger), 'warn');
+		const h = await host();
+		await h.activate('trigger');
+		expect(webhooks()).toHaveLength(1);
+		const messages = warn.mock.calls.map((call) => String(call[0]));
+		expect(messages).toContainEqual(expect.stringContaining(`${h.url('trigger')} cannot receive Knolyx events`));
+		expect(messages).toContainEqual(expect.stringContaining('WEBHOOK_URL'));
+	});
+
+	it('against a platform that refuses it (strict sandbox): a clear error with the WEBHOOK_URL hint', async () => {
+		sandbox.config.strict = true;
+		const h = await host();
+		const error = await h.activate('trigger').then(
+			() => undefined,
+			(e: unknown) => e as { name: string; message: string; description?: string },
+		);
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toContain('plain http');
+		expect(error?.message).toContain('localhost');
+		expect(error?.message).toContain('Webhook URL must use https'); // the platform's own words
+		expect(error?.description).toContain('WEBHOOK_URL');
+		expect(error?.description).toContain('tunnel');
+		expect(webhooks()).toHaveLength(0);
+	});
+
+	it('against the hosted platform: refused before any request', async () => {
+		const h = await host(undefined, { baseUrl: 'https://api.knolyx.com' });
+		const error = await h.activate('trigger').then(
+			() => undefined,
+			(e: unknown) => e as { name: string; message: string; description?: string },
+		);
+		expect(error?.name).toBe('NodeOperationError');
+		expect(error?.message).toContain(h.url('trigger'));
+		expect(error?.description).toContain('WEBHOOK_URL');
+	});
+
+	it('a public https WEBHOOK_URL passes a strict platform', async () => {
+		sandbox.config.strict = true;
+		const h = await host(undefined, { webhookBaseUrl: 'https://n8n.example.com' });
+		await h.activate('trigger');
+		expect(webhooks().map((w) => w.url)).toEqual(['https://n8n.example.com/webhook/harness-webhook-id/webhook']);
+	});
+});
+
+describe('the secret stays secret', () => {
+	it('appears in no item, log line or error', async () => {
+		const logger = Container.get(Logger);
+		const logged: unknown[] = [];
+		for (const level of ['error', 'warn', 'info', 'debug'] as const) {
+			jest.spyOn(logger, level).mockImplementation((...args: unknown[]) => {
+				logged.push(args);
+			});
+		}
+		const h = await host({ events: ['*'], options: {} });
+		await h.activate('trigger');
+		await waitUntil(() => h.executions().length === 1, 'the creation PING');
+		const secret = webhookFor(h, 'trigger')!.securityToken;
+		const errors: unknown[] = [];
+		for (const body of [{ bad: true }, { id: 'z', type: 'COURSE_STARTED', data: {} }]) {
+			errors.push((await put(h.url('trigger'), body, { 'X-Webhook-Security-Token': secret })).data);
+			errors.push((await put(h.url('trigger'), body, { 'X-Webhook-Security-Token': 'nope' })).data);
+		}
+		// An activation that fails (strict platform) with the secret in flight.
+		sandbox.config.strict = true;
+		const second = await host({ events: ['*'] }, { webhookId: 'second' });
+		await second.activate('trigger').catch((error: unknown) => errors.push(error, (error as Error).message));
+
+		const everything = JSON.stringify({ items: items(h), logged, errors });
+		expect(everything).not.toContain(secret);
+		expect(everything).not.toMatch(/[0-9a-f]{64}/);
+		for (const webhook of webhooks()) expect(everything).not.toContain(webhook.securityToken);
+	});
+});
