@@ -62,5 +62,22 @@ export class KnolyxApi implements ICredentialType {
 			url: '/public/api/v1/key',
 			method: 'GET',
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'Knolyx refused the API key or the project ID (401). Check that both are the ones issued for this project.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'No Knolyx API at this base URL (404). Use https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment.',
+				},
+			},
+		],
 	};
 }

@@ -260,10 +260,10 @@ describe('testCredential', () => {
 	});
 
 	it('gives a clear error on 401', async () => {
-		// n8n's CredentialsTester reports the HTTP status text for a non-2xx test request.
+		// n8n's CredentialsTester reports the credential's rule message for a matching status.
 		expect(await testCredential(new KnolyxApi(), { baseUrl, projectId: 'p', apiKey: 'nope' })).toEqual({
 			status: 'Error',
-			message: 'Unauthorized',
+			message: expect.stringContaining('Knolyx refused the API key or the project ID (401)'),
 		});
 	});
 

@@ -44,7 +44,10 @@ export async function addMember(
 		method: 'PUT',
 		path: apiPath`/workgroup/${workgroupId}/member/${email}/`,
 		body: { removalDate },
-		subject: { notFound: `workgroup ${workgroupId} or user ${email}`, permission: 'WORKGROUP_ADD_MEMBER' },
+		subject: {
+			notFound: `workgroup ${workgroupId} or user ${email}; a user must be provisioned first`,
+			permission: 'WORKGROUP_ADD_MEMBER',
+		},
 		itemIndex: runtime.itemIndex,
 	});
 	return { workgroupId, email, removalDate, ...asObject(body) };
@@ -60,7 +63,11 @@ export async function attendEvent(
 	const { statusCode, body } = await runtime.client.request({
 		method: 'POST',
 		path: apiPath`/community/${communityId}/event/${eventId}/attend/${userId}`,
-		subject: { notFound: `event ${eventId} of community ${communityId} (or user ${userId})`, permission: 'EVENT_MANAGE' },
+		subject: {
+			notFound: `event ${eventId} of community ${communityId} (or user ${userId})`,
+			permission: 'EVENT_MANAGE',
+			forbidden: `Knolyx refuses attendance when user ${userId} has no access to community ${communityId}: add the user to a workgroup that gives access to it first`,
+		},
 		itemIndex: runtime.itemIndex,
 		acceptStatuses: [409],
 	});

@@ -1,5 +1,7 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { invalid } from '../helpers/validation';
+
 /** Field builders shared by several operations. */
 
 export function shownFor(resource: string, operations: string[]): IDisplayOptions {
@@ -103,7 +105,13 @@ export interface PagedParams {
 
 export function readPaged(ctx: IExecuteFunctions, itemIndex: number): PagedParams {
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? 0 : Math.max(1, Math.floor(Number(ctx.getNodeParameter('limit', itemIndex, 50))));
+	if (returnAll) return { returnAll, limit: 0 };
+	const raw = ctx.getNodeParameter('limit', itemIndex, 50) as unknown;
+	const limit = typeof raw === 'number' || typeof raw === 'string' ? Math.floor(Number(raw)) : NaN;
+	// A limit that is not a number would silently return nothing.
+	if (!Number.isFinite(limit) || limit < 1 || (typeof raw === 'string' && raw.trim() === '')) {
+		throw invalid(ctx, itemIndex, 'Limit', `${JSON.stringify(raw) ?? 'empty'} is not a whole number of 1 or more`);
+	}
 	return { returnAll, limit };
 }
 

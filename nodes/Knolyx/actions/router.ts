@@ -40,7 +40,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		policy: options.timeout ? { timeoutMs: options.timeout * 1000 } : undefined,
 	});
 	const credentials = await this.getCredentials('knolyxApi');
-	const rules = new RuleEditor(client, `${String(credentials.baseUrl)}|${String(credentials.projectId)}`);
+	// One lock per platform and project: "https://x/" and "https://x" are the same platform.
+	const baseUrl = String(credentials.baseUrl).trim().replace(/\/+$/, '').toLowerCase();
+	const rules = new RuleEditor(client, `${baseUrl}|${String(credentials.projectId)}`);
 	const continueOnFail = this.continueOnFail();
 
 	// 1. Check every item before anything is sent.

@@ -38,9 +38,17 @@ function fieldsOf(match: RegExpMatchArray): Fields {
 	};
 }
 
+/** Like Date.UTC, but years 0-99 stay years 0-99 (Date.UTC maps them to 1900-1999). */
+function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
+	const date = new Date(0);
+	date.setUTCFullYear(year, month, day);
+	date.setUTCHours(hour, minute, second, ms);
+	return date.getTime();
+}
+
 /** Milliseconds of the fields read as UTC; throws when a field is out of range (Feb 30, 24:00, ...). */
 function utcMillis(f: Fields): number {
-	const millis = Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second, f.ms);
+	const millis = utc(f.year, f.month - 1, f.day, f.hour, f.minute, f.second, f.ms);
 	const check = new Date(millis);
 	if (
 		Number.isNaN(millis) ||
@@ -85,7 +93,7 @@ export function zoneOffset(timeZone: string, millis: number): number {
 	for (const part of formatter.formatToParts(new Date(millis))) {
 		if (part.type !== 'literal') parts[part.type] = Number(part.value);
 	}
-	const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+	const asUtc = utc(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
 	return asUtc - (millis - (((millis % 1000) + 1000) % 1000));
 }
 
@@ -96,15 +104,13 @@ export function zoneOffset(timeZone: string, millis: number): number {
  */
 function zonedMillis(f: Fields, timeZone: string): number {
 	const wall = utcMillis(f);
-	const first = wall - zoneOffset(timeZone, wall);
-	const second = wall - zoneOffset(timeZone, first);
-	if (first === second) {
-		const earlier = wall - zoneOffset(timeZone, first - 3_600_000);
-		if (earlier !== first && earlier + zoneOffset(timeZone, earlier) === wall) return Math.min(earlier, first);
-		return first;
-	}
-	// Gap: neither reading maps back to the wall time; take the later instant.
-	return Math.max(first, second);
+	// Every offset the zone has around that wall time (a transition at most on each side).
+	const offsets = new Set<number>();
+	for (const hours of [-18, -9, 0, 9, 18]) offsets.add(zoneOffset(timeZone, wall + hours * 3_600_000));
+	const readings = [...offsets].map((offset) => wall - offset);
+	const valid = readings.filter((millis) => millis + zoneOffset(timeZone, millis) === wall);
+	// Overlap: the wall time happens twice, take the first. Gap: it never happens, take the later reading.
+	return valid.length > 0 ? Math.min(...valid) : Math.max(...readings);
 }
 
 function pad(value: number, width = 2): string {

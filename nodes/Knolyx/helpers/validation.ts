@@ -42,6 +42,7 @@ export function requireString(
 	options: { maxLength?: number } = {},
 ): string {
 	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	if (value === undefined || value === null) throw invalid(ctx, itemIndex, field, 'is required and was empty');
 	if (typeof value !== 'string' && typeof value !== 'number') {
 		throw invalid(ctx, itemIndex, field, `expected text, got ${describeValue(value)}`);
 	}

@@ -18,6 +18,8 @@ export interface RequestSubject {
 	/** e.g. "workgroup 12 or user ana@example.com" */
 	notFound?: string;
 	permission?: KnolyxPermission;
+	/** What a 403 means here besides a missing permission, e.g. "the user has no access to the community". */
+	forbidden?: string;
 }
 
 /** Pulls the platform's own message out of an error body of any shape. */
@@ -44,12 +46,15 @@ function describe(status: number, message: string | undefined, subject: RequestS
 		case 401:
 			return 'Check the Knolyx API credential: the API key and the project ID must both be the ones issued for this project, and the base URL must point at your Knolyx API.';
 		case 403:
+			if (subject.forbidden) {
+				return `${subject.forbidden}. Otherwise the API key lacks the ${subject.permission ?? 'needed'} permission.`;
+			}
 			return subject.permission
 				? `The API key probably lacks the ${subject.permission} permission. Ask a Knolyx administrator to add it to the key, or use a key that has it.`
 				: 'The API key is not allowed to do this. Check its permissions in Knolyx.';
 		case 404:
 			return subject.notFound
-				? `Not found on the platform: ${subject.notFound}. Check the ID (and that the user is provisioned).`
+				? `Not found on the platform: ${subject.notFound}. Check the ID.`
 				: 'The platform did not find what was asked for. Check the IDs.';
 		case 409:
 			return 'The platform reports a conflict: it is already in that state.';
@@ -74,8 +79,16 @@ export function apiError(
 		body && typeof body === 'object' && !Array.isArray(body)
 			? (body as JsonObject)
 			: { message: message ?? `HTTP ${status}` };
+	// The message alone (all an AI agent or a Continue On Fail item may show) names what was
+	// not found, or the permission a 403 is about.
+	let about = '';
+	if (status === 404 && subject.notFound) about = ` (${subject.notFound})`;
+	const bareForbidden = !message || /^(forbidden|access denied)\.?$/i.test(message);
+	if (status === 403 && subject.permission && bareForbidden) {
+		about = ` (needs the ${subject.permission} permission)`;
+	}
 	return new NodeApiError(node, response, {
-		message: message ? `Knolyx: ${message} [${status}]` : `Knolyx answered with status ${status}`,
+		message: message ? `Knolyx: ${message}${about} [${status}]` : `Knolyx answered with status ${status}${about}`,
 		description: describe(status, message, subject),
 		httpCode: String(status),
 		itemIndex,
@@ -109,12 +122,14 @@ const NETWORK_CODES = new Set([
 export function networkErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-		const record = current as { code?: unknown; message?: unknown; cause?: unknown };
+		const record = current as { code?: unknown; message?: unknown; cause?: unknown; errorResponse?: unknown };
 		if (typeof record.code === 'string' && NETWORK_CODES.has(record.code)) return record.code;
 		if (typeof record.message === 'string' && /socket hang up|timeout of \d+ms exceeded/i.test(record.message)) {
 			return record.message.includes('timeout') ? 'ETIMEDOUT' : 'ECONNRESET';
 		}
-		current = record.cause;
+		// A NodeApiError made by networkError() keeps the code in its errorResponse (n8n
+		// replaces the message of known network codes with its own text).
+		current = record.cause ?? record.errorResponse;
 	}
 	return undefined;
 }

@@ -151,7 +151,14 @@ export class KnolyxClient {
 			ignoreHttpStatusErrors: true,
 			timeout: this.policy.timeoutMs,
 		};
-		if (request.body !== undefined) options.body = request.body;
+		if (Array.isArray(request.body) && request.body.length === 0) {
+			// n8n's HTTP helper silently drops an empty array or object body; the empty rule
+			// list (delete the last rule, Replace All with Allow Empty List) must still be sent.
+			options.body = '[]';
+			options.headers = { 'Content-Type': 'application/json' };
+		} else if (request.body !== undefined) {
+			options.body = request.body;
+		}
 		return (await this.ctx.helpers.httpRequestWithAuthentication.call(
 			this.ctx,
 			CREDENTIAL_TYPE,
@@ -185,7 +192,7 @@ export class KnolyxClient {
 				}
 				const retryAfter = parseRetryAfter(response.headers?.['retry-after']);
 				delay = retryAfter ?? backoff(attempt, policy);
-				if (THROTTLE_STATUSES.has(status)) this.limiter.onThrottle(delay);
+				if (THROTTLE_STATUSES.has(status)) this.limiter.onThrottle(delay, status === 429);
 				if (attempt >= policy.maxAttempts || waited + delay > policy.maxTotalWaitMs) {
 					throw apiError(this.node, status, response.body, request.subject ?? {}, request.itemIndex);
 				}

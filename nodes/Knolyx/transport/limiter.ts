@@ -10,7 +10,9 @@ import { sleep } from 'n8n-workflow';
  * - a 429 or 503 halves the concurrency at once, pauses every request until the
  *   `Retry-After` time has passed, and caps the request rate a little below the
  *   rate that was being achieved when the throttle came; the cap is raised
- *   slowly while answers stay good, so a limit that was lifted is found again.
+ *   slowly (0.5 % per second) while answers stay good, so a limit that was
+ *   lifted is found again; every answer to a request sent before the pause
+ *   belongs to the same throttle and backs off nothing more.
  * A fixed concurrency (the user's option) switches all of this off.
  */
 export interface LimiterOptions {
@@ -23,6 +25,9 @@ export interface LimiterOptions {
 }
 
 const RATE_WINDOW_MS = 1000;
+
+/** How fast a learned rate cap is raised again while no throttle comes: 0.5 % per second. */
+const CAP_GROWTH_PER_SECOND = 0.005;
 
 export class AdaptiveLimiter {
 	private limit: number;
@@ -43,6 +48,9 @@ export class AdaptiveLimiter {
 	private rateCap = Infinity;
 
 	private nextSlotAt = 0;
+
+	/** When the rate cap was last set or raised. */
+	private capRaisedAt = 0;
 
 	private readonly completions: number[] = [];
 
@@ -116,21 +124,45 @@ export class AdaptiveLimiter {
 		if (this.fixed) return;
 		if (this.slowStart) this.limit = Math.min(this.max, this.limit + 1);
 		else this.limit = Math.min(this.max, this.limit + 1 / Math.max(1, this.limit));
-		if (Number.isFinite(this.rateCap)) this.rateCap *= 1.002;
+		if (Number.isFinite(this.rateCap)) {
+			// Per second of sending since the last throttle, not per success: 0.2 % per
+			// success was +20 %/s at 100 requests/s, back over the limit within a second
+			// of every throttle, and every throttle pauses all requests for Retry-After.
+			const from = Math.max(this.capRaisedAt, this.pausedUntil);
+			if (now > from) this.rateCap *= Math.exp((CAP_GROWTH_PER_SECOND * (now - from)) / 1000);
+			this.capRaisedAt = now;
+		}
 		this.wakeWaiters();
 	}
 
-	/** The platform throttled (429) or was unavailable (503): back off everyone. */
-	onThrottle(retryAfterMs: number): void {
+	/**
+	 * The platform throttled (429) or was unavailable (503): back off everyone.
+	 * Only a rate limit (429) teaches a request rate: the rate achieved when a 503
+	 * came says nothing about a limit, and learning from it would cap a run that met
+	 * a passing outage at the rate of its first few answers (as low as 1 per second).
+	 */
+	onThrottle(retryAfterMs: number, rateLimited = true): void {
 		this.metrics.throttles++;
 		const now = Date.now();
+		// Answers to requests sent before the current pause began are the same throttle:
+		// back off once per pause, not once per answer (a burst of 100 429s halved the
+		// concurrency down to 1 and lowered the cap 100 times).
+		const sameThrottle = this.pausedUntil > now;
+		const resumedAt = this.pausedUntil;
 		this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
-		if (this.fixed) return;
+		this.nextSlotAt = this.pausedUntil;
+		if (this.fixed || sameThrottle) return;
 		this.slowStart = false;
 		this.limit = Math.max(1, this.limit / 2);
 		while (this.completions.length > 0 && this.completions[0] < now - RATE_WINDOW_MS) this.completions.shift();
-		const achieved = (this.completions.length * 1000) / RATE_WINDOW_MS;
-		if (achieved > 0) this.rateCap = Math.min(this.rateCap, Math.max(1, achieved * 0.95));
-		this.nextSlotAt = this.pausedUntil;
+		// The rate since sending resumed after the last pause (a pause inside the window
+		// would make the rate look low, and the cap now rises slowly).
+		const since = Math.max(now - RATE_WINDOW_MS, resumedAt);
+		const answered = this.completions.filter((at) => at >= since).length;
+		const achieved = (answered * 1000) / Math.max(RATE_WINDOW_MS / 4, now - since);
+		// 5 % below the lower of that rate and the cap: a throttle at the cap itself
+		// (answers bunched by a busy event loop) lowers the cap too.
+		if (rateLimited && achieved > 0) this.rateCap = Math.max(1, Math.min(this.rateCap, achieved) * 0.95);
+		this.capRaisedAt = now;
 	}
 }
