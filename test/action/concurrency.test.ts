@@ -1,0 +1,95 @@
+/**
+ * Items run concurrently: the output keeps the input order and pairing, a fixed concurrency is
+ * honoured (1 = strictly sequential), the adaptive default runs several requests at once, and a
+ * rate-limited platform gets no failures.
+ */
+import { rl, runOk, run, useSandbox } from './setup';
+
+const ctx = useSandbox();
+
+const enrolParams = (requestOptions: Record<string, number> = {}) => ({
+	resource: 'user',
+	operation: 'enrol',
+	email: '={{ $json.email }}',
+	firstName: '={{ $json.first }}',
+	lastName: 'Order',
+	workgroupId: rl(201),
+	requestOptions,
+});
+const people = (count: number) => Array.from({ length: count }, (_, i) => ({ email: `p${i}@example.com`, first: `P${i}` }));
+const courseItems = (count: number) => Array.from({ length: count }, (_, i) => ({ id: 101 + (i % 3) }));
+const courseGet = (requestOptions: Record<string, number> = {}) => ({ resource: 'course', operation: 'get', courseId: rl('={{ $json.id }}'), requestOptions });
+
+it('output order = input order, each output paired with its input, though answers come back out of order', async () => {
+	ctx.sandbox.setFaults({ slowRate: 0.4, slowMs: 30, seed: 5 });
+	const items = people(40);
+	const result = await run(ctx.sandbox, enrolParams(), items);
+	expect(result.error).toBeUndefined();
+	expect(result.json.map((o) => o.email)).toEqual(items.map((i) => i.email));
+	expect(result.items.map((o) => o.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+	expect(ctx.sandbox.stats().faultsInjected.slow).toBeGreaterThan(0);
+	expect(ctx.sandbox.stats().maxInFlight).toBeGreaterThan(1);
+	for (const { email, first } of items) expect(ctx.sandbox.state.findUserByEmail(email)?.firstName).toBe(first);
+});
+
+it('several outputs of one item are all paired with it', async () => {
+	const result = await run(ctx.sandbox, { resource: 'workgroup', operation: 'getAll', returnAll: true }, [{}, {}]);
+	expect(result.items.map((o) => o.pairedItem)).toEqual([0, 0, 0, 0, 1, 1, 1, 1].map((item) => ({ item })));
+});
+
+it('concurrency 1 is strictly sequential', async () => {
+	ctx.sandbox.setFaults({ latencyMs: 5 });
+	const items = people(15);
+	const out = await runOk(ctx.sandbox, enrolParams({ concurrency: 1 }), items);
+	expect(out.map((o) => o.email)).toEqual(items.map((i) => i.email));
+	expect(ctx.sandbox.stats().maxInFlight).toBe(1);
+	expect(ctx.sandbox.stats().requests).toBe(30);
+	// Sequential: the users were created in input order.
+	expect(ctx.sandbox.state.onboardingEmails.map((e) => e.to)).toEqual(items.map((i) => i.email));
+});
+
+it('a fixed concurrency of 4 runs exactly 4 at once', async () => {
+	ctx.sandbox.setFaults({ latencyMs: 10 });
+	await runOk(ctx.sandbox, courseGet({ concurrency: 4 }), courseItems(24));
+	expect(ctx.sandbox.stats().maxInFlight).toBe(4);
+});
+
+it('the adaptive default runs several requests at once, up to the maximum the user sets', async () => {
+	ctx.sandbox.setFaults({ latencyMs: 10 });
+	await runOk(ctx.sandbox, courseGet(), courseItems(80));
+	const adaptive = ctx.sandbox.stats().maxInFlight;
+	expect(adaptive).toBeGreaterThan(8);
+
+	ctx.sandbox.resetStats();
+	await runOk(ctx.sandbox, courseGet({ maxConcurrency: 3 }), courseItems(30));
+	expect(ctx.sandbox.stats().maxInFlight).toBeLessThanOrEqual(3);
+	expect(ctx.sandbox.stats().maxInFlight).toBeGreaterThan(1);
+});
+
+it('against a rate limit the adaptive default fails no item', async () => {
+	ctx.sandbox.setFaults({ rateLimitPerSecond: 60, latencyMs: 5 });
+	const started = Date.now();
+	const out = await runOk(ctx.sandbox, courseGet(), courseItems(150));
+	const elapsed = Date.now() - started;
+	expect(out).toHaveLength(150);
+	const stats = ctx.sandbox.stats();
+	expect(stats.faultsInjected.rateLimit).toBeGreaterThan(0);
+	// The floor is 150 / 60 = 2.5 s; throttled requests stay a small share of all requests.
+	expect(stats.faultsInjected.rateLimit).toBeLessThan(75);
+	expect(elapsed).toBeLessThan(9000);
+});
+
+it('a passing burst of 503s does not slow the rest of the run down', async () => {
+	ctx.sandbox.setFaults({ errorRate: 0.5, errorStatuses: [503], latencyMs: 5, seed: 2 });
+	// The outage passes after its first 4 failures.
+	const heal = setInterval(() => {
+		if ((ctx.sandbox.stats().faultsInjected.error ?? 0) >= 4) ctx.sandbox.setFaults({ errorRate: 0 });
+	}, 2);
+	const started = Date.now();
+	const out = await runOk(ctx.sandbox, courseGet(), courseItems(200));
+	clearInterval(heal);
+	expect(out).toHaveLength(200);
+	expect(ctx.sandbox.stats().faultsInjected.error).toBeGreaterThan(0);
+	// Without a learned rate cap this takes about a second; capped at the first answers' rate it took minutes.
+	expect(Date.now() - started).toBeLessThan(6000);
+});

@@ -1,0 +1,472 @@
+/**
+ * One workflow test per resource/operation of the Knolyx node, over real HTTP against the
+ * sandbox, each asserting the platform state afterwards (not only the node's answer).
+ */
+import { startReceiver, type Receiver } from '../sandbox/helpers';
+import { readRules } from '../../sandbox/rules';
+import {
+	apiDate,
+	listSearch,
+	membership,
+	RULE_READ,
+	RULE_SAVE,
+	rl,
+	rlList,
+	routes,
+	rulesOf,
+	runOk,
+	userByEmail,
+	useSandbox,
+} from './setup';
+
+const ctx = useSandbox();
+let receiver: Receiver;
+
+beforeAll(async () => {
+	receiver = await startReceiver();
+});
+afterAll(async () => {
+	await receiver.close();
+});
+beforeEach(() => {
+	receiver.calls.length = 0;
+});
+
+const wg = (name: string) => ctx.demo.workgroups[name];
+const course = (title: string) => ctx.demo.courses[title];
+const COMMUNITY_WG = 'Community Members';
+
+describe('user', () => {
+	it('provision creates the user with every field, sends one on-boarding e-mail, and updates on a second run', async () => {
+		const params = {
+			resource: 'user',
+			operation: 'provision',
+			email: '={{ $json.email }}',
+			firstName: '={{ $json.first }}',
+			lastName: 'Hopper',
+			gender: 'FEMALE',
+		};
+		const [created] = await runOk(ctx.sandbox, params, [{ email: 'grace@example.com', first: 'Grace' }]);
+		expect(created).toMatchObject({ email: 'grace@example.com', created: true });
+		const user = userByEmail(ctx.sandbox, 'grace@example.com');
+		expect(user).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', gender: 'FEMALE', role: 'STUDENT' });
+		expect(created.id).toBe(user?.id);
+		expect(ctx.sandbox.state.onboardingEmails.map((e) => e.to)).toEqual(['grace@example.com']);
+
+		const [updated] = await runOk(ctx.sandbox, params, [{ email: 'grace@example.com', first: 'Amazing Grace' }]);
+		expect(updated).toMatchObject({ created: false, id: user?.id });
+		expect(userByEmail(ctx.sandbox, 'grace@example.com')?.firstName).toBe('Amazing Grace');
+		expect(ctx.sandbox.state.onboardingEmails).toHaveLength(1);
+		expect(ctx.sandbox.state.users.size).toBe(3);
+	});
+
+	it('provision defaults gender to NON-BINARY', async () => {
+		await runOk(ctx.sandbox, { resource: 'user', operation: 'provision', email: 'nb@example.com', firstName: 'N', lastName: 'B' });
+		expect(userByEmail(ctx.sandbox, 'nb@example.com')?.gender).toBe('NON-BINARY');
+	});
+
+	it('enrol provisions the user and adds the membership with the UTC removal date', async () => {
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'user',
+			operation: 'enrol',
+			email: 'buyer@example.com',
+			firstName: 'Bea',
+			lastName: 'Buyer',
+			gender: 'FEMALE',
+			workgroupId: rl(wg('Data Literacy')),
+			removalDate: '2031-03-01T09:30:00+01:00',
+		});
+		const user = userByEmail(ctx.sandbox, 'buyer@example.com');
+		expect(user).toMatchObject({ firstName: 'Bea', lastName: 'Buyer', gender: 'FEMALE' });
+		expect(membership(ctx.sandbox, wg('Data Literacy'), 'buyer@example.com')).toMatchObject({
+			userId: user?.id,
+			removalDate: '2031-03-01 08:30:00',
+		});
+		expect(out).toMatchObject({
+			email: 'buyer@example.com',
+			userId: user?.id,
+			created: true,
+			workgroupId: wg('Data Literacy'),
+			removalDate: '2031-03-01 08:30:00',
+			membership: { email: 'buyer@example.com' },
+		});
+	});
+});
+
+describe('workgroup', () => {
+	it('getAll returns every workgroup the platform has, through all pages', async () => {
+		ctx.sandbox.seed({ generate: { workgroups: 230 } });
+		const all = await runOk(ctx.sandbox, { resource: 'workgroup', operation: 'getAll', returnAll: true });
+		expect(all).toEqual([...ctx.sandbox.state.workgroups.values()].map(({ id, name }) => ({ id, name })));
+		expect(all).toHaveLength(234);
+		expect(routes(ctx.sandbox)['GET /public/api/v1/workgroup']).toBe(3);
+
+		const limited = await runOk(ctx.sandbox, { resource: 'workgroup', operation: 'getAll', returnAll: false, limit: 5 });
+		expect(limited.map((w) => w.name)).toEqual(['Intro to n8n', 'Advanced Automation', 'Data Literacy', COMMUNITY_WG, 'Generated Workgroup 000001']);
+	});
+
+	it('addMember stores the membership with the removal date in UTC (ISO with offset, API format, Luxon, empty)', async () => {
+		const params = {
+			resource: 'workgroup',
+			operation: 'addMember',
+			workgroupId: '={{ $json.wg }}',
+			email: '={{ $json.email }}',
+			removalDate: '={{ $json.removal }}',
+		};
+		const out = await runOk(ctx.sandbox, params, [
+			{ wg: rl(wg('Intro to n8n')), email: 'ada@example.com', removal: '2030-06-01T12:00:00+02:00' },
+			{ wg: rlList(wg('Data Literacy')), email: 'ADA@example.com', removal: '2030-12-31 23:59:00' },
+			{ wg: rl(wg('Advanced Automation')), email: 'alan@example.com', removal: '' },
+		]);
+		expect(out.map((o) => o.removalDate)).toEqual(['2030-06-01 10:00:00', '2030-12-31 23:59:00', null]);
+		expect(membership(ctx.sandbox, wg('Intro to n8n'), 'ada@example.com')?.removalDate).toBe('2030-06-01 10:00:00');
+		expect(membership(ctx.sandbox, wg('Data Literacy'), 'ada@example.com')?.removalDate).toBe('2030-12-31 23:59:00');
+		expect(membership(ctx.sandbox, wg('Advanced Automation'), 'alan@example.com')?.removalDate).toBeNull();
+
+		// A Luxon DateTime from an expression ($now.plus) is converted to UTC.
+		const before = Date.now();
+		await runOk(ctx.sandbox, { ...params, workgroupId: rl(wg('Intro to n8n')), email: 'alan@example.com', removalDate: '={{ $now.plus({ days: 30 }) }}' });
+		const stored = membership(ctx.sandbox, wg('Intro to n8n'), 'alan@example.com')?.removalDate as string;
+		const storedMs = Date.parse(`${stored.replace(' ', 'T')}Z`);
+		expect(storedMs).toBeGreaterThanOrEqual(before + 30 * 86_400_000 - 1000);
+		expect(storedMs).toBeLessThanOrEqual(Date.now() + 30 * 86_400_000 + 1000);
+	});
+
+	it('addMember with a numeric workgroup id and a plain string parameter works too', async () => {
+		await runOk(ctx.sandbox, { resource: 'workgroup', operation: 'addMember', workgroupId: '={{ 202 }}', email: 'alan@example.com' });
+		expect(membership(ctx.sandbox, 202, 'alan@example.com')).toBeDefined();
+	});
+
+	it('removeMember deletes the membership and leaves the others', async () => {
+		ctx.sandbox.seed({ members: [{ workgroupId: wg(COMMUNITY_WG), email: 'alan@example.com' }] });
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'workgroup',
+			operation: 'removeMember',
+			workgroupId: rl(wg(COMMUNITY_WG)),
+			email: 'ada@example.com',
+		});
+		expect(out).toMatchObject({ workgroupId: wg(COMMUNITY_WG), email: 'ada@example.com', removed: true });
+		expect(membership(ctx.sandbox, wg(COMMUNITY_WG), 'ada@example.com')).toBeUndefined();
+		expect(membership(ctx.sandbox, wg(COMMUNITY_WG), 'alan@example.com')).toBeDefined();
+	});
+});
+
+describe('course', () => {
+	it('getAll returns every course through all pages, or up to the limit', async () => {
+		ctx.sandbox.seed({ generate: { courses: 120 } });
+		const all = await runOk(ctx.sandbox, { resource: 'course', operation: 'getAll', returnAll: true });
+		expect(all).toEqual([...ctx.sandbox.state.courses.values()].map(({ id, title }) => ({ id, title })));
+		const limited = await runOk(ctx.sandbox, { resource: 'course', operation: 'getAll', returnAll: false, limit: 2 });
+		expect(limited).toEqual([
+			{ id: course('Intro to n8n'), title: 'Intro to n8n' },
+			{ id: course('Advanced Automation'), title: 'Advanced Automation' },
+		]);
+	});
+
+	it('get returns the one course as stored', async () => {
+		const [out] = await runOk(ctx.sandbox, { resource: 'course', operation: 'get', courseId: rlList(course('Data Literacy')) });
+		expect(out).toEqual(JSON.parse(JSON.stringify(ctx.sandbox.state.courses.get(course('Data Literacy')))));
+	});
+});
+
+describe('webhook', () => {
+	const create = async (name: string, securityToken = '') => {
+		const [out] = await runOk(ctx.sandbox, { resource: 'webhook', operation: 'create', name, url: receiver.url, securityToken });
+		return Object.assign(out, { id: out.id as number });
+	};
+
+	it('create stores the webhook, returns a generated strong token, and the platform PINGs it with that token', async () => {
+		const out = await create('CRM sync');
+		expect(out.securityTokenGenerated).toBe(true);
+		expect(out.securityToken).toMatch(/^[0-9a-f]{64}$/);
+		const stored = ctx.sandbox.state.webhooks.get(out.id as number);
+		expect(stored).toMatchObject({ name: 'CRM sync', url: receiver.url, securityToken: out.securityToken });
+		const [ping] = await ctx.sandbox.waitForDeliveries({ type: 'PING', webhookId: stored?.id, ok: true }, 3000);
+		expect(ping.body.data).toEqual({ message: 'PING' });
+		expect(receiver.calls[0].method).toBe('PUT');
+		expect(receiver.calls[0].headers['x-webhook-security-token']).toBe(out.securityToken);
+	});
+
+	it('create keeps a given token', async () => {
+		const out = await create('Given', 'my-own-token-123');
+		expect(out).toMatchObject({ securityToken: 'my-own-token-123', securityTokenGenerated: false });
+		expect(ctx.sandbox.state.webhooks.get(out.id as number)?.securityToken).toBe('my-own-token-123');
+	});
+
+	it('getAll lists every stored webhook', async () => {
+		await create('One');
+		await create('Two');
+		const out = await runOk(ctx.sandbox, { resource: 'webhook', operation: 'getAll' });
+		expect(out.map((w) => w.id)).toEqual([...ctx.sandbox.state.webhooks.keys()]);
+		expect(out.map((w) => w.name)).toEqual(['One', 'Two']);
+		expect(out.every((w) => w.securityToken === undefined)).toBe(true);
+	});
+
+	it('get returns the one webhook', async () => {
+		await create('One');
+		const two = await create('Two');
+		const [out] = await runOk(ctx.sandbox, { resource: 'webhook', operation: 'get', webhookId: String(two.id) });
+		expect(out).toMatchObject({ id: two.id, name: 'Two', url: receiver.url });
+	});
+
+	it('delete removes only that webhook', async () => {
+		const one = await create('One');
+		const two = await create('Two');
+		const [out] = await runOk(ctx.sandbox, { resource: 'webhook', operation: 'delete', webhookId: '={{ $json.id }}' }, [{ id: one.id }]);
+		expect(out).toMatchObject({ webhookId: String(one.id), deleted: true });
+		expect([...ctx.sandbox.state.webhooks.keys()]).toEqual([two.id]);
+	});
+
+	it('pingAll sends a PING to every webhook', async () => {
+		const one = await create('One');
+		const two = await create('Two');
+		await ctx.sandbox.waitForDeliveries({ type: 'PING' }, 3000, 2);
+		const [out] = await runOk(ctx.sandbox, { resource: 'webhook', operation: 'pingAll' });
+		expect(out).toMatchObject({ pinged: true, delivered: 2 });
+		const pings = await ctx.sandbox.waitForDeliveries({ type: 'PING', ok: true }, 3000, 4);
+		expect(pings.filter((p) => p.webhookId === one.id)).toHaveLength(2);
+		expect(pings.filter((p) => p.webhookId === two.id)).toHaveLength(2);
+	});
+
+	it('ping sends a PING to that webhook only', async () => {
+		const one = await create('One');
+		const two = await create('Two');
+		await ctx.sandbox.waitForDeliveries({ type: 'PING' }, 3000, 2);
+		const [out] = await runOk(ctx.sandbox, { resource: 'webhook', operation: 'ping', webhookId: String(two.id) });
+		expect(out).toMatchObject({ pinged: true, webhookId: String(two.id) });
+		await ctx.sandbox.waitForDeliveries({ type: 'PING', webhookId: two.id }, 3000, 2);
+		expect(ctx.sandbox.deliveries({ type: 'PING', webhookId: one.id })).toHaveLength(1);
+		expect(ctx.sandbox.deliveries({ type: 'PING', webhookId: two.id, ok: true })).toHaveLength(2);
+	});
+});
+
+describe('rule', () => {
+	const intro = () => course('Intro to n8n');
+	/** The seeded rule of course "Intro to n8n", as the platform reads it. */
+	const seededRule = () => readRules(ctx.sandbox.state, intro())[0];
+
+	it('getAll returns the rules exactly as the platform reads them', async () => {
+		const out = await runOk(ctx.sandbox, { resource: 'rule', operation: 'getAll', courseId: rl(intro()) });
+		expect(out).toEqual(readRules(ctx.sandbox.state, intro()));
+		expect(out[0]).toMatchObject({ name: 'Staff early access', associations: { USER: [ctx.demo.users['alan@example.com']] }, diplomaTemplateId: 7 });
+	});
+
+	it('replaceAll saves the given list as the complete list', async () => {
+		const kept = seededRule();
+		const added = {
+			name: 'Spring cohort',
+			type: 'PRIVATE',
+			startDateTime: '2030-01-01 00:00:00',
+			endDateTime: '2030-06-01 00:00:00',
+			restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
+			associations: { WORKGROUP: [wg('Intro to n8n')] },
+		};
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'replaceAll',
+			courseId: rl(intro()),
+			rules: JSON.stringify([kept, added]),
+		});
+		const stored = readRules(ctx.sandbox.state, intro());
+		expect(stored).toHaveLength(2);
+		expect(stored[0]).toEqual(kept);
+		expect(stored[1]).toMatchObject(added);
+		expect(typeof stored[1].id).toBe('number');
+		expect(out).toMatchObject({ courseId: intro(), ruleCount: 2 });
+	});
+
+	it('replaceAll with an empty list deletes every rule only when Allow Empty List is on', async () => {
+		await runOk(ctx.sandbox, { resource: 'rule', operation: 'replaceAll', courseId: rl(intro()), rules: '[]', options: { allowEmpty: true } });
+		expect(rulesOf(ctx.sandbox, intro())).toEqual([]);
+	});
+
+	it('upsert creates the named rule with the given dates (UTC) and workgroups, keeping the other rule', async () => {
+		const before = seededRule();
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'upsert',
+			courseId: rl(intro()),
+			ruleName: 'Cohort 2030',
+			type: 'PRIVATE',
+			startDateTime: '2030-01-01T00:00:00+01:00',
+			endDateTime: '2030-12-31 23:00:00',
+			workgroupIds: `${wg('Intro to n8n')}, ${wg('Data Literacy')}`,
+		});
+		const stored = readRules(ctx.sandbox.state, intro());
+		expect(stored[0]).toEqual(before);
+		expect(stored[1]).toMatchObject({
+			name: 'Cohort 2030',
+			type: 'PRIVATE',
+			startDateTime: '2029-12-31 23:00:00',
+			endDateTime: '2030-12-31 23:00:00',
+			restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
+			associations: { WORKGROUP: [wg('Intro to n8n'), wg('Data Literacy')] },
+		});
+		expect(out).toMatchObject({ action: 'created', changed: true, ruleName: 'Cohort 2030', ruleCount: 2 });
+
+		// Updating the type only keeps the dates, workgroups and every other field.
+		await runOk(ctx.sandbox, { resource: 'rule', operation: 'upsert', courseId: rl(intro()), ruleName: 'Staff early access', type: 'PUBLIC' });
+		const [updated] = readRules(ctx.sandbox.state, intro());
+		expect(updated).toEqual({ ...before, type: 'PUBLIC' });
+	});
+
+	it('addWorkgroup creates the default payment rule (PRIVATE, now + 50 years) when missing', async () => {
+		const before = seededRule();
+		const start = Date.now();
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'addWorkgroup',
+			courseId: rl(intro()),
+			workgroupId: rl(wg('Intro to n8n')),
+		});
+		const stored = readRules(ctx.sandbox.state, intro());
+		expect(stored[0]).toEqual(before);
+		const created = stored[1];
+		expect(created).toMatchObject({
+			name: `PAYMENT_INTEGRATION_COURSE_${intro()}`,
+			type: 'PRIVATE',
+			restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
+			associations: { WORKGROUP: [wg('Intro to n8n')] },
+		});
+		const startMs = Date.parse(`${String(created.startDateTime).replace(' ', 'T')}Z`);
+		expect(Math.abs(startMs - start)).toBeLessThan(5000);
+		const fiftyYears = new Date(startMs);
+		fiftyYears.setUTCFullYear(fiftyYears.getUTCFullYear() + 50);
+		expect(created.endDateTime).toBe(apiDate(fiftyYears));
+		expect(out).toMatchObject({ action: 'created', changed: true, workgroupId: wg('Intro to n8n') });
+		expect((out.rule as { id?: number }).id).toBe(created.id);
+	});
+
+	it('addWorkgroup adds to an existing rule, keeping its USER association and unknown fields', async () => {
+		const before = seededRule();
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'addWorkgroup',
+			courseId: rl(intro()),
+			ruleName: 'Staff early access',
+			workgroupId: rl(wg('Data Literacy')),
+		});
+		expect(readRules(ctx.sandbox.state, intro())).toEqual([
+			{ ...before, associations: { ...(before.associations as object), WORKGROUP: [wg('Data Literacy')] } },
+		]);
+		expect(out).toMatchObject({ action: 'workgroupAdded', changed: true });
+	});
+
+	it('removeWorkgroup takes the workgroup out and keeps the rest of the rule', async () => {
+		ctx.sandbox.state.rules.get(intro())![0].associations = { USER: [1002], WORKGROUP: [201, 202, 203], JOB: [9] };
+		const before = seededRule();
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'removeWorkgroup',
+			courseId: rl(intro()),
+			ruleName: 'Staff early access',
+			workgroupId: rl(202),
+		});
+		expect(readRules(ctx.sandbox.state, intro())).toEqual([{ ...before, associations: { USER: [1002], WORKGROUP: [201, 203], JOB: [9] } }]);
+		expect(out).toMatchObject({ action: 'workgroupRemoved', changed: true });
+	});
+
+	it('delete removes the named rule only', async () => {
+		await runOk(ctx.sandbox, { resource: 'rule', operation: 'addWorkgroup', courseId: rl(intro()), workgroupId: rl(201) });
+		const [kept, doomed] = readRules(ctx.sandbox.state, intro());
+		expect(doomed.name).toBe(`PAYMENT_INTEGRATION_COURSE_${intro()}`);
+		ctx.sandbox.resetStats();
+		const [out] = await runOk(ctx.sandbox, { resource: 'rule', operation: 'delete', courseId: rl(intro()) });
+		expect(readRules(ctx.sandbox.state, intro())).toEqual([kept]);
+		expect(out).toMatchObject({ action: 'deleted', changed: true, ruleCount: 1 });
+		expect(routes(ctx.sandbox)[RULE_SAVE]).toBe(1);
+
+		// Deleting it again changes nothing and sends no save.
+		ctx.sandbox.resetStats();
+		const [again] = await runOk(ctx.sandbox, { resource: 'rule', operation: 'delete', courseId: rl(intro()) });
+		expect(again).toMatchObject({ action: 'notFound', changed: false });
+		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+	});
+});
+
+describe('event', () => {
+	const ref = () => ({ communityId: String(ctx.demo.communityId), eventId: String(ctx.demo.eventId) });
+	const ada = () => ctx.demo.users['ada@example.com'];
+	const attendees = () => [...(ctx.sandbox.state.attendance.get(ctx.demo.eventId)?.keys() ?? [])];
+
+	it('attend records the attendance; attending again counts as success', async () => {
+		const [out] = await runOk(ctx.sandbox, { resource: 'event', operation: 'attend', ...ref(), userId: '={{ $json.userId }}' }, [{ userId: ada() }]);
+		expect(out).toMatchObject({ attending: true, alreadyAttending: false, userId: ada() });
+		expect(attendees()).toEqual([ada()]);
+		const [again] = await runOk(ctx.sandbox, { resource: 'event', operation: 'attend', ...ref(), userId: String(ada()) });
+		expect(again).toMatchObject({ attending: true, alreadyAttending: true });
+		expect(attendees()).toEqual([ada()]);
+	});
+
+	it('cancelAttendance removes the attendance', async () => {
+		ctx.sandbox.seed({ attendance: [{ eventId: ctx.demo.eventId, userId: ada() }, { eventId: ctx.demo.eventId, userId: ctx.demo.users['alan@example.com'] }] });
+		const [out] = await runOk(ctx.sandbox, { resource: 'event', operation: 'cancelAttendance', ...ref(), userId: String(ada()) });
+		expect(out).toMatchObject({ attending: false, userId: ada() });
+		expect(attendees()).toEqual([ctx.demo.users['alan@example.com']]);
+	});
+
+	it('getAll returns every event of the community through all pages', async () => {
+		ctx.sandbox.seed({ generate: { events: 130 } });
+		const all = await runOk(ctx.sandbox, { resource: 'event', operation: 'getAll', communityId: String(ctx.demo.communityId), returnAll: true });
+		expect(all.map((e) => e.id)).toEqual([...ctx.sandbox.state.events.values()].map((e) => e.id));
+		expect(all).toHaveLength(131);
+		const limited = await runOk(ctx.sandbox, { resource: 'event', operation: 'getAll', communityId: String(ctx.demo.communityId), limit: 3 });
+		expect(limited).toHaveLength(3);
+	});
+
+	it('get returns the one event as stored', async () => {
+		const [out] = await runOk(ctx.sandbox, { resource: 'event', operation: 'get', ...ref() });
+		expect(out).toEqual(JSON.parse(JSON.stringify(ctx.sandbox.state.events.get(ctx.demo.eventId))));
+	});
+
+	it('getAttendees lists who attends', async () => {
+		ctx.sandbox.seed({ attendance: [{ eventId: ctx.demo.eventId, userId: ada() }] });
+		const out = await runOk(ctx.sandbox, { resource: 'event', operation: 'getAttendees', ...ref(), returnAll: true });
+		expect(out).toEqual([{ id: ada(), name: 'Ada Lovelace', email: 'ada@example.com' }]);
+	});
+
+	it('register provisions, adds to the community workgroup and marks attendance', async () => {
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'event',
+			operation: 'register',
+			email: 'guest@example.com',
+			firstName: 'Guest',
+			lastName: 'Speaker',
+			workgroupId: rl(wg(COMMUNITY_WG)),
+			...ref(),
+			removalDate: '2031-01-01 00:00:00',
+		});
+		const user = userByEmail(ctx.sandbox, 'guest@example.com');
+		expect(user).toMatchObject({ firstName: 'Guest', lastName: 'Speaker', gender: 'NON-BINARY' });
+		expect(membership(ctx.sandbox, wg(COMMUNITY_WG), 'guest@example.com')).toMatchObject({ userId: user?.id, removalDate: '2031-01-01 00:00:00' });
+		expect(attendees()).toEqual([user?.id]);
+		expect(out).toMatchObject({ userId: user?.id, created: true, attending: true, alreadyAttending: false });
+	});
+});
+
+describe('resource locator lists (listSearch)', () => {
+	it('courses: every course, all pages, sorted by title, filtered by title or id', async () => {
+		ctx.sandbox.seed({ generate: { courses: 150 } });
+		const all = await listSearch(ctx.sandbox, 'searchCourses');
+		expect(all.results).toHaveLength(153);
+		expect(all.results[0]).toEqual({ name: 'Advanced Automation', value: String(course('Advanced Automation')) });
+		const filtered = await listSearch(ctx.sandbox, 'searchCourses', 'intro');
+		expect(filtered.results).toEqual([{ name: 'Intro to n8n', value: String(course('Intro to n8n')) }]);
+		// By id: the course with that id (and any whose title contains the digits).
+		expect((await listSearch(ctx.sandbox, 'searchCourses', String(course('Data Literacy')))).results).toContainEqual({
+			name: 'Data Literacy',
+			value: String(course('Data Literacy')),
+		});
+	});
+
+	it('workgroups: filtered by name; the picked value works as the locator in list mode', async () => {
+		const { results } = await listSearch(ctx.sandbox, 'searchWorkgroups', 'community');
+		expect(results).toEqual([{ name: COMMUNITY_WG, value: String(wg(COMMUNITY_WG)) }]);
+		await runOk(ctx.sandbox, { resource: 'workgroup', operation: 'addMember', workgroupId: rlList(String(results[0].value)), email: 'alan@example.com' });
+		expect(membership(ctx.sandbox, wg(COMMUNITY_WG), 'alan@example.com')).toBeDefined();
+	});
+
+	it('a key without WORKGROUP_LIST gets an error naming the permission', async () => {
+		await expect(listSearch(ctx.sandbox, 'searchWorkgroups', '', { apiKey: 'demo-key-without-workgroup_list' })).rejects.toThrow('WORKGROUP_LIST');
+	});
+});

@@ -1,0 +1,281 @@
+/**
+ * Shared set-up of the action-node workflow tests: one sandbox per test file (real HTTP on
+ * 127.0.0.1), reset to the demo seed before every test, and small builders for the node's
+ * parameters, credentials and workflows.
+ */
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { IConnections, IDataObject, INode, INodeExecutionData, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import { LoadOptionsContext } from 'n8n-core';
+
+import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
+import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
+import { DEMO, startSandbox, type DemoIds, type Sandbox, type SandboxOptions, type SandboxStats } from '../../sandbox';
+import {
+	createAdditionalData,
+	createNodeTypes,
+	HarnessCredentialsHelper,
+	MANUAL_TRIGGER_TYPE,
+	runNode,
+	runWorkflow,
+	SET_ITEMS_TYPE,
+} from '../harness';
+
+export { DEMO };
+export type { Sandbox, DemoIds };
+
+export const NODE_TYPE = 'knolyx';
+
+export interface SandboxHandle {
+	/** The running sandbox. */
+	readonly sandbox: Sandbox;
+	/** Ids of the demo seed, fresh for each test. */
+	readonly demo: DemoIds;
+}
+
+/**
+ * Starts one sandbox for the test file; before every test the state is reset to the demo seed,
+ * faults are cleared and the request counters start at zero.
+ */
+export function useSandbox(opts: SandboxOptions = {}): SandboxHandle {
+	let sandbox: Sandbox | undefined;
+	let demo: DemoIds | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ port: 0, seed: 'demo', deliveryBackoffMs: 20, ...opts });
+	});
+	afterAll(async () => {
+		await sandbox?.close();
+	});
+	beforeEach(() => {
+		const s = sandbox as Sandbox;
+		s.resetFaults();
+		demo = s.reset('demo');
+		s.resetStats();
+	});
+	return {
+		get sandbox() {
+			if (!sandbox) throw new Error('sandbox not started');
+			return sandbox;
+		},
+		get demo() {
+			if (!demo) throw new Error('sandbox not seeded');
+			return demo;
+		},
+	};
+}
+
+/** A resource locator value in "By ID" mode. */
+export function rl(id: number | string): { __rl: true; mode: 'id'; value: string } {
+	return { __rl: true, mode: 'id', value: String(id) };
+}
+
+/** A resource locator value in "From List" mode (the value is the id the list returned). */
+export function rlList(id: number | string): { __rl: true; mode: 'list'; value: string; cachedResultName: string } {
+	return { __rl: true, mode: 'list', value: String(id), cachedResultName: `#${id}` };
+}
+
+export interface CredentialData {
+	baseUrl: string;
+	projectId: string;
+	apiKey: string;
+}
+
+export function credentialsFor(sandbox: Sandbox, over: Partial<CredentialData> = {}): CredentialData {
+	return { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey, ...over };
+}
+
+export interface RunOptions {
+	continueOnFail?: boolean;
+	credentials?: Partial<CredentialData>;
+}
+
+export interface RunResult {
+	items: INodeExecutionData[];
+	json: IDataObject[];
+	error?: Error;
+}
+
+/** Manual Trigger → Set Items (`items`) → Knolyx (`parameters`); the Knolyx node's output. */
+export async function run(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	items: IDataObject[] = [{}],
+	opts: RunOptions = {},
+): Promise<RunResult> {
+	const result = await runNode({
+		nodeType: new Knolyx(),
+		type: NODE_TYPE,
+		parameters,
+		items,
+		credentials: { knolyxApi: { ...credentialsFor(sandbox, opts.credentials) } },
+		credentialTypes: [new KnolyxApi()],
+		continueOnFail: opts.continueOnFail,
+	});
+	return { items: result.items, json: result.items.map((item) => item.json), error: result.error };
+}
+
+/** Like `run`, but fails the test with the node's error when the run failed. */
+export async function runOk(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	items: IDataObject[] = [{}],
+	opts: RunOptions = {},
+): Promise<IDataObject[]> {
+	const result = await run(sandbox, parameters, items, opts);
+	if (result.error) throw new Error(`The node failed: ${result.error.message} ${describeError(result.error)}`);
+	return result.json;
+}
+
+function describeError(error: Error): string {
+	const description = (error as { description?: unknown }).description;
+	return typeof description === 'string' ? `(${description})` : '';
+}
+
+export interface ChainStep {
+	name: string;
+	parameters: INodeParameters;
+	continueOnFail?: boolean;
+	/** n8n's "Execute Once" node setting: run for the first input item only. */
+	executeOnce?: boolean;
+}
+
+/**
+ * Manual Trigger → Set Items (`items`) → Knolyx steps in a line, as a user would build a
+ * workflow; `output(name)` gives a step's output.
+ */
+export async function runChain(
+	sandbox: Sandbox,
+	steps: ChainStep[],
+	items: IDataObject[] = [{}],
+	opts: Pick<RunOptions, 'credentials'> = {},
+): Promise<{ output(name: string): IDataObject[]; error?: Error }> {
+	const nodes: INode[] = [
+		{ id: 't', name: 'Trigger', type: MANUAL_TRIGGER_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+		{ id: 'i', name: 'Items', type: SET_ITEMS_TYPE, typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(items) } },
+		...steps.map(
+			(step, index): INode => ({
+				id: `s${index}`,
+				name: step.name,
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [400 + index * 200, 0],
+				parameters: step.parameters,
+				...(step.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+				...(step.executeOnce ? { executeOnce: true } : {}),
+			}),
+		),
+	];
+	const names = nodes.map((node) => node.name);
+	const connections: IConnections = {};
+	for (let i = 0; i < names.length - 1; i++) {
+		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	}
+	const result = await runWorkflow({
+		nodes,
+		connections,
+		nodeTypes: createNodeTypes({ [NODE_TYPE]: new Knolyx() }),
+		credentials: { knolyxApi: { ...credentialsFor(sandbox, opts.credentials) } },
+		credentialTypes: [new KnolyxApi()],
+	});
+	return { output: (name) => result.output(name).map((item) => item.json), error: result.error };
+}
+
+/**
+ * Calls a list-search method of the node (the "From List" mode of the Course and Workgroup
+ * locators) as the editor does, with the credential of the node.
+ */
+export async function listSearch(
+	sandbox: Sandbox,
+	method: 'searchCourses' | 'searchWorkgroups',
+	filter?: string,
+	credentials: Partial<CredentialData> = {},
+): Promise<INodeListSearchResult> {
+	const nodeType = new Knolyx();
+	const node: INode = {
+		id: 'n',
+		name: 'Knolyx',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { resource: 'course', operation: 'get' },
+		credentials: { knolyxApi: { id: 'test-knolyxApi', name: 'Test knolyxApi' } },
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: createNodeTypes({ [NODE_TYPE]: nodeType }) });
+	const helper = new HarnessCredentialsHelper([new KnolyxApi()], { knolyxApi: { ...credentialsFor(sandbox, credentials) } });
+	const context = new LoadOptionsContext(workflow, node, createAdditionalData(helper), 'parameters.courseId');
+	return await nodeType.methods.listSearch[method].call(context, filter);
+}
+
+/** Requests per route since the last reset, only the routes that were hit. */
+export function routes(sandbox: Sandbox): SandboxStats['byRoute'] {
+	return sandbox.stats().byRoute;
+}
+
+export const RULES_ROUTE = '/public/api/v1/business-rule/course/{id}';
+export const RULE_READ = `GET ${RULES_ROUTE}`;
+export const RULE_SAVE = `POST ${RULES_ROUTE}`;
+
+/** The rules of a course as the platform stores them (a deep copy). */
+export function rulesOf(sandbox: Sandbox, courseId: number): Array<Record<string, unknown>> {
+	return structuredClone(sandbox.state.rules.get(courseId) ?? []);
+}
+
+/** The membership of `email` in a workgroup, as stored. */
+export function membership(sandbox: Sandbox, workgroupId: number, email: string) {
+	return sandbox.state.memberships.get(workgroupId)?.get(email.toLowerCase());
+}
+
+export function userByEmail(sandbox: Sandbox, email: string) {
+	return sandbox.state.findUserByEmail(email);
+}
+
+/** The whole platform state as JSON (what GET /sandbox/state answers). */
+export function stateSnapshot(sandbox: Sandbox): Record<string, unknown> {
+	return JSON.parse(JSON.stringify(sandbox.state.toJSON())) as Record<string, unknown>;
+}
+
+/** "yyyy-MM-dd HH:mm:ss" UTC of an instant. */
+export function apiDate(date: Date): string {
+	return date.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+export interface PrefixProxy {
+	/** e.g. http://127.0.0.1:PORT/api (no trailing slash). */
+	url: string;
+	close(): Promise<void>;
+}
+
+/**
+ * A reverse proxy that serves the sandbox below a path prefix, as a tenant deployment
+ * (https://{tenant}.knolyx.com/api) does; paths outside the prefix get a 404. The sandbox
+ * itself only serves /public/api/v1 at its root.
+ */
+export async function startPrefixProxy(target: string, prefix = '/api'): Promise<PrefixProxy> {
+	const targetUrl = new URL(target);
+	const server = createServer((req, res) => {
+		const path = req.url ?? '/';
+		if (!path.startsWith(`${prefix}/`)) {
+			res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"message":"outside the tenant prefix"}');
+			return;
+		}
+		const upstream = httpRequest(
+			{ host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: path.slice(prefix.length), headers: req.headers },
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		upstream.on('error', () => res.destroy());
+		req.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}

@@ -1,0 +1,178 @@
+/**
+ * The transport as a workflow sees it, against the sandbox's fault injection: retries (429 with
+ * Retry-After, 5xx bursts, lost connections), what is not retried, the credential test, the
+ * error messages of 401/403/404, and the base URL forms (trailing slash, tenant path prefix).
+ */
+import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
+import { demoKeyWithout } from '../../sandbox';
+import { testCredential } from '../harness';
+import { DEMO, membership, rl, run, runOk, startPrefixProxy, type PrefixProxy, useSandbox } from './setup';
+
+const ctx = useSandbox();
+
+const courseGet = { resource: 'course', operation: 'get', courseId: rl('={{ $json.id }}') };
+const courseItems = (count: number) => Array.from({ length: count }, (_, i) => ({ id: 101 + (i % 3) }));
+
+describe('retries', () => {
+	it('429 with Retry-After: waits as told, retries, and every item succeeds', async () => {
+		ctx.sandbox.setFaults({ rateLimitPerSecond: 4 });
+		const started = Date.now();
+		const out = await runOk(ctx.sandbox, courseGet, courseItems(8));
+		const elapsed = Date.now() - started;
+		expect(out.map((course) => course.id)).toEqual(courseItems(8).map((item) => item.id));
+		const stats = ctx.sandbox.stats();
+		expect(stats.faultsInjected.rateLimit).toBeGreaterThan(0);
+		expect(stats.requests).toBe(8 + stats.faultsInjected.rateLimit);
+		// Retry-After is 1 second: nothing was retried before it passed.
+		expect(elapsed).toBeGreaterThanOrEqual(1000);
+	});
+
+	it('a burst of 502/503/504 is retried until every item succeeds', async () => {
+		ctx.sandbox.setFaults({ errorRate: 0.35, errorStatuses: [502, 503, 504], seed: 7 });
+		const out = await runOk(ctx.sandbox, courseGet, courseItems(12));
+		expect(out).toHaveLength(12);
+		const stats = ctx.sandbox.stats();
+		expect(stats.faultsInjected.error).toBeGreaterThan(0);
+		expect(stats.requests).toBe(12 + stats.faultsInjected.error);
+	});
+
+	it('writes retried after a 503 are applied once (provision, add member)', async () => {
+		ctx.sandbox.setFaults({ errorRate: 0.3, errorStatuses: [503], seed: 3 });
+		const items = Array.from({ length: 6 }, (_, i) => ({ email: `retry${i}@example.com` }));
+		const out = await runOk(
+			ctx.sandbox,
+			{ resource: 'user', operation: 'enrol', email: '={{ $json.email }}', firstName: 'R', lastName: 'T', workgroupId: rl(201) },
+			items,
+		);
+		expect(out.every((o) => o.created === true)).toBe(true);
+		for (const { email } of items) expect(membership(ctx.sandbox, 201, email)).toBeDefined();
+		expect(ctx.sandbox.state.onboardingEmails).toHaveLength(6);
+		expect(ctx.sandbox.stats().duplicateWrites).toBe(0);
+		expect(ctx.sandbox.stats().faultsInjected.error).toBeGreaterThan(0);
+	});
+
+	it('connections reset before the answer are retried for reads', async () => {
+		ctx.sandbox.setFaults({ resetRate: 0.3, seed: 11 });
+		const out = await runOk(ctx.sandbox, courseGet, courseItems(10));
+		expect(out).toHaveLength(10);
+		expect(ctx.sandbox.stats().faultsInjected.reset).toBeGreaterThan(0);
+	});
+
+	it('a 400 is not retried: one request, and the platform message names the bad field', async () => {
+		const rules = JSON.stringify([{ name: 'No type', startDateTime: '2030-01-01 00:00:00', endDateTime: '2031-01-01 00:00:00', restrictions: { minimumTime: false, browseOrder: 'anyOrder' }, associations: {} }]);
+		const result = await run(ctx.sandbox, { resource: 'rule', operation: 'replaceAll', courseId: rl(101), rules });
+		expect(result.error?.message).toBe('Knolyx: rules[0].type must be one of PUBLIC, PRIVATE [400]');
+		expect(ctx.sandbox.stats().requests).toBe(1);
+		expect(ctx.sandbox.state.rules.get(101)).toHaveLength(1);
+	});
+
+	it('a 500 is not retried (the write may have been applied); an HTML error page is not dumped into the message', async () => {
+		ctx.sandbox.setFaults({ malformedRate: 1 });
+		const result = await run(ctx.sandbox, { resource: 'user', operation: 'provision', email: 'x@example.com', firstName: 'X', lastName: 'Y' });
+		expect(result.error?.message).toBe('Knolyx answered with status 500');
+		expect(ctx.sandbox.stats().requests).toBe(1);
+	});
+});
+
+describe('the credential test', () => {
+	const test = (data: Partial<{ baseUrl: string; projectId: string; apiKey: string }>) =>
+		testCredential(new KnolyxApi(), { baseUrl: ctx.sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey, ...data });
+
+	it('is OK with a good key, even one without permissions', async () => {
+		expect(await test({})).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await test({ apiKey: DEMO.noPermissionApiKey })).toMatchObject({ status: 'OK' });
+		expect(ctx.sandbox.stats().byRoute).toEqual({ 'GET /public/api/v1/key': 2 });
+	});
+
+	it('says clearly that the key or project id is wrong', async () => {
+		for (const data of [{ apiKey: 'wrong-key' }, { projectId: 'wrong-project' }]) {
+			const result = await test(data);
+			expect(result.status).toBe('Error');
+			expect(result.message).toContain('Knolyx refused the API key or the project ID (401)');
+		}
+	});
+
+	it('says when the base URL has no Knolyx API', async () => {
+		const result = await test({ baseUrl: `${ctx.sandbox.url}/not-knolyx` });
+		expect(result).toMatchObject({ status: 'Error', message: expect.stringContaining('No Knolyx API at this base URL') });
+	});
+});
+
+describe('error messages', () => {
+	it.each([
+		['USER_PROVISION', { resource: 'user', operation: 'provision', email: 'x@example.com', firstName: 'X', lastName: 'Y' }],
+		['WORKGROUP_ADD_MEMBER', { resource: 'workgroup', operation: 'addMember', workgroupId: rl(201), email: 'ada@example.com' }],
+		['WORKGROUP_REMOVE_MEMBER', { resource: 'workgroup', operation: 'removeMember', workgroupId: rl(204), email: 'ada@example.com' }],
+		['WORKGROUP_LIST', { resource: 'workgroup', operation: 'getAll' }],
+		['COURSE_LIST', { resource: 'course', operation: 'getAll' }],
+		['COURSE_GET', { resource: 'course', operation: 'get', courseId: rl(101) }],
+		['WEBHOOK_MANAGE', { resource: 'webhook', operation: 'getAll' }],
+		['BUSINESS_RULE_MANAGE', { resource: 'rule', operation: 'addWorkgroup', courseId: rl(101), workgroupId: rl(201) }],
+		['EVENT_MANAGE', { resource: 'event', operation: 'attend', communityId: '301', eventId: '401', userId: '1001' }],
+	] as const)('403 names the missing permission %s', async (permission, parameters) => {
+		const result = await run(ctx.sandbox, parameters, [{}], { credentials: { apiKey: demoKeyWithout(permission) } });
+		expect(result.error?.message).toContain(permission);
+		expect(result.error?.message).toContain('[403]');
+		expect((result.error as { description?: string }).description).toContain(`lacks the ${permission} permission`);
+		expect(ctx.sandbox.stats().requests).toBe(1);
+	});
+
+	it('403 of a read-only key on a write names the permission', async () => {
+		const result = await run(ctx.sandbox, { resource: 'rule', operation: 'getAll', courseId: rl(101) }, [{}], { credentials: { apiKey: DEMO.readOnlyApiKey } });
+		expect(result.error?.message).toContain('BUSINESS_RULE_MANAGE');
+	});
+
+	it.each([
+		['course 999', { resource: 'course', operation: 'get', courseId: rl(999) }],
+		['course 998', { resource: 'rule', operation: 'getAll', courseId: rl(998) }],
+		['course 997', { resource: 'rule', operation: 'delete', courseId: rl(997) }],
+		['workgroup 299 or user ada@example.com', { resource: 'workgroup', operation: 'addMember', workgroupId: rl(299), email: 'ada@example.com' }],
+		['user nobody@example.com', { resource: 'workgroup', operation: 'addMember', workgroupId: rl(201), email: 'nobody@example.com' }],
+		['webhook 77', { resource: 'webhook', operation: 'get', webhookId: '77' }],
+		['webhook 78', { resource: 'webhook', operation: 'ping', webhookId: '78' }],
+		['event 499 of community 301', { resource: 'event', operation: 'get', communityId: '301', eventId: '499' }],
+		['community 399', { resource: 'event', operation: 'getAll', communityId: '399' }],
+		['user 1999', { resource: 'event', operation: 'attend', communityId: '301', eventId: '401', userId: '1999' }],
+	] as const)('404 names %s', async (what, parameters) => {
+		const result = await run(ctx.sandbox, parameters);
+		expect(result.error?.message).toContain(what);
+		expect(result.error?.message).toContain('[404]');
+		expect(ctx.sandbox.stats().requests).toBe(1);
+	});
+
+	it('a user without community access is refused attendance with a clear 403', async () => {
+		const alan = ctx.demo.users['alan@example.com'];
+		const result = await run(ctx.sandbox, { resource: 'event', operation: 'attend', communityId: '301', eventId: '401', userId: String(alan) });
+		expect(result.error?.message).toBe('Knolyx: User has no access to the community of this event [403]');
+		expect((result.error as { description?: string }).description).toContain('add the user to a workgroup that gives access');
+		expect(ctx.sandbox.state.attendance.get(401)?.has(alan) ?? false).toBe(false);
+	});
+});
+
+describe('base URL forms', () => {
+	let proxy: PrefixProxy;
+	beforeAll(async () => {
+		proxy = await startPrefixProxy(ctx.sandbox.url, '/api');
+	});
+	afterAll(async () => {
+		await proxy.close();
+	});
+
+	const bases = () => [`${ctx.sandbox.url}/`, `${ctx.sandbox.url}//`, ` ${ctx.sandbox.url} `, proxy.url, `${proxy.url}/`];
+
+	it('trailing slashes, spaces and a tenant-like path prefix (/api) all reach the API', async () => {
+		for (const baseUrl of bases()) {
+			const [course] = await runOk(ctx.sandbox, { resource: 'course', operation: 'get', courseId: rl(102) }, [{}], { credentials: { baseUrl } });
+			expect([baseUrl, course.title]).toEqual([baseUrl, 'Advanced Automation']);
+			await runOk(ctx.sandbox, { resource: 'workgroup', operation: 'addMember', workgroupId: rl(202), email: 'alan@example.com' }, [{}], { credentials: { baseUrl } });
+		}
+		expect(membership(ctx.sandbox, 202, 'alan@example.com')).toBeDefined();
+		expect(Object.keys(ctx.sandbox.stats().byRoute).sort()).toEqual(['GET /public/api/v1/course/{id}', 'PUT /public/api/v1/workgroup/{id}/member/{email}']);
+	});
+
+	it('the credential test works with the same forms', async () => {
+		for (const baseUrl of [`${ctx.sandbox.url}/`, proxy.url, `${proxy.url}/`]) {
+			expect(await testCredential(new KnolyxApi(), { baseUrl, projectId: DEMO.projectId, apiKey: DEMO.apiKey })).toMatchObject({ status: 'OK' });
+		}
+	});
+});
