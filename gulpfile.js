@@ -1,9 +1,10 @@
 const path = require('path');
 const { task, src, dest } = require('gulp');
 
-// Icons are not touched by tsc: copy them beside the built nodes and credentials.
+// tsc builds only the TypeScript: copy the icons and the nodes' codex files
+// (*.node.json: categories and documentation links) beside the built files.
 function copyIcons() {
-	const nodeSource = path.resolve('nodes', '**', '*.{png,svg}');
+	const nodeSource = path.resolve('nodes', '**', '*.{png,svg,node.json}');
 	const nodeDestination = path.resolve('dist', 'nodes');
 	src(nodeSource, { encoding: false }).pipe(dest(nodeDestination));
 

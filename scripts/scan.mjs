@@ -21,7 +21,7 @@ try {
 	execFileSync('tar', ['-xzf', tarball, '-C', work]);
 	const packageDir = path.join(work, 'package');
 
-	const outside = files.filter((f) => !(f === 'package.json' || f.startsWith('dist/') || /^(README|LICENSE)/i.test(f)));
+	const outside = files.filter((f) => !(f === 'package.json' || f === 'index.js' || f.startsWith('dist/') || /^(README|LICENSE)/i.test(f)));
 	if (outside.length > 0) {
 		console.error(`The package would ship files outside dist/: ${outside.join(', ')}`);
 		process.exitCode = 1;
