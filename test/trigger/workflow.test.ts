@@ -509,8 +509,9 @@ describe('test URL and production URL', () => {
 		// A student event reaches both; the test listener then stops, production stays.
 		sandbox.activity('course-started', { email: 'ada@example.com', courseId: sandbox.demo!.courses['Intro to n8n'] });
 		await waitUntil(() => h.executions().length === 2, 'one execution per URL');
-		// The test delivery is answered once the listener has stopped (its webhook removed).
+		// The node answers the delivery itself; the listener stops (its webhook removed) right after.
 		await sandbox.waitForDeliveries((d) => d.type === 'COURSE_STARTED' && d.url === h.url('manual'));
+		await waitUntil(() => webhooks().length === 1, 'the test webhook removed');
 		expect(webhooks()).toEqual([production]);
 
 		// Listening again, then deactivating production, leaves the test registration alone.

@@ -6,7 +6,17 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { deliveryWebhookUrl, kindOf, scopeOf } from './context';
-import { DEFAULT_DEDUPE_WINDOW, DEFAULT_LIMITS, hasSeen, readSeenStore, recentIds, recordSeen, type DedupeLimits } from './dedupe';
+import {
+	DEFAULT_DEDUPE_WINDOW,
+	DEFAULT_LIMITS,
+	hasSeen,
+	lacksRecent,
+	mergeRecent,
+	readSeenStore,
+	recentIds,
+	recordSeen,
+	type DedupeLimits,
+} from './dedupe';
 import { buildItem, DEFAULT_EVENTS, isSelected, parseEnvelope } from './events';
 import {
 	commit,
@@ -94,20 +104,36 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	};
 	const now = Date.now();
 	const memory = recentIds(`${scope}|${kind}`);
-	if (memory.has(envelope.id, now, limits) || hasSeen(readSeenStore(stored.seen[kind]), envelope.id, now, limits)) {
+	const storedSeen = readSeenStore(stored.seen[kind]);
+	if (memory.has(envelope.id, now, limits) || hasSeen(storedSeen, envelope.id, now, limits)) {
 		ctx.logger.debug(`Knolyx Trigger: message ${envelope.id} was already handled; no new execution`);
+		// The stored window lost ids this process accepted (a concurrent save won):
+		// write them back now, so a restart or another process still knows them.
+		if (knownInStaticData && lacksRecent(storedSeen, memory, now, limits)) {
+			const data = triggerData(staticData);
+			mergeRecent(seenStore(data, kind), memory, now, limits);
+			commit(staticData, data);
+		}
 		return { webhookResponse: { received: true, ignored: 'duplicate message' } };
 	}
 	memory.add(envelope.id, now, limits);
 	if (knownInStaticData) {
 		// Only static data that knows this registration is written: a copy that does
 		// not (the creation PING racing n8n's save) would overwrite the newer one.
+		// Each save carries this process's recent ids too (see mergeRecent).
 		const data = triggerData(staticData);
-		recordSeen(seenStore(data, kind), envelope.id, now, limits);
+		const store = seenStore(data, kind);
+		recordSeen(store, envelope.id, now, limits);
+		mergeRecent(store, memory, now, limits);
 		commit(staticData, data);
 	}
 
-	// 5. One item per event.
+	// 5. One item per event. The node answers the platform itself: with
+	// noWebhookResponse, n8n 2.41 saves the static data changed above (the seen id)
+	// before it starts the execution; when n8n answers, it builds the execution on a
+	// reloaded copy and the seen id is lost on restart (seen in the e2e run).
 	const item = buildItem(envelope, { raw: options.rawEnvelope === true, receivedAt: new Date(now).toISOString() });
-	return { workflowData: [ctx.helpers.returnJsonArray([item])] };
+	const res = ctx.getResponseObject();
+	res.status(200).json({ received: true });
+	return { noWebhookResponse: true, workflowData: [ctx.helpers.returnJsonArray([item])] };
 }
