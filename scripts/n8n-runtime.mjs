@@ -315,6 +315,11 @@ function tail(file, chars = 4000) {
  * Returns { url, port, pid, logFile, stop() }; stop() sends SIGTERM to the
  * whole process group (n8n + its task runner), waits up to `stopTimeoutMs`,
  * then SIGKILLs.
+ *
+ * Queue mode: `command: 'worker'` or `'webhook'` (plus `args`, e.g.
+ * ['--concurrency=5']) starts the other n8n process types. A worker serves no
+ * HTTP on N8N_PORT; its health server (QUEUE_HEALTH_CHECK_ACTIVE=true,
+ * QUEUE_HEALTH_CHECK_PORT) answers the readiness check: pass `readyUrl`.
  */
 export async function startN8n({
 	port,
@@ -323,6 +328,9 @@ export async function startN8n({
 	env = {},
 	echo = false,
 	timeoutMs = 180_000,
+	command = 'start',
+	args = [],
+	readyUrl,
 } = {}) {
 	const { nodeBin, n8nBin } = await ensureN8n();
 	port ??= await freePort();
@@ -331,7 +339,7 @@ export async function startN8n({
 	await fsp.mkdir(userFolder, { recursive: true });
 	const logFile = path.join(path.resolve(userFolder), 'n8n.log');
 	const out = fs.openSync(logFile, 'a');
-	const child = spawn(nodeBin, [n8nBin, 'start'], {
+	const child = spawn(nodeBin, [n8nBin, command, ...args], {
 		cwd: path.resolve(userFolder),
 		env: n8nEnv({ port, brokerPort, userFolder, extensionsDir, env }),
 		stdio: ['ignore', echo ? 'inherit' : out, echo ? 'inherit' : out],
@@ -373,7 +381,7 @@ export async function startN8n({
 			throw new Error(`n8n exited early (${exit.code ?? exit.signal}); log ${logFile}:\n${tail(logFile)}`);
 		}
 		try {
-			const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
+			const res = await fetch(readyUrl ?? `${url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
 			if (res.ok) {
 				handle.startupMs = Date.now() - t0;
 				return handle;

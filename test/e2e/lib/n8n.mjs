@@ -1,0 +1,128 @@
+// The real n8n of an e2e run: prepared with n8n's own CLI (credential and
+// workflow import), started with the package linked as a community package,
+// and read through its REST API (executions and their run data).
+//
+// Everything reusable lives in scripts/n8n-runtime.mjs; this file only adds
+// what the tests need on top of it.
+
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+import {
+	CACHE_DIR,
+	linkPackage,
+	N8nRest,
+	PACKAGE_NAME,
+	runN8nCli,
+	startN8n,
+} from '../../../scripts/n8n-runtime.mjs';
+import { REPO_ROOT, RUN_DIR, trackPid, waitFor } from './processes.mjs';
+
+export const USER_FOLDER = path.join(RUN_DIR, 'n8n');
+export const OWNER = { email: 'e2e-owner@example.com', password: 'Knolyx-E2e-1', firstName: 'E2E', lastName: 'Owner' };
+/** Same id and name as in examples/*.json, so the examples import unchanged. */
+export const CREDENTIAL = { id: 'knolyxSandboxCred', name: 'Knolyx sandbox', type: 'knolyxApi' };
+export const TYPES = {
+	action: `${PACKAGE_NAME}.knolyx`,
+	trigger: `${PACKAGE_NAME}.knolyxTrigger`,
+};
+
+/** The run data of an execution is stored with `flatted`; use the copy n8n itself depends on. */
+const requireFromN8n = createRequire(path.join(CACHE_DIR, 'node_modules', 'n8n', 'package.json'));
+
+export function readExample(file) {
+	return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', file), 'utf8'));
+}
+
+/**
+ * Before the first start: link the built package into the user folder as a
+ * community package and import the credential and the workflows with n8n's
+ * CLI (`import:credentials`, `import:workflow --separate`).
+ */
+export async function prepareUserFolder({ sandboxUrl, apiKey, projectId, workflows }) {
+	await linkPackage({ userFolder: USER_FOLDER });
+	const dir = path.join(RUN_DIR, 'import');
+	fs.mkdirSync(path.join(dir, 'workflows'), { recursive: true });
+	const credentials = [{ ...CREDENTIAL, data: { baseUrl: sandboxUrl, projectId, apiKey } }];
+	fs.writeFileSync(path.join(dir, 'credentials.json'), JSON.stringify(credentials, null, 2));
+	for (const wf of workflows) {
+		fs.writeFileSync(path.join(dir, 'workflows', `${wf.id}.json`), JSON.stringify(wf, null, 2));
+	}
+	await runN8nCli(['import:credentials', `--input=${path.join(dir, 'credentials.json')}`], { userFolder: USER_FOLDER });
+	await runN8nCli(['import:workflow', '--separate', `--input=${path.join(dir, 'workflows')}`], { userFolder: USER_FOLDER });
+}
+
+/** Start (or restart) the run's n8n on `port` (a free one when omitted); its group is tracked for cleanup. */
+export async function startServer({ port } = {}) {
+	const n8n = await startN8n({ port, userFolder: USER_FOLDER });
+	trackPid(n8n.pid, 'n8n');
+	return n8n;
+}
+
+export function newWorkflowId() {
+	// n8n workflow ids: 16 alphanumeric characters.
+	return crypto.randomBytes(12).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(16, 'x').slice(0, 16);
+}
+
+/** Executions of a workflow, newest first: [{ id, status, mode, finished?, ... }]. */
+export async function executionsOf(rest, workflowId) {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const page = await rest.request('GET', `/rest/executions?filter=${filter}&limit=100`);
+	return [...(page.results ?? [])].sort((a, b) => Number(b.id) - Number(a.id));
+}
+
+/** One execution with its run data parsed: { ...execution, run: { resultData: { runData, error } } }. */
+export async function execution(rest, id) {
+	const ex = await rest.request('GET', `/rest/executions/${encodeURIComponent(id)}`);
+	const { parse } = requireFromN8n('flatted');
+	return { ...ex, run: typeof ex.data === 'string' ? parse(ex.data) : ex.data };
+}
+
+/** The JSON of the items a node output on its first run, main output 0. */
+export function nodeOutput(ex, nodeName) {
+	const runs = ex.run?.resultData?.runData?.[nodeName];
+	if (!runs?.length) return undefined;
+	return (runs[0].data?.main?.[0] ?? []).map((item) => item.json);
+}
+
+const DONE = new Set(['success', 'error', 'crashed', 'canceled']);
+
+/** Wait until the workflow has exactly `count` executions and all are done; resolves with them (newest first). */
+export async function waitForExecutions(rest, workflowId, count, { timeoutMs = 30_000 } = {}) {
+	return waitFor(
+		async () => {
+			const list = await executionsOf(rest, workflowId);
+			if (list.length > count) throw new Error(`expected ${count} executions of ${workflowId}, found ${list.length}`);
+			return list.length === count && list.every((e) => DONE.has(e.status)) ? list : undefined;
+		},
+		{ timeoutMs, what: `${count} finished execution(s) of workflow ${workflowId}` },
+	);
+}
+
+/**
+ * Run a workflow the way the editor's "Execute workflow" button does:
+ * POST /rest/workflows/:id/run { triggerToStartFrom: { name } } (n8n 2.41
+ * runs the saved version), then wait for the execution and return it parsed.
+ */
+export async function runManually(rest, workflowId, triggerName, { timeoutMs = 60_000 } = {}) {
+	const started = await rest.request('POST', `/rest/workflows/${encodeURIComponent(workflowId)}/run`, {
+		triggerToStartFrom: { name: triggerName },
+	});
+	if (!started?.executionId) throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(started)}`);
+	return waitForExecution(rest, started.executionId, { timeoutMs });
+}
+
+export async function waitForExecution(rest, id, { timeoutMs = 60_000 } = {}) {
+	await waitFor(
+		async () => {
+			const ex = await rest.request('GET', `/rest/executions/${encodeURIComponent(id)}`);
+			return DONE.has(ex.status);
+		},
+		{ timeoutMs, what: `execution ${id} to finish` },
+	);
+	return execution(rest, id);
+}
+
+export { N8nRest };

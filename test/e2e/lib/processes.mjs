@@ -1,0 +1,140 @@
+// Processes of one e2e run: where they live, how they are tracked and how
+// every one of them is killed again, even when a test fails or jest is killed.
+//
+// Everything a run starts lives below one run folder (KNOLYX_E2E_RUN_DIR, set by
+// scripts/e2e.mjs; a fresh temp folder otherwise): n8n's user folder (n8n's cwd),
+// the sandbox (cwd), Chromium's --user-data-dir. Each process group we start is
+// also written to <runDir>/pids. scripts/e2e.mjs kills what is listed there and
+// every process whose cwd or command line is inside the run folder after jest
+// ends (sweepRunDir), so nothing outlives the run.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { REPO_ROOT } from '../../../scripts/n8n-runtime.mjs';
+
+export { REPO_ROOT };
+
+/** True when this module made the run folder (jest run directly, not through scripts/e2e.mjs). */
+export const OWN_RUN_DIR = !process.env.KNOLYX_E2E_RUN_DIR;
+
+export const RUN_DIR = (() => {
+	const dir = process.env.KNOLYX_E2E_RUN_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'knolyx-e2e-'));
+	fs.mkdirSync(dir, { recursive: true });
+	return path.resolve(dir);
+})();
+
+/** Screenshots and logs kept by CI (git-ignored). */
+export const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', 'e2e');
+fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Remember a process group leader, so the runner can kill its group if we cannot. */
+export function trackPid(pid, label) {
+	if (pid) fs.appendFileSync(path.join(RUN_DIR, 'pids'), `${pid} ${label}\n`);
+}
+
+export function killGroup(pid, signal = 'SIGKILL') {
+	try {
+		process.kill(-pid, signal);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Poll `fn` until it returns a truthy value (returned) or the time is up (throws with `what` and the last value). */
+export async function waitFor(fn, { timeoutMs = 20_000, intervalMs = 250, what = 'condition' } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	let last;
+	let lastError;
+	for (;;) {
+		try {
+			last = await fn();
+			if (last) return last;
+		} catch (e) {
+			lastError = e;
+		}
+		if (Date.now() > deadline) {
+			const detail = lastError ? `; last error: ${lastError.message}` : `; last value: ${JSON.stringify(last)?.slice(0, 1000)}`;
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail}`);
+		}
+		await sleep(intervalMs);
+	}
+}
+
+/**
+ * Start the Knolyx sandbox (`sandbox/cli.ts` through ts-node) as its own
+ * process group with the demo seed on a free port; resolves when it answers.
+ * Its log goes to <runDir>/sandbox.log.
+ */
+export async function startSandboxProcess({ seed = 'demo', timeoutMs = 60_000 } = {}) {
+	const logFile = path.join(RUN_DIR, 'sandbox.log');
+	const out = fs.openSync(logFile, 'a');
+	const tsNode = path.join(REPO_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
+	const child = spawn(
+		process.execPath,
+		[tsNode, '--transpile-only', path.join(REPO_ROOT, 'sandbox', 'cli.ts'), '--port', '0', '--seed', seed],
+		{ cwd: RUN_DIR, stdio: ['ignore', out, out], detached: true },
+	);
+	fs.closeSync(out);
+	trackPid(child.pid, 'sandbox');
+	let exited = false;
+	child.on('exit', () => (exited = true));
+	const stop = async () => {
+		if (exited) return;
+		killGroup(child.pid, 'SIGTERM');
+		for (let i = 0; i < 50 && !exited; i++) await sleep(100);
+		killGroup(child.pid, 'SIGKILL');
+	};
+	try {
+		const url = await waitFor(
+			() => {
+				if (exited) throw new Error('the sandbox exited');
+				const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(fs.readFileSync(logFile, 'utf8'));
+				return m?.[1];
+			},
+			{ timeoutMs, intervalMs: 200, what: 'the sandbox to listen' },
+		);
+		return { url, port: Number(new URL(url).port), pid: child.pid, logFile, stop };
+	} catch (e) {
+		await stop();
+		throw new Error(`${e.message}\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+	}
+}
+
+/**
+ * Every process whose working folder or command line is inside `dir`
+ * (n8n and its task runner run in the user folder, the sandbox in the run
+ * folder, Chromium has --user-data-dir there). Linux /proc only.
+ */
+export function processesInside(dir) {
+	const found = [];
+	let entries = [];
+	try {
+		entries = fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+	} catch {
+		return found;
+	}
+	for (const e of entries) {
+		const pid = Number(e);
+		if (pid === process.pid) continue;
+		let cwd = '';
+		let cmd = '';
+		try {
+			cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+		} catch {
+			/* gone or not ours */
+		}
+		try {
+			cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+		} catch {
+			/* gone */
+		}
+		if (cwd === dir || cwd.startsWith(dir + path.sep) || cmd.includes(dir)) found.push({ pid, cwd, cmd: cmd.slice(0, 200) });
+	}
+	return found;
+}

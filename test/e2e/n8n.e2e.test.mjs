@@ -1,0 +1,575 @@
+// End-to-end: the built package inside ONE real n8n 2.41.1 process (Node 24,
+// package linked as a community package, own user folder, 127.0.0.1 only,
+// free ports) against the Knolyx sandbox. Run with `npm run test:e2e`
+// (scripts/e2e.mjs installs what is missing, runs jest with
+// jest.e2e.config.js and kills every process of the run afterwards).
+//
+// The describes run in order and share the one n8n (restarted once in 3.):
+//   1. n8n lists the nodes and the credential type; the credential test.
+//   2. Flow A (manual run over REST) and Flow B (production webhook): sandbox state, twice.
+//   3. Knolyx Trigger published: one webhook, one execution per event, resend,
+//      bad token, unpublish/publish, restart.
+//   4. The editor in headless Chromium: node panel, triggers and actions, add both nodes.
+
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { launchBrowser, screenshot } from './lib/browser.mjs';
+import {
+	CREDENTIAL,
+	execution,
+	executionsOf,
+	N8nRest,
+	nodeOutput,
+	OWNER,
+	prepareUserFolder,
+	readExample,
+	runManually,
+	startServer,
+	TYPES,
+	waitForExecutions,
+} from './lib/n8n.mjs';
+import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, sleep, startSandboxProcess, waitFor } from './lib/processes.mjs';
+import { DEMO, routeCount, SandboxClient } from './lib/sandbox.mjs';
+
+// ----------------------------------------------------------------- the workflows
+
+const IDS = {
+	flowA: 'e2eFlowARegister',
+	flowBSetup: 'e2eFlowBSetupRul',
+	flowB: 'e2eFlowBPayments',
+	trigger: 'e2eKnolyxTrigger',
+};
+
+const flowA = { ...readExample('flow-a-event-registration.json'), id: IDS.flowA };
+const flowBSetup = { ...readExample('flow-b-setup-course-rule.json'), id: IDS.flowBSetup };
+const flowB = { ...readExample('flow-b-payment-enrolment.json'), id: IDS.flowB };
+
+// The course-completed example, listening to every student event instead of one.
+const ALL_STUDENT_EVENTS = ['COURSE_STARTED', 'COURSE_COMPLETED', 'COURSE_PAYMENT_RECEIVED', 'BUNDLE_PAYMENT_RECEIVED'];
+const triggerExample = readExample('course-completed-notification.json');
+const TRIGGER_WEBHOOK_ID = crypto.randomUUID();
+const triggerWf = {
+	...triggerExample,
+	id: IDS.trigger,
+	name: 'e2e: Knolyx Trigger, every course and bundle event',
+	nodes: triggerExample.nodes.map((node) =>
+		node.type === TYPES.trigger
+			? { ...node, webhookId: TRIGGER_WEBHOOK_ID, parameters: { ...node.parameters, events: ALL_STUDENT_EVENTS } }
+			: node,
+	),
+};
+const TRIGGER_NODE = triggerWf.nodes.find((n) => n.type === TYPES.trigger).name;
+const NOTIFY_NODE = triggerWf.nodes.find((n) => n.type === 'n8n-nodes-base.set').name;
+
+const manualTriggerOf = (wf) => wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger').name;
+const nodeOfType = (wf, type) => wf.nodes.find((n) => n.type === type).name;
+const FLOW_B_PATH = flowB.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path;
+
+// Demo seed ids (sandbox/README.md) used by the examples.
+const SEED = { community: 301, event: 401, communityWorkgroup: 204, courseWorkgroup: 201, course: 101, bundle: 601 };
+const FLOW_A_PERSON = Object.fromEntries(
+	flowA.nodes
+		.find((n) => n.type === 'n8n-nodes-base.set')
+		.parameters.assignments.assignments.map((a) => [a.name, a.value]),
+);
+const BUYER = { email: 'barbara.liskov@example.com', firstName: 'Barbara', lastName: 'Liskov' };
+
+// ----------------------------------------------------------------- the run
+
+/** @type {{ url: string, port: number, stop: () => Promise<void>, logFile: string }} */
+let sandbox;
+/** @type {SandboxClient} */
+let sb;
+let n8n;
+/** @type {N8nRest} */
+let rest;
+const timings = {};
+
+beforeAll(async () => {
+	let t = Date.now();
+	sandbox = await startSandboxProcess({ seed: 'demo' });
+	sb = new SandboxClient(sandbox.url);
+	timings.sandboxMs = Date.now() - t;
+
+	t = Date.now();
+	await prepareUserFolder({
+		sandboxUrl: sandbox.url,
+		apiKey: DEMO.apiKey,
+		projectId: DEMO.projectId,
+		workflows: [flowA, flowBSetup, flowB, triggerWf],
+	});
+	timings.cliImportMs = Date.now() - t;
+
+	t = Date.now();
+	n8n = await startServer();
+	timings.n8nStartMs = Date.now() - t;
+	rest = new N8nRest(n8n.url);
+	await rest.ensureOwner(OWNER);
+	console.log(`[e2e] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${n8n.url}; ${JSON.stringify(timings)}`);
+}, 300_000);
+
+afterAll(async () => {
+	await n8n?.stop().catch((e) => console.error(`[e2e] stopping n8n: ${e.message}`));
+	await sandbox?.stop().catch((e) => console.error(`[e2e] stopping the sandbox: ${e.message}`));
+	for (const [from, to] of [
+		[n8n?.logFile, 'n8n.log'],
+		[sandbox?.logFile, 'sandbox.log'],
+	]) {
+		if (from && fs.existsSync(from)) fs.copyFileSync(from, path.join(ARTIFACTS_DIR, to));
+	}
+	// Run directly with jest (not through scripts/e2e.mjs, which removes its own run folder).
+	if (OWN_RUN_DIR) fs.rmSync(RUN_DIR, { recursive: true, force: true });
+}, 60_000);
+
+// ----------------------------------------------------------------- 1.
+
+describe('1. n8n loads the package', () => {
+	test('GET /types/nodes.json lists the Knolyx node and the Knolyx Trigger with the package types', async () => {
+		const types = await rest.nodeTypes();
+		const ours = types.filter((t) => t.name.startsWith('n8n-nodes-knolyx.'));
+		const byName = Object.fromEntries(ours.map((t) => [t.name, t]));
+		expect(byName[TYPES.action]).toMatchObject({ displayName: 'Knolyx', credentials: [{ name: 'knolyxApi' }] });
+		expect(byName[TYPES.trigger]).toMatchObject({ displayName: 'Knolyx Trigger', group: ['trigger'] });
+		expect(byName[TYPES.trigger].webhooks).toEqual([expect.objectContaining({ httpMethod: 'PUT', name: 'default' })]);
+		// Loaded once, under the community-package types only (not also as CUSTOM.*).
+		expect(types.filter((t) => /^CUSTOM\.knolyx/.test(t.name))).toEqual([]);
+	});
+
+	test('GET /types/credentials.json lists the Knolyx API credential type', async () => {
+		const creds = await rest.credentialTypes();
+		const knolyx = creds.find((c) => c.name === 'knolyxApi');
+		expect(knolyx).toMatchObject({ displayName: 'Knolyx API' });
+		// n8n 2.x appends its own allowedHttpRequestDomains / allowedDomains fields to every credential type.
+		expect(knolyx.properties.map((p) => p.name).slice(0, 3)).toEqual(['baseUrl', 'projectId', 'apiKey']);
+		expect(knolyx.properties.find((p) => p.name === 'apiKey').typeOptions).toEqual({ password: true });
+	});
+
+	test('the credential test succeeds against the sandbox (stored credential and unsaved data)', async () => {
+		expect(await rest.testStoredCredential(CREDENTIAL.id)).toEqual({ status: 'OK', message: 'Connection successful!' });
+		const unsaved = await rest.testCredential({
+			type: 'knolyxApi',
+			data: { baseUrl: `${sandbox.url}/`, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
+		});
+		expect(unsaved).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	test('the credential test fails with a clear message for a wrong key (and for a wrong base URL)', async () => {
+		const wrongKey = await rest.testCredential({
+			type: 'knolyxApi',
+			data: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: 'not-a-knolyx-key' },
+		});
+		expect(wrongKey.status).toBe('Error');
+		// The credential's own rule, not n8n's bare "Unauthorized".
+		expect(wrongKey.message).toMatch(/API key/);
+		expect(wrongKey.message).toMatch(/401/);
+
+		const wrongUrl = await rest.testCredential({
+			type: 'knolyxApi',
+			data: { baseUrl: `${sandbox.url}/not-the-api`, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
+		});
+		expect(wrongUrl.status).toBe('Error');
+		expect(wrongUrl.message).toMatch(/base URL/i);
+	});
+});
+
+// ----------------------------------------------------------------- 2.
+
+describe('2. Flow A and Flow B executed by n8n', () => {
+	const rounds = [];
+
+	/** One round: Flow A and Flow B setup by manual run (REST), Flow B by its production webhook. */
+	async function runRound() {
+		const a = await runManually(rest, IDS.flowA, manualTriggerOf(flowA));
+		const setup = await runManually(rest, IDS.flowBSetup, manualTriggerOf(flowBSetup));
+
+		const before = (await executionsOf(rest, IDS.flowB)).length;
+		const res = await fetch(`${n8n.url}/webhook/${FLOW_B_PATH}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(BUYER),
+		});
+		expect(res.status).toBe(200);
+		const [latest] = await waitForExecutions(rest, IDS.flowB, before + 1);
+		const b = await execution(rest, latest.id);
+		return { a, setup, b, state: await sb.businessState() };
+	}
+
+	const userByEmail = (state, email) => state.users.find((u) => u.email === email);
+	const members = (state, workgroupId) => state.workgroups.find((w) => w.id === workgroupId).members;
+
+	beforeAll(async () => {
+		// Flow B is started from outside: publish it so its production URL exists.
+		await rest.activateWorkflow(IDS.flowB);
+	}, 60_000);
+
+	test('first run: the sandbox holds the user, the membership and the attendance', async () => {
+		const round = await runRound();
+		rounds.push(round);
+		const { a, setup, b, state } = round;
+		for (const ex of [a, setup, b]) {
+			expect({ id: ex.id, status: ex.status, error: ex.run.resultData.error?.message }).toEqual({
+				id: ex.id,
+				status: 'success',
+				error: undefined,
+			});
+		}
+
+		// Flow A: the registrant is provisioned, put in the community's workgroup and registered.
+		const [aItem] = nodeOutput(a, nodeOfType(flowA, TYPES.action));
+		expect(aItem).toMatchObject({ email: FLOW_A_PERSON.email, created: true, attending: true, alreadyAttending: false });
+		const grace = userByEmail(state, FLOW_A_PERSON.email);
+		expect(grace).toMatchObject({ firstName: FLOW_A_PERSON.firstName, lastName: FLOW_A_PERSON.lastName });
+		expect(members(state, SEED.communityWorkgroup)).toContainEqual(
+			expect.objectContaining({ email: FLOW_A_PERSON.email, userId: grace.id, removalDate: null }),
+		);
+		expect(state.events.find((e) => e.id === SEED.event).attendeeIds).toEqual([grace.id]);
+
+		// Flow B setup: the course's workgroup is in one of the course's rules; the seeded rule is kept.
+		const rules = state.rules[String(SEED.course)];
+		expect(rules.filter((r) => r.associations?.WORKGROUP?.includes(SEED.courseWorkgroup))).toHaveLength(1);
+		expect(rules.find((r) => r.id === 501)).toMatchObject({ diplomaTemplateId: 7, associations: { USER: [1002], WORKGROUP: [] } });
+
+		// Flow B: the buyer exists and is a member of the course's workgroup.
+		const buyer = userByEmail(state, BUYER.email);
+		expect(buyer).toMatchObject({ firstName: BUYER.firstName, lastName: BUYER.lastName });
+		expect(members(state, SEED.courseWorkgroup)).toEqual([
+			expect.objectContaining({ email: BUYER.email, userId: buyer.id, removalDate: null }),
+		]);
+		expect(nodeOutput(b, nodeOfType(flowB, TYPES.action))).toEqual([expect.objectContaining({ email: BUYER.email })]);
+	});
+
+	test('second run: every execution succeeds again and the sandbox state is exactly the same', async () => {
+		expect(rounds).toHaveLength(1);
+		const round = await runRound();
+		for (const ex of [round.a, round.setup, round.b]) expect(ex.status).toBe('success');
+		const [aItem] = nodeOutput(round.a, nodeOfType(flowA, TYPES.action));
+		expect(aItem).toMatchObject({ created: false, attending: true, alreadyAttending: true });
+		expect(round.state).toEqual(rounds[0].state);
+	});
+});
+
+// ----------------------------------------------------------------- 3.
+
+describe('3. Knolyx Trigger in a published workflow', () => {
+	const productionUrl = () => `${n8n.url}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
+	/** Every delivery that started an execution, by messageId. */
+	const delivered = [];
+	let executionCount = 0;
+	let handledBeforeRestart;
+
+	/** PUT a delivery to the production URL as the platform would, with the token given. */
+	function putDelivery(token, body) {
+		return fetch(productionUrl(), {
+			method: 'PUT',
+			headers: { 'content-type': 'application/json', ...(token !== undefined ? { 'x-webhook-security-token': token } : {}) },
+			body: JSON.stringify(
+				body ?? {
+					id: crypto.randomUUID(),
+					type: 'COURSE_COMPLETED',
+					data: { user: { id: 1001, name: 'Ada Lovelace', email: 'ada@example.com' }, course: { id: 101, name: 'Intro to n8n' } },
+				},
+			),
+		});
+	}
+
+	async function expectOneWebhookAtProductionUrl() {
+		const hooks = await waitFor(async () => {
+			const list = await sb.webhooks();
+			return list.length === 1 ? list : undefined;
+		}, { what: 'exactly one webhook on the sandbox' });
+		expect(hooks).toEqual([expect.objectContaining({ url: productionUrl() })]);
+		return hooks[0];
+	}
+
+	/** Make the sandbox emit one event and expect exactly one new execution carrying the typed item. */
+	async function expectExecutionFor(kind, input) {
+		const emitted = await sb.activity(kind, input);
+		expect(emitted.messages).toHaveLength(1);
+		const { messageId } = emitted.messages[0];
+		const [attempt] = await sb.deliveries({ messageId, waitFor: 1, timeoutMs: 15_000 });
+		expect(attempt).toMatchObject({ ok: true, status: 200 });
+
+		executionCount += 1;
+		const [latest] = await waitForExecutions(rest, IDS.trigger, executionCount);
+		expect(latest.mode).toBe('webhook');
+		const ex = await execution(rest, latest.id);
+		expect(ex.status).toBe('success');
+		const items = nodeOutput(ex, TRIGGER_NODE);
+		expect(items).toHaveLength(1);
+		const { type, data } = attempt.body;
+		const typed = {
+			event: type,
+			eventId: messageId,
+			user: data.user,
+			...(data.course ? { course: data.course } : { bundle: data.bundle }),
+			receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
+		};
+		expect(items[0]).toEqual(typed);
+		expect(nodeOutput(ex, NOTIFY_NODE)).toEqual([expect.objectContaining({ to: data.user.email })]);
+		delivered.push({ messageId, type, executionId: latest.id, webhookId: attempt.webhookId });
+		return { messageId, item: items[0] };
+	}
+
+	/** Nothing new within `ms`, then a fresh event is the only new execution (a barrier against late ones). */
+	async function expectNoNewExecution(ms = 3_000) {
+		await sleep(ms);
+		expect(await executionsOf(rest, IDS.trigger)).toHaveLength(executionCount);
+	}
+
+	test('publishing registers exactly one webhook with n8n\'s production URL; its PING starts nothing', async () => {
+		expect(await sb.webhooks()).toEqual([]);
+		const status = await rest.activateWorkflow(IDS.trigger);
+		expect(status).toMatchObject({ status: 'published', triggers: [expect.objectContaining({ status: 'activated', errorMessage: null })] });
+		const hook = await expectOneWebhookAtProductionUrl();
+		// The platform PINGs a new webhook at once; n8n accepts it (200) and, PING not being selected, runs nothing.
+		const [ping] = await sb.deliveries({ type: 'PING', webhookId: hook.id, waitFor: 1, timeoutMs: 15_000 });
+		expect(ping).toMatchObject({ ok: true, status: 200 });
+		await expectNoNewExecution(1_500);
+	});
+
+	test.each([
+		['course-started', 'COURSE_STARTED', { email: 'ada@example.com', courseId: SEED.course }],
+		['course-completed', 'COURSE_COMPLETED', { email: 'ada@example.com', courseId: SEED.course }],
+		['course-payment', 'COURSE_PAYMENT_RECEIVED', { email: 'alan@example.com', courseId: 102 }],
+		['bundle-payment', 'BUNDLE_PAYMENT_RECEIVED', { email: 'ada@example.com', bundleId: SEED.bundle }],
+	])('%s: one execution with the typed %s item', async (kind, type, input) => {
+		const { item } = await expectExecutionFor(kind, input);
+		expect(item.event).toBe(type);
+		if (type === 'BUNDLE_PAYMENT_RECEIVED') {
+			expect(item.bundle).toEqual({ id: SEED.bundle, slug: 'automation-starter-pack', name: 'Automation Starter Pack' });
+		} else {
+			expect(item.course).toEqual(expect.objectContaining({ id: input.courseId }));
+		}
+	});
+
+	test('a resent message id starts no execution', async () => {
+		expect(delivered.length).toBe(4);
+		for (const { messageId } of delivered) {
+			const attempt = await sb.resend(messageId);
+			// Acknowledged (so the platform stops resending), not run again.
+			expect(attempt).toMatchObject({ messageId, ok: true, status: 200 });
+		}
+		await expectNoNewExecution();
+		// Barrier: a new event is still exactly one new execution.
+		await expectExecutionFor('course-started', { email: 'alan@example.com', courseId: 103 });
+	});
+
+	test('a wrong or missing token is refused with 401 and starts no execution', async () => {
+		const wrong = await putDelivery('not-the-secret');
+		expect(wrong.status).toBe(401);
+		expect(await wrong.json()).toEqual({ message: expect.stringMatching(/X-Webhook-Security-Token/) });
+		const missing = await putDelivery(undefined);
+		expect(missing.status).toBe(401);
+		await expectNoNewExecution();
+	});
+
+	test('unpublishing leaves 0 webhooks; publishing again leaves exactly 1', async () => {
+		const [first] = await sb.webhooks();
+		const status = await rest.deactivateWorkflow(IDS.trigger);
+		expect(status.status).toBe('not_published');
+		await waitFor(async () => (await sb.webhooks()).length === 0, { what: 'no webhook after unpublishing' });
+		// The production URL is gone with it.
+		expect((await putDelivery('not-the-secret')).status).toBe(404);
+
+		await rest.activateWorkflow(IDS.trigger);
+		const second = await expectOneWebhookAtProductionUrl();
+		expect(second.id).not.toBe(first.id);
+		// Still exactly one a moment later (no late second registration).
+		await sleep(2_000);
+		expect(await sb.webhooks()).toEqual([second]);
+		await expectExecutionFor('course-payment', { email: 'ada@example.com', courseId: 103 });
+	});
+
+	test('shut down and restarted with the workflow published: still exactly 1 webhook (the same one), events still run', async () => {
+		const before = await sb.webhooks();
+		expect(before).toHaveLength(1);
+		handledBeforeRestart = delivered.at(-1); // delivered to this webhook (the sandbox resends only to a live one)
+		expect(handledBeforeRestart.webhookId).toBe(before[0].id);
+		const statsBefore = await sb.stats();
+		const port = n8n.port;
+
+		const t0 = Date.now();
+		await n8n.stop();
+		// n8n does not unpublish on shutdown: the platform keeps the webhook while n8n is down.
+		expect(await sb.webhooks()).toEqual(before);
+
+		n8n = await startServer({ port }); // same port: the registered URL stays n8n's production URL
+		rest = new N8nRest(n8n.url);
+		await rest.login(OWNER);
+		// Ready for deliveries once the trigger's route answers (401 for a bad token; 404 while not registered).
+		await waitFor(async () => (await putDelivery('not-the-secret')).status === 401, {
+			timeoutMs: 60_000,
+			what: 'the Knolyx Trigger production webhook after the restart',
+		});
+		timings.restartMs = Date.now() - t0;
+		// Give any start-up lifecycle (checkExists / create) time to run before judging.
+		await sleep(5_000);
+
+		expect(await sb.webhooks()).toEqual(before);
+		const statsAfter = await sb.stats();
+		const diff = (key) => routeCount(statsAfter, key) - routeCount(statsBefore, key);
+		const calls = {
+			create: diff('POST /public/api/v1/webhook'),
+			delete: diff('DELETE /public/api/v1/webhook/{id}'),
+			checkExists: diff('GET /public/api/v1/webhook/{id}'),
+			all: statsAfter.requests - statsBefore.requests,
+		};
+		console.log(`[e2e] restart took ${timings.restartMs} ms; n8n's requests to the platform meanwhile: ${JSON.stringify(calls)}`);
+		// Never a duplicate: nothing was created (or deleted) on the platform.
+		expect({ create: calls.create, delete: calls.delete }).toEqual({ create: 0, delete: 0 });
+		// What n8n 2.41.1 actually does (publication service on by default): a workflow whose
+		// triggers were activated before the shutdown is not set up again, so the trigger's
+		// checkExists/create are not called at all; the webhook and the secret kept in the
+		// workflow's static data simply carry on (proved below by a delivery that runs).
+		// A platform that lost the webhook meanwhile would not be repaired by a restart:
+		// unpublish and publish again (npm run dev does that).
+		expect(calls.checkExists).toBe(0);
+		expect((await rest.publicationStatus(IDS.trigger)).status).toBe('published');
+
+		// The secret kept in static data still verifies deliveries; a resend of a message
+		// handled by this (restarted) process starts nothing.
+		const { messageId } = await expectExecutionFor('course-started', { email: 'ada@example.com', courseId: 102 });
+		expect(await sb.resend(messageId)).toMatchObject({ ok: true, status: 200 });
+		await expectNoNewExecution();
+	}, 180_000);
+
+	// The trigger remembers message ids in the workflow's static data so that a resend is
+	// ignored across restarts. n8n 2.41.1 saves static data changed in webhook() only in
+	// its response callback; when n8n answers (responseMode 'onReceived') that callback runs
+	// after WorkflowRunner has built the execution over a reloaded copy, so the seen id was
+	// lost (the database kept `seen: {}`). The node therefore answers the platform itself
+	// and returns { noWebhookResponse: true, workflowData }: n8n then saves first.
+	test('a message handled before the restart, resent after it, starts no execution', async () => {
+		expect(handledBeforeRestart).toMatchObject({ type: 'COURSE_PAYMENT_RECEIVED' });
+		expect(await sb.resend(handledBeforeRestart.messageId)).toMatchObject({ ok: true, status: 200 });
+		await expectNoNewExecution();
+	});
+});
+
+// ----------------------------------------------------------------- 4.
+
+describe('4. The n8n editor in headless Chromium', () => {
+	let browser;
+	let page;
+	let expected;
+	let workflowId;
+
+	const creator = () => page.locator('[data-test-id=node-creator]');
+	const creatorItem = (text) => creator().locator('[data-test-id=item-iterator-item]', { hasText: text });
+
+	/** Run a step; on failure keep a screenshot of what the browser showed. */
+	async function step(name, fn) {
+		try {
+			return await fn();
+		} catch (e) {
+			await screenshot(page, `failed-${name}`).catch(() => {});
+			throw e;
+		}
+	}
+
+	beforeAll(async () => {
+		const types = await rest.nodeTypes();
+		const action = types.find((t) => t.name === TYPES.action);
+		const trigger = types.find((t) => t.name === TYPES.trigger);
+		// n8n appends "Custom API Call" (__CUSTOM_API_CALL__) to the resource and operation lists of
+		// every node whose credential authenticates generically; the panel does not list it as an action.
+		const real = (o) => o.value !== '__CUSTOM_API_CALL__';
+		const resources = action.properties.find((p) => p.name === 'resource').options.filter(real);
+		const actions = action.properties
+			.filter((p) => p.name === 'operation')
+			.flatMap((p) => p.options.filter(real).map((o) => o.action))
+			.filter(Boolean);
+		const events = trigger.properties.find((p) => p.name === 'events').options.map((o) => o.name);
+		expected = { resources: resources.map((r) => r.name), actions, triggers: events.map((e) => `On ${e.toLowerCase()}`) };
+		({ page, ...browser } = await launchBrowser());
+	}, 120_000);
+
+	afterAll(async () => {
+		await browser?.close();
+	});
+
+	test('log in to the editor and open a new workflow', async () => {
+		await step('signin', async () => {
+			await page.goto(`${n8n.url}/signin`);
+			await page.locator('input[name=emailOrLdapLoginId]').fill(OWNER.email);
+			await page.locator('input[name=password]').fill(OWNER.password);
+			await page.locator('[data-test-id=form-submit-button]').click();
+			await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
+			await page.goto(`${n8n.url}/workflow/new`);
+			await page.locator('[data-test-id=canvas-plus-button]').waitFor();
+		});
+	});
+
+	test('the node panel finds "Knolyx" and lists its triggers and all its resources and operations', async () => {
+		await step('node-panel', async () => {
+			await page.locator('[data-test-id=canvas-plus-button]').click();
+			await page.locator('[data-test-id=node-creator-search-bar]').fill('Knolyx');
+			await expect(creatorItem('Knolyx').first().innerText()).resolves.toMatch(/^Knolyx/);
+			await screenshot(page, '01-node-panel-search-knolyx');
+
+			await creatorItem('Knolyx').first().click();
+			await creator().getByText(/^Actions \(\d+\)/).click(); // expand the collapsed actions
+			await creatorItem(expected.actions[0]).first().waitFor();
+			// Tall enough for the whole panel (6 triggers, 25 actions in 6 resource groups) in one picture.
+			await page.setViewportSize({ width: 1440, height: 2000 });
+			await screenshot(page, '02-knolyx-triggers-and-actions');
+			await page.setViewportSize({ width: 1440, height: 900 });
+
+			const text = await creator().innerText();
+			expect(text).toContain(`Triggers (${expected.triggers.length})`);
+			expect(text).toContain(`Actions (${expected.actions.length})`);
+			for (const trigger of expected.triggers) expect(text).toContain(trigger);
+			for (const action of expected.actions) expect(text).toContain(action);
+			for (const resource of expected.resources) expect(text.toLowerCase()).toContain(`${resource} actions`.toLowerCase());
+			// The ones a user of Flow A / the README looks for.
+			for (const action of ['Register a user for an event', 'Add member to workgroup', 'Enrol a user in a workgroup', 'Add a workgroup to a course rule']) {
+				expect(expected.actions).toContain(action);
+			}
+		});
+	});
+
+	test('adds the Knolyx Trigger and a Knolyx action from the panel; the saved workflow has both package types', async () => {
+		await step('add-nodes', async () => {
+			await creatorItem('On course completed').click();
+			const ndv = page.locator('[data-test-id=ndv]');
+			await ndv.waitFor();
+			await expect(ndv.innerText()).resolves.toContain('Course Completed');
+			await screenshot(page, '03-knolyx-trigger-added');
+			await page.keyboard.press('Escape');
+			await ndv.waitFor({ state: 'hidden' });
+
+			await page.locator('[data-test-id=canvas-handle-plus]').first().click();
+			await page.locator('[data-test-id=node-creator-search-bar]').fill('Knolyx');
+			await creatorItem('Knolyx').first().click();
+			await creatorItem('Register a user for an event').click();
+			await ndv.waitFor();
+			await expect(ndv.locator('[data-test-id=parameter-input-resource] input').inputValue()).resolves.toBe('Event');
+			await expect(ndv.locator('[data-test-id=parameter-input-operation] input').inputValue()).resolves.toBe('Register');
+			await screenshot(page, '04-knolyx-action-added');
+			await page.keyboard.press('Escape');
+			await ndv.waitFor({ state: 'hidden' });
+
+			const names = await page.locator('[data-test-id=canvas-node]').allInnerTexts();
+			expect(names.join(' | ')).toMatch(/Knolyx Trigger/);
+			expect(names.join(' | ')).toMatch(/Register a user for an event/);
+			await page.keyboard.press('Control+s');
+			await screenshot(page, '05-canvas-trigger-and-action');
+
+			workflowId = /\/workflow\/([^/?#]+)/.exec(page.url())?.[1];
+			expect(workflowId).toBeTruthy();
+			const saved = await waitFor(
+				async () => {
+					const wf = await rest.request('GET', `/rest/workflows/${workflowId}`);
+					return wf.nodes.length === 2 ? wf : undefined;
+				},
+				{ what: 'the editor to save the workflow with two nodes' },
+			);
+			const byType = Object.fromEntries(saved.nodes.map((n) => [n.type, n]));
+			expect(byType[TYPES.trigger]).toMatchObject({ parameters: { events: ['COURSE_COMPLETED'] } });
+			expect(byType[TYPES.action]).toMatchObject({ parameters: { resource: 'event' } });
+			expect(saved.connections[byType[TYPES.trigger].name].main[0][0].node).toBe(byType[TYPES.action].name);
+		});
+	});
+});
