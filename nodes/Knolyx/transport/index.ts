@@ -13,6 +13,7 @@ import { sleep } from 'n8n-workflow';
 import type { RequestSubject } from './errors';
 import { apiError, asNodeError, networkError, networkErrorCode } from './errors';
 import { AdaptiveLimiter } from './limiter';
+import { redactDeep } from '../helpers/redact';
 
 export type KnolyxContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
@@ -117,6 +118,9 @@ interface RawResponse {
 export class KnolyxClient {
 	private baseUrl: string | undefined;
 
+	/** The credential's API key: taken out of any error answer that echoes it back. */
+	private secrets: string[] = [];
+
 	readonly limiter: AdaptiveLimiter;
 
 	readonly policy: RetryPolicy;
@@ -137,6 +141,8 @@ export class KnolyxClient {
 		if (this.baseUrl === undefined) {
 			const credentials = await this.ctx.getCredentials(CREDENTIAL_TYPE);
 			this.baseUrl = String(credentials.baseUrl ?? '');
+			const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
+			if (apiKey.length >= 6) this.secrets = [apiKey];
 		}
 		return this.baseUrl;
 	}
@@ -188,13 +194,13 @@ export class KnolyxClient {
 					return { statusCode: status, body: response.body as T, attempts: attempt };
 				}
 				if (!RETRIED_STATUSES.has(status)) {
-					throw apiError(this.node, status, response.body, request.subject ?? {}, request.itemIndex);
+					throw apiError(this.node, status, redactDeep(response.body, this.secrets), request.subject ?? {}, request.itemIndex);
 				}
 				const retryAfter = parseRetryAfter(response.headers?.['retry-after']);
 				delay = retryAfter ?? backoff(attempt, policy);
 				if (THROTTLE_STATUSES.has(status)) this.limiter.onThrottle(delay, status === 429);
 				if (attempt >= policy.maxAttempts || waited + delay > policy.maxTotalWaitMs) {
-					throw apiError(this.node, status, response.body, request.subject ?? {}, request.itemIndex);
+					throw apiError(this.node, status, redactDeep(response.body, this.secrets), request.subject ?? {}, request.itemIndex);
 				}
 			} else {
 				const error = failure as Error;

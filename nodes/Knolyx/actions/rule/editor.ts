@@ -1,4 +1,4 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { KnolyxClient } from '../../transport';
 import { apiPath } from '../../transport';
@@ -36,6 +36,8 @@ interface Entry {
 }
 
 const MAX_ROUNDS = 5;
+
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
 
 /** Per-process chain of promises per course: one edit batch at a time. */
 const courseLocks = new Map<string, Promise<void>>();
@@ -126,7 +128,9 @@ export class RuleEditor {
 					);
 				}
 			}
-			if (next === read) {
+			// By content, not identity: items that set the same rule to different values (upsert)
+			// change it away and back, and the list they mean is then the one already saved.
+			if (next === read || sameContent(next, read)) {
 				// Every edit holds on what the platform has now: done.
 				for (const entry of entries) {
 					if (entry.failed) continue;
@@ -148,7 +152,12 @@ export class RuleEditor {
 				});
 			} catch (error) {
 				// The save may or may not have been applied: read again and decide.
-				if (!networkErrorCode(error) && !isLostAnswer(error)) throw asNodeError(this.client.node, error, firstItem);
+				const code = networkErrorCode(error);
+				if (!code && !isLostAnswer(error)) throw asNodeError(this.client.node, error, firstItem);
+				// A save that timed out may still be in the platform's hands: give it the same time
+				// again before reading, so that the read sees it rather than a list it then replaces
+				// (with this batch's list, over whatever was saved in between).
+				if (code && TIMEOUT_CODES.has(code)) await sleep(this.client.policy.timeoutMs);
 			}
 		}
 		throw new NodeOperationError(
@@ -157,6 +166,19 @@ export class RuleEditor {
 			{ itemIndex: firstItem },
 		);
 	}
+}
+
+/** JSON with the keys of every object sorted, so that key order does not count. */
+function canonical(value: unknown): string {
+	return JSON.stringify(value, (_key, entry: unknown) =>
+		entry && typeof entry === 'object' && !Array.isArray(entry)
+			? Object.fromEntries(Object.entries(entry as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+			: entry,
+	);
+}
+
+function sameContent(a: Rule[], b: Rule[]): boolean {
+	return canonical(a) === canonical(b);
 }
 
 /** The transport turns a lost connection into a NodeApiError that keeps the network code. */
