@@ -1,0 +1,25 @@
+/**
+ * The fault suite (`npm run test:faults`): storms of platform faults through the workflow
+ * harness, rule saves lost half way, concurrent rule edits, property tests, secrets and
+ * trigger abuse. Kept out of the default `npm test` (jest.config.js ignores /test/faults/).
+ */
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+
+// Each scenario appends one line of counts here; the counts reporter prints them at the end.
+// Set in the main process before the workers start, so every worker inherits the same file.
+process.env.KNOLYX_FAULT_COUNTS ??= join(tmpdir(), `knolyx-fault-counts-${process.pid}-${Date.now()}.jsonl`);
+
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test/faults'],
+	testMatch: ['**/*.test.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', diagnostics: false }],
+	},
+	testTimeout: 120000,
+	// Two workers at most: the suite shares the machine with other test runs, and the
+	// timing-sensitive scenarios (1 s timeouts, Retry-After) must not starve.
+	maxWorkers: 2,
+	reporters: ['default', '<rootDir>/test/faults/counts-reporter.js'],
+};
