@@ -1,6 +1,8 @@
 import {
 	DEFAULT_LIMITS,
 	hasSeen,
+	lacksRecent,
+	mergeRecent,
 	pruneSeen,
 	readSeenStore,
 	RecentIds,
@@ -83,5 +85,55 @@ describe('recent ids (process memory)', () => {
 		a.add('m', t0, DEFAULT_LIMITS);
 		expect(recentIds('wf|node|production').has('m', t0, DEFAULT_LIMITS)).toBe(true);
 		expect(recentIds('wf|node|test').has('m', t0, DEFAULT_LIMITS)).toBe(false);
+	});
+});
+
+describe('saves that overwrite each other (n8n saves static data whole, last writer wins)', () => {
+	it('mergeRecent adds the ids of this process the stored window lacks, oldest first, within the limits', () => {
+		const limits: DedupeLimits = { maxEntries: 4, maxAgeMs: DAY };
+		const recent = new RecentIds();
+		const store = readSeenStore(undefined);
+		recordSeen(store, 'x', t0, limits);
+		recent.add('a', t0 - 5000, limits);
+		recent.add('x', t0, limits);
+		recent.add('b', t0 + 5000, limits);
+		expect(lacksRecent(store, recent, t0 + 6000, limits)).toBe(true);
+		expect(mergeRecent(store, recent, t0 + 6000, limits)).toBe(true);
+		expect(store.ids).toEqual(['a', 'x', 'b']);
+		expect(store.at).toEqual([t0 / 1000 - 5, t0 / 1000, t0 / 1000 + 5]);
+		expect(lacksRecent(store, recent, t0 + 6000, limits)).toBe(false);
+		expect(mergeRecent(store, recent, t0 + 6000, limits)).toBe(false);
+		// Expired ids are not written back; the size limit still holds.
+		expect(mergeRecent(readSeenStore(undefined), recent, t0 + 2 * DAY, limits)).toBe(false);
+		for (const id of ['c', 'd', 'e']) recent.add(id, t0 + 7000, limits);
+		mergeRecent(store, recent, t0 + 8000, limits);
+		expect(store.ids).toHaveLength(4);
+		expect(store.ids.at(-1)).toBe('e');
+	});
+
+	it('concurrent deliveries that each load the saved window and save it back lose no id', () => {
+		// One process: every delivery reads the saved JSON, records its id, saves.
+		// Deliveries 1..n all load before any save (the worst interleaving).
+		const limits = DEFAULT_LIMITS;
+		const recent = new RecentIds();
+		let saved = JSON.stringify(readSeenStore(undefined));
+		const loaded = Array.from({ length: 20 }, () => readSeenStore(JSON.parse(saved)));
+		loaded.forEach((store, i) => {
+			recent.add(`id-${i}`, t0 + i, limits);
+			recordSeen(store, `id-${i}`, t0 + i, limits);
+			mergeRecent(store, recent, t0 + i, limits);
+		});
+		// Saves land in any order; the last one wins. Without mergeRecent it would hold one id.
+		for (const i of [19, 3, 0, 7]) {
+			saved = JSON.stringify(loaded[i]);
+			const store = readSeenStore(JSON.parse(saved));
+			// A save built after delivery i holds every id accepted up to i.
+			for (let j = 0; j <= i; j++) expect(hasSeen(store, `id-${j}`, t0 + 20, limits)).toBe(true);
+		}
+		// A later delivery (a resend, say) heals what an earlier-built save dropped.
+		const next = readSeenStore(JSON.parse(saved));
+		expect(lacksRecent(next, recent, t0 + 30, limits)).toBe(true);
+		mergeRecent(next, recent, t0 + 30, limits);
+		for (let j = 0; j < 20; j++) expect(hasSeen(next, `id-${j}`, t0 + 30, limits)).toBe(true);
 	});
 });

@@ -8,6 +8,8 @@
  * - `RecentIds`, kept in this process's memory: catches a resend that arrives
  *   while the first execution still runs (its static data is not saved yet),
  *   and the case where the static data in hand is known to be stale.
+ *   Every save of the static data also carries these ids (`mergeRecent`), so
+ *   concurrent deliveries that overwrite each other's save lose nothing for good.
  */
 
 export interface DedupeLimits {
@@ -103,6 +105,50 @@ export class RecentIds {
 	get size(): number {
 		return this.seen.size;
 	}
+
+	/** The ids with the time (ms) they were accepted, oldest first. */
+	entries(): IterableIterator<[string, number]> {
+		return this.seen.entries();
+	}
+}
+
+/**
+ * Adds to `store` every id of this process's window that `store` lacks (oldest
+ * first, then pruned to the limits). Returns whether anything was added.
+ *
+ * Why: n8n saves a workflow's static data as one value, last writer wins, and a
+ * webhook processor (or a main) loads it afresh for every delivery. Deliveries
+ * handled at the same time each load the stored window, add their own id and
+ * save; all but the last save lose the ids of the others. Folding this process's
+ * recent ids into every save puts them back, so the saved window catches up with
+ * everything this process accepted (measured in queue mode: 1000 events, see
+ * README "Scaling").
+ */
+export function mergeRecent(store: SeenStore, recent: RecentIds, nowMs: number, limits: DedupeLimits): boolean {
+	if (limits.maxEntries <= 0) return false;
+	const have = new Set(store.ids);
+	const cutoffMs = nowMs - limits.maxAgeMs;
+	const missing: Array<[string, number]> = [];
+	for (const [id, atMs] of recent.entries()) {
+		if (atMs >= cutoffMs && !have.has(id)) missing.push([id, Math.floor(atMs / 1000)]);
+	}
+	if (missing.length === 0) return false;
+	const merged: Array<[string, number]> = store.ids.map((id, i) => [id, store.at[i]] as [string, number]);
+	merged.push(...missing);
+	merged.sort((a, b) => a[1] - b[1]); // stable: equal seconds keep their order
+	store.ids = merged.map(([id]) => id);
+	store.at = merged.map(([, at]) => at);
+	pruneSeen(store, nowMs, limits);
+	return true;
+}
+
+/** Whether this process's window holds ids `store` lacks (cheap check before writing). */
+export function lacksRecent(store: SeenStore, recent: RecentIds, nowMs: number, limits: DedupeLimits): boolean {
+	if (limits.maxEntries <= 0 || recent.size === 0) return false;
+	const have = new Set(store.ids);
+	const cutoffMs = nowMs - limits.maxAgeMs;
+	for (const [id, atMs] of recent.entries()) if (atMs >= cutoffMs && !have.has(id)) return true;
+	return false;
 }
 
 const MAX_SCOPES = 1000;
