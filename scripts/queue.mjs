@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+// `npm run test:queue`: the nodes in n8n's queue mode (test/queue/queue.mjs).
+//
+//   1. Debian's redis-server and postgresql (apt-get install when missing; root or sudo -n)
+//   2. the built package (npm run build when dist/ is missing)
+//   3. the pinned n8n + Node 24 (scripts/n8n-runtime.mjs ensureN8n; cached in .cache/)
+//   4. test/queue/queue.mjs in its own process group, with a hard time limit
+//      (KNOLYX_QUEUE_TIMEOUT_MS, default 15 min), in a fresh run folder under the
+//      temp dir: Redis, PostgreSQL, the sandbox and every n8n process keep their data there
+//   5. afterwards, whatever happened: kill every process group the run recorded and
+//      every process still running inside the run folder; copy the logs and
+//      summary.json to test-artifacts/queue/; remove the run folder
+//      (KNOLYX_QUEUE_KEEP=1 keeps it). Processes left behind after a passing run fail it.
+//
+// Extra arguments go to test/queue/queue.mjs, e.g. `npm run test:queue -- --events 200 --no-two`.
+
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { ensureN8n, N8N_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
+
+const TIMEOUT_MS = Number(process.env.KNOLYX_QUEUE_TIMEOUT_MS ?? 15 * 60_000);
+const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', 'queue');
+
+const t0 = Date.now();
+const secs = (from = t0) => `${((Date.now() - from) / 1000).toFixed(1)} s`;
+const say = (msg) => console.error(`[queue ${secs()}] ${msg}`);
+
+// The run folder first: the test libraries (test/e2e/lib/processes.mjs) read it when imported.
+const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'knolyx-queue-'));
+process.env.KNOLYX_E2E_RUN_DIR = runDir;
+const { processesInside } = await import('../test/e2e/lib/processes.mjs');
+const { ensureDebianPackages } = await import('../test/queue/lib/services.mjs');
+
+const killGroup = (pid, signal) => {
+	try {
+		process.kill(-pid, signal);
+		return true;
+	} catch {
+		return false;
+	}
+};
+const kill = (pid, signal) => {
+	try {
+		process.kill(pid, signal);
+	} catch {
+		/* gone */
+	}
+};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function ensureBuild() {
+	const built = ['dist/nodes/Knolyx/Knolyx.node.js', 'dist/nodes/Knolyx/KnolyxTrigger.node.js', 'dist/credentials/KnolyxApi.credentials.js'];
+	if (built.every((f) => fs.existsSync(path.join(REPO_ROOT, f)))) return;
+	say('dist/ is missing: npm run build');
+	const res = spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+	if (res.status !== 0) throw new Error('npm run build failed');
+}
+
+/** Kill what the run left: recorded process groups still inside the run folder, then every process inside it. */
+async function cleanup() {
+	const pidsFile = path.join(runDir, 'pids');
+	const recorded = fs.existsSync(pidsFile)
+		? fs.readFileSync(pidsFile, 'utf8').split('\n').filter(Boolean).map((l) => Number(l.split(' ')[0]))
+		: [];
+	const inside = () => processesInside(runDir);
+	const leftovers = inside();
+	const leftoverPids = new Set(leftovers.map((p) => p.pid));
+	for (const pid of recorded) if (leftoverPids.has(pid)) killGroup(pid, 'SIGTERM');
+	for (const { pid } of leftovers) kill(pid, 'SIGTERM');
+	for (let i = 0; i < 50 && inside().length; i++) await sleep(100);
+	for (const pid of recorded) if (leftoverPids.has(pid)) killGroup(pid, 'SIGKILL');
+	for (const { pid } of inside()) kill(pid, 'SIGKILL');
+	await sleep(200);
+	return { leftovers, still: inside() };
+}
+
+function keepArtifacts() {
+	fs.rmSync(ARTIFACTS_DIR, { recursive: true, force: true });
+	fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+	const wanted = (rel) => /(^|\/)(n8n\.log|sandbox\.log|redis\.log|postgres\.log|summary\.json)$/.test(rel);
+	const walk = (dir, rel = '') => {
+		for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+			const r = path.join(rel, entry.name);
+			if (entry.isDirectory() && !['node_modules', 'data', '.n8n'].includes(entry.name)) walk(path.join(dir, entry.name), r);
+			else if (entry.isFile() && wanted(r)) fs.copyFileSync(path.join(dir, entry.name), path.join(ARTIFACTS_DIR, r.replace(/\//g, '__')));
+		}
+	};
+	try {
+		walk(runDir);
+	} catch (e) {
+		say(`could not copy the logs: ${e.message}`);
+	}
+}
+
+let child = null;
+let interrupted = null;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+	process.on(signal, () => {
+		interrupted = signal;
+		if (!child) return;
+		killGroup(child.pid, 'SIGTERM');
+		setTimeout(() => killGroup(child.pid, 'SIGKILL'), 20_000).unref();
+	});
+}
+
+async function main() {
+	const aptSeconds = ensureDebianPackages();
+	ensureBuild();
+	const tInstall = Date.now();
+	await ensureN8n();
+	say(`redis-server, PostgreSQL${aptSeconds ? ` (installed in ${aptSeconds.toFixed(0)} s)` : ''} and n8n ${N8N_VERSION} (${secs(tInstall)}) ready`);
+
+	let code = 1;
+	let timedOut = false;
+	if (!interrupted) {
+		const tRun = Date.now();
+		say(`test/queue/queue.mjs (run folder ${runDir}, limit ${TIMEOUT_MS / 1000} s)`);
+		child = spawn(process.execPath, [path.join(REPO_ROOT, 'test', 'queue', 'queue.mjs'), ...process.argv.slice(2)], {
+			cwd: REPO_ROOT,
+			stdio: 'inherit',
+			detached: true,
+			env: { ...process.env, KNOLYX_E2E_RUN_DIR: runDir },
+		});
+		const exited = new Promise((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))));
+		const timer = setTimeout(() => {
+			timedOut = true;
+			say(`still running after ${TIMEOUT_MS / 1000} s: stopping it`);
+			killGroup(child.pid, 'SIGTERM');
+			setTimeout(() => killGroup(child.pid, 'SIGKILL'), 30_000).unref();
+		}, TIMEOUT_MS);
+		code = await exited;
+		clearTimeout(timer);
+		killGroup(child.pid, 'SIGKILL');
+		say(`queue run exited ${code} after ${secs(tRun)}`);
+	}
+
+	const { leftovers, still } = await cleanup();
+	keepArtifacts();
+	if (leftovers.length) {
+		say(`${leftovers.length} process(es) of the run were still running and were killed:`);
+		for (const p of leftovers) say(`  ${p.pid} ${p.cmd || p.cwd}`);
+		if (code === 0) {
+			say('failing the run: the test must stop every process it starts');
+			code = 1;
+		}
+	}
+	if (still.length) {
+		say(`could not kill: ${still.map((p) => p.pid).join(', ')}`);
+		code ||= 1;
+	}
+	if (process.env.KNOLYX_QUEUE_KEEP === '1') say(`kept the run folder ${runDir}`);
+	else fs.rmSync(runDir, { recursive: true, force: true });
+	if (timedOut) code ||= 1;
+	if (interrupted) code ||= 130;
+	say(`exit ${code}; total ${secs()}; logs and summary.json in ${path.relative(REPO_ROOT, ARTIFACTS_DIR)}/`);
+	process.exit(code);
+}
+
+main().catch(async (err) => {
+	console.error(`[queue] ${err.stack ?? err}`);
+	await cleanup().catch(() => {});
+	fs.rmSync(runDir, { recursive: true, force: true });
+	process.exit(1);
+});
