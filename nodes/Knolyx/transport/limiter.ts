@@ -160,9 +160,7 @@ export class AdaptiveLimiter {
 		const since = Math.max(now - RATE_WINDOW_MS, resumedAt);
 		const answered = this.completions.filter((at) => at >= since).length;
 		const achieved = (answered * 1000) / Math.max(RATE_WINDOW_MS / 4, now - since);
-		// 5 % below the lower of that rate and the cap: a throttle at the cap itself
-		// (answers bunched by a busy event loop) lowers the cap too.
-		if (rateLimited && achieved > 0) this.rateCap = Math.max(1, Math.min(this.rateCap, achieved) * 0.95);
+		if (rateLimited && achieved > 0) this.rateCap = Math.min(this.rateCap, Math.max(1, achieved * 0.95));
 		this.capRaisedAt = now;
 	}
 }

@@ -1,0 +1,220 @@
+/**
+ * Benchmark 7: the same bulk enrolment in a real n8n 2.41.1 (scripts/n8n-runtime.mjs,
+ * Node 24), wired once with this package's node and once from n8n's own HTTP
+ * Request nodes (defaults, and with the Batching option), as a user would.
+ *
+ * Each workflow: Webhook (POST, answers when the last node is done) → Split Out
+ * (one item per buyer) → the enrolment. The time is the wall time of the webhook
+ * call, so every variant pays the same trigger, split and execution-saving cost.
+ * The package is built into bench/out/pkg (not dist/, which others use) and
+ * linked into bench/out/n8n-user as a community package.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { INode, INodeParameters } from 'n8n-workflow';
+
+import { machineBusyMs, processCpuMs } from './lib';
+import { buyers, DEMO_CREDENTIALS, httpEnrol, knolyxEnrol, type Batching } from './workflows';
+
+const REPO = join(__dirname, '..');
+const OUT = join(__dirname, 'out');
+const PKG = join(OUT, 'pkg');
+const USER_FOLDER = join(OUT, 'n8n-user');
+const MARKER = join(REPO, '.cache', 'n8n-2.41.1', '.install-complete');
+const OWNER = { email: 'bench@example.com', password: 'Knolyx-Bench-1', firstName: 'Bench', lastName: 'Owner' };
+
+interface Runtime {
+	linkPackage(o: { userFolder: string; packageDir: string }): Promise<string>;
+	startN8n(o: { userFolder: string; timeoutMs?: number }): Promise<{ url: string; pid: number; logFile: string; startupMs?: number; stop(): Promise<unknown> }>;
+	N8nRest: new (url: string) => {
+		request<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+		ensureOwner(owner: typeof OWNER): Promise<unknown>;
+		activateWorkflow(id: string): Promise<unknown>;
+	};
+}
+
+/** Native import() of the ESM runtime script (ts-node compiles this file to CommonJS). */
+const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<Runtime>;
+
+export interface RealVariant {
+	name: string;
+	kind: 'knolyx' | 'http';
+	batching?: Batching;
+}
+
+export interface RealN8n {
+	/**
+	 * Runs one variant: resolves with the wall time of the webhook call (ms), its HTTP status, and
+	 * the CPU used meanwhile by n8n's process and by the whole machine.
+	 */
+	run(
+		variant: RealVariant,
+		n: number,
+		workgroupId: number,
+		prefix: string,
+	): Promise<{ ms: number; status: number; body: string; n8nCpuMs?: number; machineBusyMs?: number }>;
+	startupMs: number;
+	stop(): Promise<void>;
+}
+
+/** Why item 7 cannot run here, or undefined when it can. */
+export function realN8nUnavailable(): string | undefined {
+	if (!existsSync(MARKER)) return `the n8n runtime is not installed (${relative(REPO, MARKER)} missing; node scripts/n8n-runtime.mjs install takes ~10 minutes)`;
+	return undefined;
+}
+
+function copyAssets(from: string, to: string): void {
+	for (const entry of readdirSync(from)) {
+		const source = join(from, entry);
+		if (statSync(source).isDirectory()) copyAssets(source, join(to, entry));
+		else if (/\.(svg|png|json)$/.test(entry)) {
+			mkdirSync(to, { recursive: true });
+			copyFileSync(source, join(to, entry));
+		}
+	}
+}
+
+/** Builds the package into bench/out/pkg (tsc + icons + codex files), as npm run build would into dist/. */
+function buildPackage(): void {
+	rmSync(PKG, { recursive: true, force: true });
+	mkdirSync(PKG, { recursive: true });
+	execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(REPO, 'tsconfig.json'), '--outDir', join(PKG, 'dist')], {
+		cwd: REPO,
+		stdio: 'pipe',
+	});
+	copyAssets(join(REPO, 'nodes'), join(PKG, 'dist', 'nodes'));
+	copyAssets(join(REPO, 'credentials'), join(PKG, 'dist', 'credentials'));
+	copyFileSync(join(REPO, 'package.json'), join(PKG, 'package.json'));
+}
+
+export async function startRealN8n(
+	sandboxUrl: string,
+	log: (...a: unknown[]) => void,
+	/** Development hook: change the built copy before n8n loads it (to try a change in a real n8n). */
+	afterBuild?: (pkgDir: string) => void,
+): Promise<RealN8n> {
+	const runtime = await importEsm(join(REPO, 'scripts', 'n8n-runtime.mjs'));
+	buildPackage();
+	afterBuild?.(PKG);
+	mkdirSync(USER_FOLDER, { recursive: true });
+	await runtime.linkPackage({ userFolder: USER_FOLDER, packageDir: PKG });
+	const started = Date.now();
+	const n8n = await runtime.startN8n({ userFolder: USER_FOLDER, timeoutMs: 240_000 });
+	const startupMs = Date.now() - started;
+	log(`  n8n ready at ${n8n.url} after ${Math.round(startupMs / 1000)} s (log ${relative(REPO, n8n.logFile)})`);
+	try {
+		const rest = new runtime.N8nRest(n8n.url);
+		await rest.ensureOwner(OWNER);
+		const credential = await rest.request<{ id: string; name: string }>('POST', '/rest/credentials', {
+			name: `Knolyx bench ${new Date().toISOString()}`,
+			type: 'knolyxApi',
+			data: { baseUrl: sandboxUrl, ...DEMO_CREDENTIALS },
+		});
+		const created = new Map<string, string>(); // variant key → webhook path
+		const workflowIds: string[] = [];
+
+		const ensureWorkflow = async (variant: RealVariant, workgroupId: number): Promise<string> => {
+			const key = `${variant.kind}-${variant.batching ? `${variant.batching.batchSize}-${variant.batching.batchInterval}` : 'default'}-${workgroupId}`;
+			const existing = created.get(key);
+			if (existing) return existing;
+			const path = `bench-${key}-${randomUUID().slice(0, 8)}`;
+			const steps =
+				variant.kind === 'knolyx' ? [knolyxEnrol(workgroupId, undefined)] : httpEnrol(sandboxUrl, workgroupId, variant.batching);
+			const nodes: INode[] = [
+				{
+					id: randomUUID(),
+					name: 'Webhook',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+				},
+				{
+					id: randomUUID(),
+					name: 'Buyers',
+					type: 'n8n-nodes-base.splitOut',
+					typeVersion: 1,
+					position: [200, 0],
+					parameters: { fieldToSplitOut: 'body.buyers', include: 'noOtherFields', options: {} } as INodeParameters,
+				},
+				...steps.map(
+					(step, index): INode => ({
+						id: randomUUID(),
+						name: step.name,
+						type: step.type,
+						typeVersion: step.typeVersion,
+						position: [400 + index * 200, 0],
+						parameters: step.parameters,
+						onError: 'continueRegularOutput',
+						...(variant.kind === 'knolyx' ? { credentials: { knolyxApi: { id: credential.id, name: credential.name } } } : {}),
+					}),
+				),
+			];
+			const connections: Record<string, unknown> = {};
+			for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+			const workflow = await rest.request<{ id: string }>('POST', '/rest/workflows', {
+				name: `bench ${variant.name} ${key}`,
+				nodes,
+				connections,
+				settings: { executionOrder: 'v1' },
+				active: false,
+			});
+			workflowIds.push(workflow.id);
+			await rest.activateWorkflow(workflow.id);
+			created.set(key, path);
+			return path;
+		};
+
+		return {
+			startupMs,
+			async run(variant, n, workgroupId, prefix) {
+				const path = await ensureWorkflow(variant, workgroupId);
+				const body = JSON.stringify({ buyers: buyers(n, prefix) });
+				// n8n registers a published workflow's webhook a moment after the publish call returns;
+				// until then it answers 404 without starting anything, so retrying is safe.
+				for (let attempt = 0; ; attempt++) {
+					const cpuBefore = processCpuMs(n8n.pid);
+					const busyBefore = machineBusyMs();
+					const t = Date.now();
+					const res = await fetch(`${n8n.url}/webhook/${path}`, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body,
+						signal: AbortSignal.timeout(300_000),
+					});
+					const text = await res.text();
+					if (res.status === 404 && attempt < 60) {
+						await new Promise((resolve) => setTimeout(resolve, 250));
+						continue;
+					}
+					const ms = Date.now() - t;
+					const cpuAfter = processCpuMs(n8n.pid);
+					const busyAfter = machineBusyMs();
+					return {
+						ms,
+						status: res.status,
+						body: text.slice(0, 300),
+						n8nCpuMs: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+						machineBusyMs: busyBefore !== undefined && busyAfter !== undefined ? busyAfter - busyBefore : undefined,
+					};
+				}
+			},
+			async stop() {
+				// Unpublish and delete what this run created, so the next start activates nothing.
+				for (const id of workflowIds) {
+					await rest.request('POST', `/rest/workflows/${id}/deactivate`, {}).catch(() => undefined);
+					await rest.request('POST', `/rest/workflows/${id}/archive`, {}).catch(() => undefined);
+					await rest.request('DELETE', `/rest/workflows/${id}`).catch(() => undefined);
+				}
+				await rest.request('DELETE', `/rest/credentials/${credential.id}`).catch(() => undefined);
+				await n8n.stop();
+			},
+		};
+	} catch (error) {
+		await n8n.stop();
+		throw error;
+	}
+}

@@ -1,0 +1,300 @@
+/**
+ * Benchmark 5, in its own process: deliveries pushed into the Knolyx Trigger's
+ * webhook handler, side by side with a bare handler that only parses JSON.
+ *
+ * Both nodes are hosted like n8n hosts them (test/harness trigger host:
+ * n8n-core WebhookContext over real express req/res on 127.0.0.1). The time
+ * spent inside each node's webhook() is measured per delivery; deliveries go
+ * to the two hosts in alternating chunks, so both see the same machine load.
+ */
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { IDataObject, INodeType, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { KnolyxApi } from '../credentials/KnolyxApi.credentials';
+import { startTriggerHost, type TriggerHost } from '../test/harness';
+import { machineBusyMs } from './lib';
+import { DEMO_CREDENTIALS } from './workflows';
+
+// KnolyxTrigger.node.json sits next to the .ts file and Node's resolver tries .json first: name the file.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { KnolyxTrigger } = require('../nodes/Knolyx/KnolyxTrigger.node.ts') as typeof import('../nodes/Knolyx/KnolyxTrigger.node');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const dedupe = require('../nodes/Knolyx/trigger/dedupe.ts') as typeof import('../nodes/Knolyx/trigger/dedupe');
+
+export interface TriggerJob {
+	url: string;
+	deliveries: number;
+	resentShare: number;
+	/** Extra unique deliveries afterwards, to fill the seen-id store to its bound. */
+	fill: number;
+}
+
+export interface TriggerResult {
+	deliveries: number;
+	uniqueIds: number;
+	knolyx: { handlerUsTotal: number; handlerUsMedian: number; roundTripUsMedian: number; executions: number; statuses: Record<string, number> };
+	bare: { handlerUsTotal: number; handlerUsMedian: number; roundTripUsMedian: number; executions: number };
+	/** Average number of cores other processes kept busy while the deliveries were pushed. */
+	otherCores?: number;
+	/** Median handler time of the Knolyx trigger per 500 deliveries, in order (shows growth with the store). */
+	knolyxByChunk: number[];
+	store: {
+		bound: number;
+		entriesAtEnd: number;
+		staticDataJsonBytes: number;
+		/** Retained heap of a SeenStore (static data) and a RecentIds window filled to the bound with ids like the platform's. */
+		seenStoreHeapBytes: number;
+		recentIdsHeapBytes: number;
+	};
+	executionsAfterFill: number;
+	uniqueAfterFill: number;
+	error?: string;
+	maxRssMb: number;
+}
+
+/** The baseline: a webhook handler that only parses the JSON body and starts an execution with it. */
+class BareTrigger implements INodeType {
+	description: INodeType['description'] = {
+		displayName: 'Bare Trigger',
+		name: 'bareTrigger',
+		group: ['trigger'],
+		version: 1,
+		description: 'Parses the JSON body, nothing else',
+		defaults: { name: 'Bare Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		webhooks: [{ name: 'default', httpMethod: 'PUT', responseMode: 'onReceived', path: 'webhook' }],
+		properties: [],
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const req = this.getRequestObject() as { rawBody?: Buffer };
+		const body = JSON.parse((req.rawBody ?? Buffer.from('{}')).toString('utf8')) as IDataObject;
+		return { workflowData: [[{ json: body }]] };
+	}
+}
+
+/** Wraps a node type's webhook() to record the time spent in it. */
+function timed<T extends INodeType>(node: T, samples: number[]): T {
+	const original = node.webhook as NonNullable<INodeType['webhook']>;
+	node.webhook = async function (this: IWebhookFunctions) {
+		const start = performance.now();
+		try {
+			return await original.call(this);
+		} finally {
+			samples.push((performance.now() - start) * 1000);
+		}
+	};
+	return node;
+}
+
+/** Deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+const uuid = (random: () => number) =>
+	'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => {
+		const r = Math.floor(random() * 16);
+		return (c === 'x' ? r : (r & 0x3) | 0x8).toString(16);
+	});
+
+function message(id: string, i: number): string {
+	return JSON.stringify({
+		id,
+		type: 'COURSE_PAYMENT_RECEIVED',
+		data: { user: { id: 1000 + i, name: `Buyer ${i}`, email: `buyer${i}@example.com` }, course: { id: 101, name: 'Intro to n8n' } },
+	});
+}
+
+const median = (values: number[]) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0;
+};
+
+async function put(agent: http.Agent, url: string, body: string, token?: string): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const req = http.request(
+			url,
+			{
+				method: 'PUT',
+				agent,
+				headers: {
+					'Content-Type': 'application/json',
+					'Content-Length': Buffer.byteLength(body),
+					...(token ? { 'X-Webhook-Security-Token': token } : {}),
+				},
+			},
+			(res) => {
+				res.resume();
+				res.on('end', () => resolve(res.statusCode ?? 0));
+			},
+		);
+		req.on('error', reject);
+		req.end(body);
+	});
+}
+
+function retainedBytes(build: () => unknown): number {
+	const gc = (global as { gc?: () => void }).gc;
+	if (!gc) return -1;
+	gc();
+	gc();
+	const before = process.memoryUsage().heapUsed;
+	const kept = build();
+	gc();
+	gc();
+	const after = process.memoryUsage().heapUsed;
+	if (!kept) throw new Error('unreachable');
+	return after - before;
+}
+
+async function main(): Promise<void> {
+	const job = JSON.parse(process.argv[2]) as TriggerJob;
+	const knolyxSamples: number[] = [];
+	const bareSamples: number[] = [];
+	const credentials = { knolyxApi: { baseUrl: job.url, ...DEMO_CREDENTIALS } };
+	const hosts: TriggerHost[] = [];
+	try {
+		const knolyx = await startTriggerHost({
+			nodeType: timed(new KnolyxTrigger(), knolyxSamples),
+			type: 'n8n-nodes-knolyx.knolyxTrigger',
+			parameters: { events: ['COURSE_PAYMENT_RECEIVED', 'BUNDLE_PAYMENT_RECEIVED'], options: {} },
+			credentials,
+			credentialTypes: [new KnolyxApi()],
+		});
+		hosts.push(knolyx);
+		const bare = await startTriggerHost({
+			nodeType: timed(new BareTrigger(), bareSamples),
+			type: 'bench.bareTrigger',
+			parameters: {},
+			credentials: {},
+			credentialTypes: [],
+		});
+		hosts.push(bare);
+		await knolyx.activate('trigger'); // registers the webhook on the sandbox, stores the secret
+		await bare.activate('trigger');
+		// The platform's creation PING (not a selected event) may still be on its way: let it land first.
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		knolyxSamples.length = 0;
+		const knolyxUrl = knolyx.url('trigger');
+		const registrations = (knolyx.nodeStaticData?.registrations ?? {}) as Record<string, { secret?: string }>;
+		const token = registrations[knolyxUrl]?.secret;
+		if (!token) throw new Error('the trigger stored no secret on activation');
+		const executionsBefore = knolyx.executions().length;
+
+		// 5 000 deliveries, 10 % of them resending an id already delivered.
+		const random = prng(7);
+		const ids: string[] = [];
+		const sequence: Array<{ id: string; i: number }> = [];
+		for (let i = 0; i < job.deliveries; i++) {
+			if (ids.length > 0 && random() < job.resentShare) sequence.push({ id: ids[Math.floor(random() * ids.length)], i });
+			else {
+				const id = uuid(random);
+				ids.push(id);
+				sequence.push({ id, i });
+			}
+		}
+		const bodies = sequence.map(({ id, i }) => message(id, i));
+		const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+		const statuses: Record<string, number> = {};
+		const knolyxTrips: number[] = [];
+		const bareTrips: number[] = [];
+		const CHUNK = 250;
+		const pushStart = { t: Date.now(), cpu: process.cpuUsage(), busy: machineBusyMs() };
+		for (let start = 0; start < bodies.length; start += CHUNK) {
+			for (let i = start; i < Math.min(bodies.length, start + CHUNK); i++) {
+				const t = performance.now();
+				const status = await put(agent, knolyxUrl, bodies[i], token);
+				knolyxTrips.push((performance.now() - t) * 1000);
+				statuses[status] = (statuses[status] ?? 0) + 1;
+			}
+			for (let i = start; i < Math.min(bodies.length, start + CHUNK); i++) {
+				const t = performance.now();
+				await put(agent, bare.url('trigger'), bodies[i]);
+				bareTrips.push((performance.now() - t) * 1000);
+			}
+		}
+		const pushMs = Date.now() - pushStart.t;
+		const pushCpu = process.cpuUsage(pushStart.cpu);
+		const busyNow = machineBusyMs();
+		const otherCores =
+			busyNow !== undefined && pushStart.busy !== undefined
+				? Math.max(0, (busyNow - pushStart.busy - (pushCpu.user + pushCpu.system) / 1000) / pushMs)
+				: undefined;
+		const knolyxExecutions = knolyx.executions().length - executionsBefore;
+		const byChunk: number[] = [];
+		for (let start = 0; start < knolyxSamples.length; start += 500) byChunk.push(Math.round(median(knolyxSamples.slice(start, start + 500))));
+
+		// Fill the seen-id store past its bound with more unique deliveries.
+		for (let i = 0; i < job.fill; i++) {
+			const id = uuid(random);
+			ids.push(id);
+			await put(agent, knolyxUrl, message(id, job.deliveries + i), token);
+		}
+		agent.destroy();
+		const seen = (knolyx.nodeStaticData?.seen ?? {}) as Record<string, { ids: string[]; at: number[] }>;
+		const store = seen.production ?? { ids: [], at: [] };
+
+		// Retained heap of the two structures at the bound, built in isolation with ids of the same shape.
+		const bound = dedupe.DEFAULT_DEDUPE_WINDOW;
+		const limits = dedupe.DEFAULT_LIMITS;
+		const sampleIds = Array.from({ length: bound }, () => uuid(random));
+		const now = Date.now();
+		const seenStoreHeapBytes = retainedBytes(() => {
+			const s = dedupe.readSeenStore(JSON.parse(JSON.stringify({ ids: sampleIds, at: sampleIds.map(() => Math.floor(now / 1000)) })));
+			return s;
+		});
+		const recentIdsHeapBytes = retainedBytes(() => {
+			const window = new dedupe.RecentIds();
+			for (const id of JSON.parse(JSON.stringify(sampleIds)) as string[]) window.add(id, now, limits);
+			return window;
+		});
+
+		const result: TriggerResult = {
+			deliveries: job.deliveries,
+			uniqueIds: new Set(sequence.map((s) => s.id)).size,
+			knolyx: {
+				handlerUsTotal: Math.round(knolyxSamples.slice(0, job.deliveries).reduce((a, b) => a + b, 0)),
+				handlerUsMedian: Math.round(median(knolyxSamples.slice(0, job.deliveries))),
+				roundTripUsMedian: Math.round(median(knolyxTrips)),
+				executions: knolyxExecutions,
+				statuses,
+			},
+			bare: {
+				handlerUsTotal: Math.round(bareSamples.reduce((a, b) => a + b, 0)),
+				handlerUsMedian: Math.round(median(bareSamples)),
+				roundTripUsMedian: Math.round(median(bareTrips)),
+				executions: bare.executions().length,
+			},
+			knolyxByChunk: byChunk,
+			otherCores,
+			store: {
+				bound,
+				entriesAtEnd: store.ids.length,
+				staticDataJsonBytes: Buffer.byteLength(JSON.stringify(knolyx.nodeStaticData ?? {})),
+				seenStoreHeapBytes,
+				recentIdsHeapBytes,
+			},
+			executionsAfterFill: knolyx.executions().length - executionsBefore,
+			uniqueAfterFill: new Set(ids).size,
+			maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+		};
+		for (const h of hosts) await h.deactivate('trigger').catch(() => undefined);
+		for (const h of hosts) await h.close();
+		process.send?.(result, () => process.exit(0));
+	} catch (error) {
+		process.send?.({ error: (error as Error).stack ?? String(error) }, () => process.exit(0));
+	}
+}
+
+void main();
