@@ -14,6 +14,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { KnolyxApi } from '../credentials/KnolyxApi.credentials';
 import { startTriggerHost, type TriggerHost } from '../test/harness';
+import { prng } from '../sandbox/faults';
 import { machineBusyMs } from './lib';
 import { DEMO_CREDENTIALS } from './workflows';
 
@@ -88,18 +89,6 @@ function timed<T extends INodeType>(node: T, samples: number[]): T {
 		}
 	};
 	return node;
-}
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 const uuid = (random: () => number) =>

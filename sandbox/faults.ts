@@ -27,7 +27,7 @@ const MALFORMED_BODY =
 	'<html><head><title>Error</title></head><body><h1>Upstream error</h1><p>The proxy received an invalid response.</p></body></html>';
 
 /** mulberry32: tiny deterministic PRNG returning floats in [0, 1). */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
 	let a = seed >>> 0;
 	return () => {
 		a = (a + 0x6d2b79f5) >>> 0;
