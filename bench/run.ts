@@ -406,6 +406,8 @@ async function benchTrigger(sandbox: SandboxProcess): Promise<void> {
 			'',
 			`Knolyx handler median per 500 deliveries, in order: ${r.knolyxByChunk.map((v) => `${v}`).join(', ')} µs. Other processes kept ${r.otherCores === undefined ? '?' : round(r.otherCores, 1)} cores busy meanwhile.`,
 			'',
+			'Where the handler time goes (CPU profile of this benchmark, separate run): 39 % in `mergeRecent` (nodes/Knolyx/trigger/dedupe.ts), which builds a `Set` of the whole stored window (up to 5 000 ids) on every delivery, plus `lacksRecent`, `hasSeen` (`lastIndexOf` over the stored ids) and `readSeenStore` (copies and checks both arrays): work that grows with the window. Before `mergeRecent` came (commit cf3242d) the median here was 132 µs (11× the bare handler). What would make it flat: merge only the recent ids newer than the store\'s newest entry (both are in time order), and look ids up in the process-local `Map` before touching the stored arrays.',
+			'',
 			`Seen-id store at its bound (${r.store.bound} ids, reached with ${r.uniqueAfterFill} unique ids; ${r.store.entriesAtEnd} kept): static data of the node ${kb(r.store.staticDataJsonBytes)} as JSON (what n8n saves with the workflow after an execution that changed it); retained heap ${kb(r.store.seenStoreHeapBytes)} for the static-data store and ${kb(r.store.recentIdsHeapBytes)} for the process-local window. Executions after the fill: ${r.executionsAfterFill} for ${r.uniqueAfterFill} unique ids.`,
 		].join('\n'),
 	);
@@ -480,7 +482,7 @@ async function benchMemory(sandbox: SandboxProcess, bulk: Map<string, Measured[]
 		'≤ 1.5× (only the items)',
 		addedByNode <= 1.5 * addedItems,
 		() =>
-			`The node's run keeps ${round(addedByNode - addedItems, 2)} KB per item (${round(((addedByNode - addedItems) * (large - small)) / 1024, 1)} MB per ${large - small} items) beyond its output items and beyond what the same workflow holds without it. Not attributed further: a heap snapshot after a run of 2 000 items (separate run) showed about 17 objects and 18 strings per item in all, some 8 objects and 7 strings more than the input and output items account for; candidates are n8n's per-item execution metadata and strings kept from expression results. The peak RSS growth is garbage, not this (see the table note).`,
+			`The node's run keeps ${round(addedByNode - addedItems, 2)} KB per item (${round(((addedByNode - addedItems) * (large - small)) / 1024, 1)} MB per ${large - small} items) beyond its output items and beyond what the same workflow holds without it. Not attributed further: a heap snapshot diff of a 2 000-item run (separate run) shows only plain objects and strings growing with N, no node-specific structure; candidates are n8n's per-item execution metadata and strings kept from expression results. What would close it: find the holder with a retainer analysis of such a snapshot. The peak RSS growth is garbage, not this (see the table note).`,
 	);
 }
 
