@@ -153,7 +153,7 @@ export class RuleEditor {
 			} catch (error) {
 				// The save may or may not have been applied: read again and decide.
 				const code = networkErrorCode(error);
-				if (!code && !isLostAnswer(error)) throw asNodeError(this.client.node, error, firstItem);
+				if (!code) throw asNodeError(this.client.node, error, firstItem);
 				// A save that timed out may still be in the platform's hands: give it the same time
 				// again before reading, so that the read sees it rather than a list it then replaces
 				// (with this batch's list, over whatever was saved in between).
@@ -179,10 +179,4 @@ function canonical(value: unknown): string {
 
 function sameContent(a: Rule[], b: Rule[]): boolean {
 	return canonical(a) === canonical(b);
-}
-
-/** The transport turns a lost connection into a NodeApiError that keeps the network code. */
-function isLostAnswer(error: unknown): boolean {
-	const record = error as { cause?: unknown; context?: unknown; message?: unknown };
-	return typeof record.message === 'string' && record.message.startsWith('Knolyx could not be reached');
 }
