@@ -86,7 +86,7 @@
 			table(
 				cols,
 				d.users.map((u) =>
-					row(cols, [String(u.id), `${u.firstName} ${u.lastName}`, u.email, u.gender, chips(u.workgroups, '—'), fmt(u.createdAt)], {
+					row(cols, [h('span', { class: 'id' }, `#${u.id}`), h('strong', {}, `${u.firstName} ${u.lastName}`), u.email, u.gender, chips(u.workgroups, '—'), fmt(u.createdAt)], {
 						class: freshClass(`u${u.id}:${u.firstName}:${u.lastName}:${u.gender}:${u.workgroups.length}`),
 						dataset: { userId: u.id, email: u.email },
 					}),
@@ -118,7 +118,7 @@
 											{ class: freshClass(`m${wg.id}:${m.userId}:${m.removalDate}`), dataset: { email: m.email } },
 											h('span', { class: 'who' }, m.name ?? `user #${m.userId}`, h('small', {}, m.email)),
 											m.removalDate === null
-												? h('span', { class: 'badge plain', title: 'no removal date' }, 'no end')
+												? h('span', { class: 'badge plain' }, 'no removal date')
 												: h('span', { class: `badge ${m.active ? 'info' : 'bad'}`, title: 'removal date (UTC)' }, `${m.active ? 'until' : 'removed'} ${m.removalDate}`),
 										),
 									),
@@ -260,7 +260,7 @@
 					[
 						time(r.at),
 						[h('b', {}, r.method), ' ', h('span', { class: 'url' }, r.path)],
-						[badgeFor(r.status, r.status === null ? 'dropped' : null), r.burst ? h('span', { class: 'badge plain', title: 'answered by an injected fault burst' }, ' injected') : null],
+						[badgeFor(r.status, r.status === null ? 'dropped' : null), r.burst ? [' ', h('span', { class: 'badge plain', title: 'counted by a fault burst (Make the API misbehave)' }, 'injected')] : null],
 						r.key ? h('code', {}, r.key) : h('span', { class: 'note' }, 'none'),
 						[String(r.ms), h('span', { class: 'narrow-only' }, ' ms')],
 					],
