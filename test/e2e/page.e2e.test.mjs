@@ -87,6 +87,17 @@ afterAll(async () => {
 	if (OWN_RUN_DIR) fs.rmSync(RUN_DIR, { recursive: true, force: true });
 }, 60_000);
 
+/** Wait until the element's text matches (the page answers a click asynchronously); resolves with the text. */
+function textMatches(selector, re) {
+	return waitFor(
+		async () => {
+			const text = await page.locator(selector).first().innerText();
+			return re.test(text) ? text : undefined;
+		},
+		{ what: `${selector} to match ${re}` },
+	);
+}
+
 /** Run a step; on failure keep a screenshot of what the page showed. */
 async function step(name, fn) {
 	try {
@@ -154,7 +165,7 @@ describe('the sandbox page beside a real n8n', () => {
 			await page.locator('#event-user').selectOption(String(buyer.id));
 			await page.locator('#event-course').selectOption(String(COURSE.id));
 			await page.getByRole('button', { name: 'Course completed' }).click();
-			await expect(page.locator('#event-result').innerText()).resolves.toMatch(/COURSE_COMPLETED for Barbara Liskov .* sent to 1 webhook/);
+			await textMatches('#event-result', /COURSE_COMPLETED for Barbara Liskov .* sent to 1 webhook/);
 
 			const row = webhook.locator('tr[data-type="COURSE_COMPLETED"][data-status="200"]');
 			await row.waitFor({ timeout: 20_000 });
@@ -178,9 +189,9 @@ describe('the sandbox page beside a real n8n', () => {
 
 		await page.evaluate(() => window.scrollTo(0, 0));
 		await screenshot(page, 'page-1280x800');
+		await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'page-1280x800-full.png'), fullPage: true });
 		await page.locator('#webhooks').scrollIntoViewIfNeeded();
 		await screenshot(page, 'page-1280x800-webhooks');
-		await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'page-1280x800-full.png'), fullPage: true });
 	});
 
 	test('readable: text contrast at least 4.5:1, nothing wider than the window at 1280 and at 390 pixels', async () => {
@@ -206,19 +217,17 @@ describe('the sandbox page beside a real n8n', () => {
 			await page.locator('#fault-kind').selectOption('503');
 			await page.locator('#fault-requests').fill('2');
 			await page.getByRole('button', { name: 'Inject errors', exact: true }).click();
-			await waitFor(async () => /next 2 API requests \(of 2\) are answered 503/.test(await page.locator('#fault-status').innerText()), {
-				what: 'the fault status on the page',
-			});
+			await textMatches('#fault-status', /next 2 API requests \(of 2\) are answered 503/);
 			const status = await fetch(`${sandbox.url}/public/api/v1/course`, { headers: { 'x-api-key': DEMO.apiKey, 'x-project-id': DEMO.projectId } });
 			expect(status.status).toBe(503);
-			await waitFor(async () => /next 1 API request \(of 2\)/.test(await page.locator('#fault-status').innerText()), { what: 'one request left' });
+			await textMatches('#fault-status', /next 1 API request \(of 2\)/);
 			await page.getByRole('button', { name: 'Stop now' }).click();
-			await waitFor(async () => /Off: the API answers normally/.test(await page.locator('#fault-status').innerText()), { what: 'the fault off' });
+			await textMatches('#fault-status', /Off: the API answers normally/);
 			const after = await fetch(`${sandbox.url}/public/api/v1/course`, { headers: { 'x-api-key': DEMO.apiKey, 'x-project-id': DEMO.projectId } });
 			expect(after.status).toBe(200);
 			// The request list: the newest answered normally, the one before by the burst.
 			const rows = page.locator('#requests tbody tr');
-			await waitFor(async () => /\b200\b/.test(await rows.first().innerText()), { what: 'the 200 in the request list' });
+			await textMatches('#requests tbody tr', /\b200\b/);
 			await expect(rows.nth(1).innerText()).resolves.toMatch(/503\s+injected/);
 		});
 	});
