@@ -5,7 +5,8 @@
 //      the page shows the buyer in the course's workgroup and that workgroup in the course's rule.
 //   2. The course-completed example is published; the page's "Course completed" button for
 //      the buyer makes the platform deliver COURSE_COMPLETED, n8n answers 200, and the page shows it.
-//   3. The fault form: a burst for the next N requests, shown and stopped.
+//   3. Contrast and width at 1280 and 390 pixels; the fault form (a burst for the next N
+//      requests, shown and stopped); the ping button; nothing loaded from elsewhere.
 // Screenshots (test-artifacts/e2e/): page-1280x800*.png and page-narrow-390.png.
 
 import crypto from 'node:crypto';
@@ -230,6 +231,21 @@ describe('the sandbox page beside a real n8n', () => {
 			await textMatches('#requests tbody tr', /\b200\b/);
 			await expect(rows.nth(1).innerText()).resolves.toMatch(/503\s+injected/);
 		});
+	});
+
+	test('"Ping all webhooks": n8n answers the PING 200, and the page shows it', async () => {
+		const [hook] = await sb.webhooks();
+		const pings = page.locator(`[data-webhook-id="${hook.id}"] tr[data-type="PING"]`);
+		const before = await pings.count();
+		await step('ping', async () => {
+			await page.getByRole('button', { name: 'Ping all webhooks' }).click();
+			await textMatches('#ping-result', /PING sent to 1 webhook\./);
+			await waitFor(async () => (await pings.count()) === before + 1, { what: 'one more PING row' });
+			await expect(pings.first().getAttribute('data-status')).resolves.toBe('200');
+		});
+		const attempts = await sb.deliveries({ type: 'PING', webhookId: hook.id });
+		expect(attempts.at(-1)).toMatchObject({ ok: true, status: 200 });
+		expect(await pings.first().getAttribute('data-message-id')).toBe(attempts.at(-1).messageId);
 	});
 
 	test('the page loaded nothing from anywhere but the sandbox', () => {
