@@ -248,6 +248,16 @@ describe('the sandbox page beside a real n8n', () => {
 		expect(await pings.first().getAttribute('data-message-id')).toBe(attempts.at(-1).messageId);
 	});
 
+	test('names are shown as text, never as markup', async () => {
+		const firstName = '<img src=x onerror="window.__injected=1">';
+		await sb.request('POST', '/sandbox/seed', { users: [{ firstName, lastName: '<b>Bold</b>', email: 'markup@example.com' }] });
+		const row = page.locator('#users tr[data-email="markup@example.com"]');
+		await row.waitFor();
+		await expect(row.innerText()).resolves.toContain(`${firstName} <b>Bold</b>`);
+		expect(await row.locator('img, b').count()).toBe(0);
+		expect(await page.evaluate(() => window.__injected)).toBeUndefined();
+	});
+
 	test('the page loaded nothing from anywhere but the sandbox', () => {
 		expect(loaded.length).toBeGreaterThan(3);
 		expect(loaded.filter((u) => !u.startsWith(`${sandbox.url}/`))).toEqual([]);
