@@ -8,6 +8,7 @@ import { communityRoutes } from './routes/communities';
 import { controlRoutes } from './routes/control';
 import { courseRoutes } from './routes/courses';
 import { keyRoutes } from './routes/key';
+import { createPageServices, pageRoutes } from './routes/page';
 import { userRoutes } from './routes/users';
 import { webhookRoutes } from './routes/webhooks';
 import { workgroupRoutes } from './routes/workgroups';
@@ -58,16 +59,20 @@ export function createApp(ctx: SandboxContext, reset: (seed: SeedName) => unknow
 	v1.use(keyRoutes(), webhookRoutes(ctx), courseRoutes(ctx), workgroupRoutes(ctx), userRoutes(ctx));
 	v1.use(businessRuleRoutes(ctx), communityRoutes(ctx));
 
+	const page = createPageServices(ctx);
 	if (log) app.use('/public/api', requestLog);
+	app.use('/public/api', page.requests.middleware());
 	app.use(
 		'/public/api',
 		tracking(ctx),
 		authenticate(ctx.state),
+		page.burst.middleware(),
 		ctx.faults.middleware(),
 		express.json({ limit: JSON_LIMIT }),
 		Router().use('/v1', v1),
 		unknownEndpoint,
 	);
+	app.use(pageRoutes(ctx, page));
 	app.use('/sandbox', express.json({ limit: JSON_LIMIT }), controlRoutes(ctx, reset));
 	app.use(unknownEndpoint);
 	app.use(errorHandler);

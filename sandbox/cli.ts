@@ -64,6 +64,7 @@ async function main(): Promise<void> {
 	const sandbox = await startSandbox(opts);
 	const lines = [
 		`Knolyx sandbox listening on ${sandbox.url}${opts.strict ? ' (strict webhook URLs)' : ''}`,
+		`  Page (open it):        ${sandbox.url}/`,
 		`  Base URL (credential): ${sandbox.url}`,
 		`  Project ID:            ${DEMO.projectId}`,
 		`  API key (all perms):   ${DEMO.apiKey}`,

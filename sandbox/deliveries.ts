@@ -151,6 +151,11 @@ export class DeliveryService {
 		return this.log.filter(matchesFilter(filter));
 	}
 
+	/** The last `limit` logged attempts, oldest first (the sandbox page reads these without copying the whole log). */
+	recent(limit: number): DeliveryAttempt[] {
+		return this.log.slice(-limit);
+	}
+
 	/** Resolves once at least `count` logged attempts match; rejects after timeoutMs. */
 	waitFor(predicate: DeliveryPredicate, timeoutMs = 5000, count = 1): Promise<DeliveryAttempt[]> {
 		const matching = (): DeliveryAttempt[] => this.log.filter(predicate);

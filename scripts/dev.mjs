@@ -275,6 +275,8 @@ async function main() {
 
 	const lines = [
 		'',
+		`Sandbox page: ${sandbox.url}/  (open it beside the editor: what the platform holds, live)`,
+		'',
 		`n8n ${N8N_VERSION} with ${PACKAGE_NAME} is running (started in ${secs()}).`,
 		'',
 		`  Editor:      ${n8n.url}/`,
@@ -287,7 +289,7 @@ async function main() {
 		...(examples.length ? examples.map(({ wf }) => `  - ${wf.name}${published.includes(wf) ? ' (published)' : ''}: ${n8n.url}/workflow/${wf.id}`) : ['  (none in examples/ yet)']),
 		'',
 		'Try:',
-		'  - Open a workflow and click "Execute workflow"; then look at the sandbox state.',
+		'  - Open a workflow and click "Execute workflow"; then look at the sandbox page.',
 	];
 	for (const wf of published) {
 		for (const node of wf.nodes) {
