@@ -113,8 +113,8 @@ describeIfMcp(`Knolyx tools for an outside AI agent through the MCP Server Trigg
 	});
 
 	test('publishing the workflow serves the MCP endpoint', async () => {
-		const status = await rest.activateWorkflow(WORKFLOW_ID);
-		expect(status.status).toBe('published');
+		// The production URL answering MCP is the proof of publication (the REST answer differs between n8n lines).
+		await rest.activateWorkflow(WORKFLOW_ID);
 		client = await connectMcp(url, trigger.typeVersion >= 2 ? 'streamableHttp' : 'sse');
 		expect(client.getServerVersion()).toMatchObject({ name: expect.any(String) });
 	});
