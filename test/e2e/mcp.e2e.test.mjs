@@ -7,6 +7,8 @@
 //
 // Skipped, with the reason printed, when the installed n8n has no MCP Server Trigger.
 
+import './lib/mcp-run-dir.mjs'; // first: this file's own folder in the run folder
+
 import fs from 'node:fs';
 import path from 'node:path';
 
