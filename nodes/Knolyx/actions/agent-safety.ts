@@ -54,8 +54,9 @@ export const agentSafetyProperties: INodeProperties[] = [
 /**
  * Whether the node runs as an AI agent's tool: its type is the tool variant
  * n8n generates for `usableAsTool` nodes (`…knolyxTool`), or the execution
- * context says so (n8n ≥ 1.9x `isToolExecution()`: a sub-node on an ai_tool
- * connection). Either is enough.
+ * context says so (`isToolExecution()` of n8n 2.x: a sub-node on an ai_tool
+ * connection; n8n 1.123 has no such method, and the type is enough there).
+ * Either is enough.
  */
 export function runsAsAgentTool(ctx: IExecuteFunctions): boolean {
 	if (/Tool$/.test(ctx.getNode().type)) return true;
