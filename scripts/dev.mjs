@@ -299,6 +299,10 @@ async function main() {
 				);
 			} else if (node.type === 'n8n-nodes-base.formTrigger') {
 				lines.push(`  - "${wf.name}": open the form ${n8n.url}/form/${node.parameters?.path ?? node.webhookId}`);
+			} else if (node.type === '@n8n/n8n-nodes-langchain.mcpTrigger') {
+				// Version 2+: Streamable HTTP and SSE on one URL; 1.x: SSE on <path>/sse.
+				const mcpUrl = `${n8n.url}/mcp/${node.parameters?.path}${node.typeVersion >= 2 ? '' : '/sse'}`;
+				lines.push(`  - "${wf.name}": paste this MCP server URL into your agent (Claude, ChatGPT, your IDE): ${mcpUrl}`);
 			} else if (node.type === `${PACKAGE_NAME}.knolyxTrigger`) {
 				lines.push(
 					`  - "${wf.name}": make the sandbox send an event:`,

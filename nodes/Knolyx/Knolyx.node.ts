@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { agentSafetyProperties } from './actions/agent-safety';
 import { router } from './actions/router';
 import { courseDescription } from './actions/course/Course.resource';
 import { eventDescription } from './actions/event/Event.resource';
@@ -46,6 +47,7 @@ export class Knolyx implements INodeType {
 			...userDescription,
 			...webhookDescription,
 			...workgroupDescription,
+			...agentSafetyProperties,
 			{
 				displayName: 'Request Options',
 				name: 'requestOptions',

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { AdaptiveLimiter, KnolyxClient } from '../transport';
 import { asNodeError } from '../transport/errors';
+import { refuseUnconfirmedAgentDeletion } from './agent-safety';
 import { operations } from './operations';
 import { RuleEditor } from './rule/editor';
 import type { KnolyxOperation } from './types';
@@ -29,6 +30,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
+	refuseUnconfirmedAgentDeletion(this, resource, operationName);
 	const options = this.getNodeParameter('requestOptions', 0, {}) as RequestOptions;
 	const fixed = Math.max(0, Math.floor(options.concurrency ?? 0));
 	const limiter = new AdaptiveLimiter({
