@@ -8,6 +8,7 @@ import { communityRoutes } from './routes/communities';
 import { controlRoutes } from './routes/control';
 import { courseRoutes } from './routes/courses';
 import { keyRoutes } from './routes/key';
+import { pollControlRoutes } from './routes/poll-control';
 import { userRoutes } from './routes/users';
 import { webhookRoutes } from './routes/webhooks';
 import { workgroupRoutes } from './routes/workgroups';
@@ -69,6 +70,7 @@ export function createApp(ctx: SandboxContext, reset: (seed: SeedName) => unknow
 		unknownEndpoint,
 	);
 	app.use('/sandbox', express.json({ limit: JSON_LIMIT }), controlRoutes(ctx, reset));
+	app.use('/sandbox', express.json({ limit: JSON_LIMIT }), pollControlRoutes(ctx));
 	app.use(unknownEndpoint);
 	app.use(errorHandler);
 	return app;
