@@ -190,6 +190,17 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 		expect(ids(executionsJson(trigger).flat())).toEqual([ada.id]);
 	});
 
+	it('skips a poll that starts while the previous one is still reading, so nothing is emitted twice', async () => {
+		await platform.register(eventId, { count: 150 });
+		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await trigger.activate();
+		const added = await platform.register(eventId, { count: 2 });
+		sandbox.setFaults({ latencyMs: 100 });
+		const ticks = await Promise.all([trigger.tick(), trigger.tick()]);
+		expect(ticks.filter((tick) => tick.emitted !== undefined)).toHaveLength(1);
+		expect(ids(executionsJson(trigger).flat())).toEqual(ids(added));
+	});
+
 	it('costs one request per 100 attendees (plus one when the last page is full) on every poll', async () => {
 		await platform.register(eventId, { count: 250 });
 		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
