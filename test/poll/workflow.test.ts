@@ -224,7 +224,7 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 		expect(tick.error?.message).toContain(`more than the ${MAX_REMEMBERED}`);
 		expect(tick.emitted).toBeUndefined();
 		expect(JSON.stringify(trigger.nodeStaticData)).toBe(memoryBefore);
-	});
+	}, 90_000);
 
 	it('refuses a bad Community ID or Event before any request, naming the field', async () => {
 		sandbox.resetStats();
