@@ -16,6 +16,7 @@ import { join } from 'node:path';
 
 import { median, round, runJob, startSandboxProcess, type SandboxProcess } from './lib';
 import { realN8nUnavailable, startRealN8n, type RealVariant } from './n8n-real';
+import { benchPoll } from './poll';
 import type { TriggerResult } from './trigger-worker';
 import type { Job, JobResult } from './worker';
 import type { Batching } from './workflows';
@@ -638,6 +639,7 @@ async function main(): Promise<void> {
 		if (wanted('trigger')) await benchTrigger(sandbox);
 		if (wanted('memory')) await benchMemory(sandbox, bulk);
 		if (wanted('n8n')) await benchRealN8n(sandbox);
+		if (wanted('poll')) sections.push(await benchPoll({ quick: QUICK, log }));
 	} finally {
 		await sandbox.close();
 	}

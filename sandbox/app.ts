@@ -9,6 +9,7 @@ import { controlRoutes } from './routes/control';
 import { courseRoutes } from './routes/courses';
 import { keyRoutes } from './routes/key';
 import { createPageServices, pageRoutes } from './routes/page';
+import { pollControlRoutes } from './routes/poll-control';
 import { userRoutes } from './routes/users';
 import { webhookRoutes } from './routes/webhooks';
 import { workgroupRoutes } from './routes/workgroups';
@@ -74,6 +75,7 @@ export function createApp(ctx: SandboxContext, reset: (seed: SeedName) => unknow
 	);
 	app.use(pageRoutes(ctx, page));
 	app.use('/sandbox', express.json({ limit: JSON_LIMIT }), controlRoutes(ctx, reset));
+	app.use('/sandbox', express.json({ limit: JSON_LIMIT }), pollControlRoutes(ctx));
 	app.use(unknownEndpoint);
 	app.use(errorHandler);
 	return app;

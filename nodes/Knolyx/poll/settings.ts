@@ -1,0 +1,69 @@
+import type { ILoadOptionsFunctions, INodeParameterResourceLocator, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { parseId } from '../helpers/validation';
+
+/** The Poll Trigger's parameters, read and checked before any request. */
+
+export type PollEvent = 'newAttendee' | 'newEvent' | 'newCourse';
+export type AttendeeScope = 'event' | 'community';
+
+export type PollSettings =
+	| { event: 'newCourse' }
+	| { event: 'newEvent'; communityId: number }
+	| { event: 'newAttendee'; scope: 'community'; communityId: number }
+	| { event: 'newAttendee'; scope: 'event'; communityId: number; eventId: number };
+
+type ParameterContext = Pick<IPollFunctions, 'getNode' | 'getNodeParameter'>;
+
+function idParameter(ctx: ParameterContext, name: string, field: string, what: string): number {
+	let value = ctx.getNodeParameter(name, '') as unknown;
+	if (value && typeof value === 'object' && '__rl' in value) value = (value as INodeParameterResourceLocator).value;
+	const id = parseId(value);
+	if (id === undefined) {
+		const shown = value === undefined || value === null || value === '' ? 'empty' : `"${String(value)}"`;
+		throw new NodeOperationError(ctx.getNode(), `${field}: ${shown} is not a numeric ID`, {
+			description: `Give the numeric ID of the ${what}.`,
+		});
+	}
+	return id;
+}
+
+export function readSettings(ctx: ParameterContext): PollSettings {
+	const event = ctx.getNodeParameter('event', 'newAttendee') as PollEvent;
+	if (event === 'newCourse') return { event };
+	const communityId = idParameter(ctx, 'communityId', 'Community ID', 'community (see its address in Knolyx)');
+	if (event === 'newEvent') return { event, communityId };
+	if (event !== 'newAttendee') {
+		throw new NodeOperationError(ctx.getNode(), `Trigger On: unknown value "${String(event)}"`);
+	}
+	const scope = ctx.getNodeParameter('attendeesOf', 'event') as AttendeeScope;
+	if (scope === 'community') return { event, scope, communityId };
+	return { event, scope: 'event', communityId, eventId: idParameter(ctx, 'eventId', 'Event', 'event') };
+}
+
+/** What the saved state belongs to; other settings start from a new baseline. */
+export function watchKey(settings: PollSettings): string {
+	switch (settings.event) {
+		case 'newCourse':
+			return 'newCourse';
+		case 'newEvent':
+			return `newEvent:${settings.communityId}`;
+		default:
+			return settings.scope === 'community'
+				? `newAttendee:community:${settings.communityId}`
+				: `newAttendee:event:${settings.communityId}:${settings.eventId}`;
+	}
+}
+
+/** The Community ID typed in the node, for the event picker. */
+export function currentCommunityId(ctx: ILoadOptionsFunctions): number {
+	const value = ctx.getCurrentNodeParameter('communityId') as unknown;
+	const id = parseId(value);
+	if (id === undefined) {
+		throw new NodeOperationError(ctx.getNode(), 'Community ID: enter the numeric ID of the community first', {
+			description: 'The event list shows the events of that community.',
+		});
+	}
+	return id;
+}

@@ -1,0 +1,108 @@
+/** Poll Trigger tests: the node hosted as n8n hosts a poll trigger, the sandbox over real HTTP. */
+import axios, { type AxiosInstance } from 'axios';
+import type { IDataObject, INode, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import { LoadOptionsContext } from 'n8n-core';
+
+import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
+import { KnolyxPollTrigger } from '../../nodes/Knolyx/KnolyxPollTrigger.node';
+import { DEMO, type Sandbox } from '../../sandbox';
+import { createAdditionalData, createNodeTypes, HarnessCredentialsHelper, runWorkflow } from '../harness';
+import { startPollHost, type PollHost } from '../harness/poll-host';
+
+export const TYPE = 'n8n-nodes-knolyx.knolyxPollTrigger';
+
+export const credentialsFor = (sandbox: Sandbox, apiKey: string = DEMO.apiKey) => ({
+	knolyxApi: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey },
+});
+
+export function host(sandbox: Sandbox, parameters: INodeParameters, savedStaticData?: IDataObject, apiKey?: string): PollHost {
+	return startPollHost({
+		nodeType: new KnolyxPollTrigger(),
+		type: TYPE,
+		parameters,
+		credentials: credentialsFor(sandbox, apiKey),
+		credentialTypes: [new KnolyxApi()],
+		savedStaticData,
+	});
+}
+
+export const attendeesOfEvent = (communityId: number, eventId: number | string): INodeParameters => ({
+	event: 'newAttendee',
+	attendeesOf: 'event',
+	communityId: String(communityId),
+	eventId: { __rl: true, mode: 'list', value: String(eventId) },
+});
+
+/** The /sandbox control endpoints that play people using the platform's own pages. */
+export class PlatformActivity {
+	private readonly http: AxiosInstance;
+
+	constructor(sandbox: Sandbox) {
+		this.http = axios.create({ baseURL: `${sandbox.url}/sandbox`, validateStatus: () => true });
+	}
+
+	private async send<T>(method: 'post' | 'delete', path: string, body?: unknown): Promise<T> {
+		const res = await this.http.request({ method, url: path, data: body });
+		if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.data)}`);
+		return res.data as T;
+	}
+
+	/** Registers people for an event: `count` new people, or one by e-mail or user ID. */
+	async register(eventId: number, who: { count?: number; email?: string; userId?: number } = {}): Promise<IDataObject[]> {
+		return (await this.send<{ attendees: IDataObject[] }>('post', `/events/${eventId}/attendees`, who)).attendees;
+	}
+
+	async cancel(eventId: number, userId: number): Promise<void> {
+		await this.send('delete', `/events/${eventId}/attendees/${userId}`);
+	}
+
+	async publishEvent(communityId: number, body: { title?: string; count?: number } = {}): Promise<IDataObject[]> {
+		return (await this.send<{ events: IDataObject[] }>('post', `/communities/${communityId}/events`, body)).events;
+	}
+
+	async addCourse(body: { title?: string; count?: number } = {}): Promise<IDataObject[]> {
+		return (await this.send<{ courses: IDataObject[] }>('post', '/courses', body)).courses;
+	}
+}
+
+/** The JSON of the items of every execution, oldest first. */
+export const executionsJson = (h: PollHost) => h.executions().map((items) => items.map((item) => item.json));
+
+/** Runs a workflow made of the Poll Trigger alone, manually, as "Fetch Test Event" in the editor does. */
+export async function runManually(sandbox: Sandbox, parameters: INodeParameters) {
+	const node: INode = { id: 'p', name: 'Knolyx Poll Trigger', type: TYPE, typeVersion: 1, position: [0, 0], parameters };
+	const result = await runWorkflow({
+		nodes: [node],
+		connections: {},
+		nodeTypes: createNodeTypes({ [TYPE]: new KnolyxPollTrigger() }),
+		credentials: credentialsFor(sandbox),
+		credentialTypes: [new KnolyxApi()],
+	});
+	return { items: result.output(node.name).map((item) => item.json), error: result.error };
+}
+
+/** The Event picker, called as the editor calls it, with the Community ID typed in the node. */
+export async function searchEvents(sandbox: Sandbox, communityId: string, filter?: string): Promise<INodeListSearchResult> {
+	const nodeType = new KnolyxPollTrigger();
+	const node: INode = {
+		id: 'p',
+		name: 'Knolyx Poll Trigger',
+		type: TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { event: 'newAttendee', attendeesOf: 'event', communityId },
+		credentials: { knolyxApi: { id: 'test-knolyxApi', name: 'Test knolyxApi' } },
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: createNodeTypes({ [TYPE]: nodeType }) });
+	const helper = new HarnessCredentialsHelper([new KnolyxApi()], credentialsFor(sandbox));
+	// The editor sends the parameters as currently typed along with the search.
+	const additionalData = createAdditionalData(helper, undefined, { currentNodeParameters: node.parameters });
+	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.eventId');
+	return await nodeType.methods.listSearch.searchCommunityEvents.call(context, filter);
+}
+
+/** Requests the sandbox answered on one route since its stats were last reset. */
+export const requestsTo = (sandbox: Sandbox, route: string) => sandbox.stats().byRoute[route] ?? 0;
+export const ATTENDEES_ROUTE = 'GET /public/api/v1/community/{id}/event/{id}/attendees/paged';
+export const EVENTS_ROUTE = 'GET /public/api/v1/community/{id}/event/paged';

@@ -1,0 +1,337 @@
+/**
+ * Knolyx Poll Trigger as n8n runs it: n8n-core's poll executor and PollContext (test/harness/poll-host),
+ * the platform played by the sandbox on 127.0.0.1, changes made through its control endpoints as
+ * people using the platform's own pages would, everything over real HTTP.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { MAX_REMEMBERED } from '../../nodes/Knolyx/poll/state';
+import { demoKeyWithout, startSandbox, type Sandbox } from '../../sandbox';
+import { prng } from '../../sandbox/faults';
+import {
+	ATTENDEES_ROUTE,
+	attendeesOfEvent,
+	EVENTS_ROUTE,
+	executionsJson,
+	host,
+	PlatformActivity,
+	requestsTo,
+	runManually,
+	searchEvents,
+} from './helpers';
+
+let sandbox: Sandbox;
+let platform: PlatformActivity;
+let communityId: number;
+let eventId: number;
+
+beforeEach(async () => {
+	sandbox = await startSandbox({ port: 0, seed: 'demo' });
+	platform = new PlatformActivity(sandbox);
+	communityId = sandbox.demo!.communityId;
+	eventId = sandbox.demo!.eventId;
+});
+
+afterEach(async () => {
+	await sandbox.close();
+});
+
+const ids = (items: IDataObject[]) => items.map((item) => item.id);
+
+/**
+ * A fault seed for which, with `errorRate` 0.5, the first `okBefore` API requests pass and the next
+ * one fails (the sandbox draws 6 numbers per request, the second decides an injected error).
+ */
+function seedFailingRequest(okBefore: number): number {
+	for (let seed = 1; seed < 100_000; seed++) {
+		const draw = prng(seed);
+		const errors = Array.from({ length: okBefore + 1 }, () => {
+			const draws = Array.from({ length: 6 }, () => draw());
+			return draws[1] < 0.5;
+		});
+		if (errors.slice(0, okBefore).every((e) => !e) && errors[okBefore]) return seed;
+	}
+	throw new Error('no seed found');
+}
+
+describe('Knolyx Poll Trigger: New Attendee of one event', () => {
+	it('records what exists on the first poll and emits nothing, then emits exactly the attendees added in between', async () => {
+		await platform.register(eventId, { count: 250 });
+		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+
+		const first = await trigger.activate();
+		expect(first).toEqual({});
+		expect(trigger.executions()).toEqual([]);
+
+		const added = await platform.register(eventId, { count: 2 });
+		const second = await trigger.tick();
+		expect(second.error).toBeUndefined();
+		expect(second.emitted?.map((item) => item.json)).toEqual(
+			added.map((attendee) => ({ ...attendee, communityId, eventId, detectedAt: expect.any(String) })),
+		);
+		const detectedAt = Date.parse(String(second.emitted?.[0].json.detectedAt));
+		expect(Math.abs(Date.now() - detectedAt)).toBeLessThan(60_000);
+
+		expect(await trigger.tick()).toEqual({});
+		expect(trigger.executions()).toHaveLength(1);
+	});
+
+	it('emits the shape the action node returns for an attendee, plus communityId, eventId and detectedAt', async () => {
+		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await trigger.activate();
+		const [ada] = await platform.register(eventId, { email: 'ada@example.com' });
+		const { emitted } = await trigger.tick();
+		expect(emitted?.map((item) => item.json)).toEqual([
+			{ id: ada.id, name: 'Ada Lovelace', email: 'ada@example.com', communityId, eventId, detectedAt: expect.any(String) },
+		]);
+	});
+
+	it('over 20 polls with attendees added between some of them, emits every attendee exactly once, in order', async () => {
+		await platform.register(eventId, { count: 95 });
+		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await trigger.activate();
+
+		// Additions that cross the 100-a-page boundary several times; nothing between polls 0, 3, 6, ...
+		const added: unknown[] = [];
+		const pollsWithAdditions: number[] = [];
+		for (let poll = 0; poll < 20; poll++) {
+			if (poll % 3 !== 0) {
+				const batch = await platform.register(eventId, { count: 1 + (poll % 4) * 2 });
+				added.push(...ids(batch));
+				pollsWithAdditions.push(poll);
+			}
+			const tick = await trigger.tick();
+			expect(tick.error).toBeUndefined();
+			expect(tick.emitted === undefined).toBe(poll % 3 === 0);
+		}
+		const emitted = executionsJson(trigger).flat();
+		expect(ids(emitted)).toEqual(added);
+		expect(new Set(ids(emitted)).size).toBe(emitted.length);
+		expect(trigger.executions()).toHaveLength(pollsWithAdditions.length);
+	});
+
+	it('keeps its state across a restart: a new node instance with the saved static data emits only what was added meanwhile', async () => {
+		await platform.register(eventId, { count: 3 });
+		const before = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await before.activate();
+		const early = await platform.register(eventId, { count: 1 });
+		expect(ids(executionsJson(before).flat())).toEqual([]);
+		expect(ids((await before.tick()).emitted?.map((i) => i.json) ?? [])).toEqual(ids(early));
+
+		// n8n stops; two people register while it is down; n8n starts and activates the workflow again.
+		const whileDown = await platform.register(eventId, { count: 2 });
+		const after = host(sandbox, attendeesOfEvent(communityId, eventId), before.saved);
+		const reactivation = await after.activate('init');
+		expect(reactivation.emitted?.map((item) => item.json.id)).toEqual(ids(whileDown));
+		expect(await after.tick()).toEqual({});
+		expect(JSON.stringify(after.saved).length).toBeGreaterThan(0);
+	});
+
+	it('a page that fails is read again on the next poll: nothing lost, nothing repeated', async () => {
+		await platform.register(eventId, { count: 250 });
+		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await trigger.activate();
+		const savedBefore = JSON.stringify(trigger.saved);
+		const memoryBefore = JSON.stringify(trigger.nodeStaticData);
+
+		const added = await platform.register(eventId, { count: 5 }); // on the third page
+		// The second page answers 500, which the transport does not retry: the poll fails.
+		sandbox.setFaults({ errorRate: 0.5, errorStatuses: [500], seed: seedFailingRequest(1) });
+		sandbox.resetStats();
+		const failed = await trigger.tick();
+		expect(failed.error?.message).toMatch(/Knolyx|failed|500/i);
+		expect(sandbox.stats().faultsInjected['error:500']).toBe(1);
+		expect(requestsTo(sandbox, ATTENDEES_ROUTE)).toBe(2);
+		expect(failed.emitted).toBeUndefined();
+		expect(JSON.stringify(trigger.nodeStaticData)).toBe(memoryBefore);
+		expect(JSON.stringify(trigger.saved)).toBe(savedBefore);
+
+		sandbox.resetFaults();
+		const next = await trigger.tick();
+		expect(next.emitted?.map((item) => item.json.id)).toEqual(ids(added));
+		expect(await trigger.tick()).toEqual({});
+		expect(ids(executionsJson(trigger).flat())).toEqual(ids(added));
+	});
+
+	it('rides out 503 answers with the transport retries and emits once', async () => {
+		await platform.register(eventId, { count: 150 });
+		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await trigger.activate();
+		const added = await platform.register(eventId, { count: 3 });
+		sandbox.setFaults({ errorRate: 0.5, errorStatuses: [503], seed: seedFailingRequest(1) });
+		sandbox.resetStats();
+		const tick = await trigger.tick();
+		expect(tick.error).toBeUndefined();
+		expect(sandbox.stats().faultsInjected['error:503']).toBeGreaterThanOrEqual(1);
+		expect(tick.emitted?.map((item) => item.json.id)).toEqual(ids(added));
+		sandbox.resetFaults();
+		expect(await trigger.tick()).toEqual({});
+	});
+
+	it('counts someone who cancelled and registered again as new once they were absent from two complete reads', async () => {
+		const [ada] = await platform.register(eventId, { email: 'ada@example.com' });
+		const [alan] = await platform.register(eventId, { email: 'alan@example.com' });
+		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await trigger.activate();
+
+		// Ada cancels; two polls see her absent; she registers again: new.
+		await platform.cancel(eventId, Number(ada.id));
+		expect(await trigger.tick()).toEqual({});
+		expect(await trigger.tick()).toEqual({});
+		await platform.register(eventId, { userId: Number(ada.id) });
+		expect((await trigger.tick()).emitted?.map((item) => item.json.email)).toEqual(['ada@example.com']);
+
+		// Alan cancels and is back before a second poll saw him absent: not new (a single absence may be
+		// an entry that moved between the pages of one read).
+		await platform.cancel(eventId, Number(alan.id));
+		expect(await trigger.tick()).toEqual({});
+		await platform.register(eventId, { userId: Number(alan.id) });
+		expect(await trigger.tick()).toEqual({});
+		expect(ids(executionsJson(trigger).flat())).toEqual([ada.id]);
+	});
+
+	it('skips a poll that starts while the previous one is still reading, so nothing is emitted twice', async () => {
+		await platform.register(eventId, { count: 150 });
+		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await trigger.activate();
+		const added = await platform.register(eventId, { count: 2 });
+		sandbox.setFaults({ latencyMs: 100 });
+		const ticks = await Promise.all([trigger.tick(), trigger.tick()]);
+		expect(ticks.filter((tick) => tick.emitted !== undefined)).toHaveLength(1);
+		expect(ids(executionsJson(trigger).flat())).toEqual(ids(added));
+	});
+
+	it('costs one request per 100 attendees (plus one when the last page is full) on every poll', async () => {
+		await platform.register(eventId, { count: 250 });
+		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await trigger.activate();
+		sandbox.resetStats();
+		await trigger.tick();
+		expect(requestsTo(sandbox, ATTENDEES_ROUTE)).toBe(3);
+		await platform.register(eventId, { count: 50 });
+		sandbox.resetStats();
+		await trigger.tick();
+		expect(requestsTo(sandbox, ATTENDEES_ROUTE)).toBe(4);
+	});
+
+	it(`refuses to remember more than ${MAX_REMEMBERED} entries: the poll fails, nothing is emitted or recorded`, async () => {
+		await platform.register(eventId, { count: 10 });
+		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await trigger.activate();
+		const memoryBefore = JSON.stringify(trigger.nodeStaticData);
+		await platform.register(eventId, { count: MAX_REMEMBERED - 9 });
+		const tick = await trigger.tick();
+		expect(tick.error?.message).toContain(`more than the ${MAX_REMEMBERED}`);
+		expect(tick.emitted).toBeUndefined();
+		expect(JSON.stringify(trigger.nodeStaticData)).toBe(memoryBefore);
+	}, 90_000);
+
+	it('refuses a bad Community ID or Event before any request, naming the field', async () => {
+		sandbox.resetStats();
+		const badCommunity = await host(sandbox, { ...attendeesOfEvent(communityId, eventId), communityId: 'abc' }).activate();
+		expect(badCommunity.error?.message).toBe('Community ID: "abc" is not a numeric ID');
+		const noEvent = await host(sandbox, { ...attendeesOfEvent(communityId, eventId), eventId: { __rl: true, mode: 'id', value: '' } }).activate();
+		expect(noEvent.error?.message).toBe('Event: empty is not a numeric ID');
+		expect(sandbox.stats().requests).toBe(0);
+	});
+
+	it('fails the activation with the platform\'s answer when the event does not exist or the key may not read events', async () => {
+		const missing = await host(sandbox, attendeesOfEvent(communityId, 999)).activate();
+		expect(missing.error?.message).toBeDefined();
+		expect(JSON.stringify(missing.error)).toContain('event 999 of community');
+		const forbidden = await host(sandbox, attendeesOfEvent(communityId, eventId), undefined, demoKeyWithout('EVENT_MANAGE')).activate();
+		expect(JSON.stringify(forbidden.error)).toContain('EVENT_MANAGE');
+	});
+});
+
+describe('Knolyx Poll Trigger: New Attendee of every event of a community', () => {
+	it('emits new attendees of known events and every attendee of an event published after the first poll', async () => {
+		await platform.register(eventId, { count: 2 });
+		const trigger = host(sandbox, { event: 'newAttendee', attendeesOf: 'community', communityId: String(communityId) });
+		expect(await trigger.activate()).toEqual({});
+
+		const known = await platform.register(eventId, { count: 1 });
+		const [published] = await platform.publishEvent(communityId, { title: 'Autumn Workshop' });
+		const atNew = await platform.register(Number(published.id), { count: 2 });
+		const { emitted } = await trigger.tick();
+		expect(emitted?.map((item) => [item.json.eventId, item.json.id])).toEqual([
+			[eventId, known[0].id],
+			[published.id, atNew[0].id],
+			[published.id, atNew[1].id],
+		]);
+		sandbox.resetStats();
+		expect(await trigger.tick()).toEqual({});
+		// The events (2), then the attendees of each of the two events (3 and 2): a list shorter than a
+		// page costs two requests, as the transport reads on until an empty page.
+		expect(requestsTo(sandbox, EVENTS_ROUTE)).toBe(2);
+		expect(requestsTo(sandbox, ATTENDEES_ROUTE)).toBe(4);
+	});
+});
+
+describe('Knolyx Poll Trigger: New Event and New Course', () => {
+	it('emits each event published in the community once, shaped like Event → Get Many', async () => {
+		const trigger = host(sandbox, { event: 'newEvent', communityId: String(communityId) });
+		expect(await trigger.activate()).toEqual({});
+		const published = await platform.publishEvent(communityId, { count: 3 });
+		const { emitted } = await trigger.tick();
+		expect(emitted?.map((item) => item.json)).toEqual(published.map((event) => ({ ...event, detectedAt: expect.any(String) })));
+		expect(await trigger.tick()).toEqual({});
+	});
+
+	it('emits each course added to the catalogue once, shaped like Course → Get Many, across pages', async () => {
+		const trigger = host(sandbox, { event: 'newCourse' });
+		expect(await trigger.activate()).toEqual({});
+		const added = await platform.addCourse({ count: 120 });
+		const { emitted } = await trigger.tick();
+		expect(emitted?.map((item) => item.json)).toEqual(
+			added.map((course) => ({ id: course.id, title: course.title, detectedAt: expect.any(String) })),
+		);
+		expect(await trigger.tick()).toEqual({});
+		const more = await platform.addCourse({ title: 'Late Course' });
+		expect((await trigger.tick()).emitted?.map((item) => item.json.title)).toEqual([more[0].title]);
+	});
+
+	it('starts from a new baseline when the settings change (another community)', async () => {
+		const [other] = sandbox.seed({ communities: [{ name: 'Other' }] }).communities;
+		await platform.publishEvent(other, { count: 2 });
+		const first = host(sandbox, { event: 'newEvent', communityId: String(communityId) });
+		await first.activate();
+		const changed = host(sandbox, { event: 'newEvent', communityId: String(other) }, first.saved);
+		expect(await changed.activate()).toEqual({});
+		expect(await changed.tick()).toEqual({});
+	});
+});
+
+describe('Knolyx Poll Trigger: manual runs and the Event picker', () => {
+	it('a manual run emits the newest entry and remembers nothing', async () => {
+		await platform.register(eventId, { count: 130 });
+		const last = (await platform.register(eventId, { email: 'ada@example.com' }))[0];
+		const manual = await runManually(sandbox, attendeesOfEvent(communityId, eventId));
+		expect(manual.error).toBeUndefined();
+		expect(manual.items).toEqual([{ ...last, communityId, eventId, detectedAt: expect.any(String) }]);
+
+		const course = await runManually(sandbox, { event: 'newCourse' });
+		expect(course.items.map((item) => item.title)).toEqual(['Data Literacy']);
+
+		// A published workflow still starts from its own baseline.
+		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		expect(await trigger.activate()).toEqual({});
+	});
+
+	it('a manual run with nothing to show says so', async () => {
+		const manual = await runManually(sandbox, attendeesOfEvent(communityId, eventId));
+		expect(manual.error?.message).toBe(`No attendee in event ${eventId} of community ${communityId} yet, so there is no test entry to show`);
+	});
+
+	it('the Event picker lists the events of the community typed in the node, searchable by title', async () => {
+		await platform.publishEvent(communityId, { title: 'Autumn Workshop' });
+		const all = await searchEvents(sandbox, String(communityId));
+		expect(all.results.map((r) => r.name.replace(/ \(.*\)$/, ''))).toEqual(
+			expect.arrayContaining(['Monthly Automation Meetup', 'Autumn Workshop']),
+		);
+		const filtered = await searchEvents(sandbox, String(communityId), 'autumn');
+		expect(filtered.results).toHaveLength(1);
+		expect(filtered.results[0].value).toMatch(/^\d+$/);
+		await expect(searchEvents(sandbox, '')).rejects.toThrow('Community ID: enter the numeric ID of the community first');
+	});
+});
