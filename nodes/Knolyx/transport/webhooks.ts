@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { ENDPOINTS } from './catalogue';
+import { asNodeError } from './errors';
 import type { KnolyxClient } from './index';
 import { outcomeUnknown } from './index';
 
@@ -43,8 +44,8 @@ export function createdId(body: unknown): string | undefined {
 	return idFrom(body);
 }
 
-/** The webhooks of a list answer: a plain array or a page object. */
-export function webhookList(body: unknown): RemoteWebhook[] {
+/** The entries of a webhook list answer as given: a plain array or a page object. */
+export function webhookEntries(body: unknown): IDataObject[] {
 	let entries: unknown[] = [];
 	if (Array.isArray(body)) entries = body;
 	else if (isRecord(body)) {
@@ -55,7 +56,12 @@ export function webhookList(body: unknown): RemoteWebhook[] {
 			}
 		}
 	}
-	return entries.filter(isRecord).flatMap((entry) => {
+	return entries.filter(isRecord);
+}
+
+/** The webhooks of a list answer, with the fields this package reads. */
+export function webhookList(body: unknown): RemoteWebhook[] {
+	return webhookEntries(body).flatMap((entry) => {
 		const id = idFrom(entry.id);
 		if (id === undefined) return [];
 		return [
@@ -126,10 +132,11 @@ export async function createWebhook(
 			});
 			return { id: createdId(body), body };
 		} catch (error) {
-			if (!outcomeUnknown(error)) throw error;
-			lastError = error;
-			options.onUnsure?.(attempt, error as Error);
+			const failure = asNodeError(client.node, error, options.itemIndex);
+			if (!outcomeUnknown(error)) throw failure;
+			lastError = failure;
+			options.onUnsure?.(attempt, failure);
 		}
 	}
-	throw lastError;
+	throw asNodeError(client.node, lastError, options.itemIndex);
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../transport';
-import { createWebhook, listWebhooks } from '../../transport/webhooks';
+import { createWebhook, listWebhooks, webhookEntries } from '../../transport/webhooks';
 import { invalid, requireString } from '../../helpers/validation';
 import { asObject, shownFor } from '../common';
 import type { KnolyxOperation, OperationRuntime } from '../types';
@@ -115,8 +115,8 @@ const getAll: KnolyxOperation<Record<string, never>> = {
 		return {};
 	},
 	async execute(_params, runtime) {
-		const { body } = await runtime.client.call(ENDPOINTS.webhookList, { itemIndex: runtime.itemIndex });
-		return Array.isArray(body) ? body : [];
+		// A plain array or a page object: the same reading as the trigger's.
+		return webhookEntries((await listWebhooks(runtime.client, runtime.itemIndex)).body);
 	},
 };
 
