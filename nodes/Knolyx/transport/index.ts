@@ -8,10 +8,8 @@ import type {
 	INode,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
-
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { createHash } from 'node:crypto';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Endpoint } from './catalogue';
 import { endpointOf, notFoundOf, pathOf } from './catalogue';
