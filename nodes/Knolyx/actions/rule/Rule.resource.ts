@@ -280,13 +280,16 @@ function holds(read: Rule[], sent: Rule[]): boolean {
  * the item fails, so a list saved by someone else in between is never overwritten blindly.
  */
 async function replaceRules(client: KnolyxClient, courseId: number, rules: Rule[], itemIndex: number): Promise<Rule[]> {
-	const readList = async () =>
-		asRuleList((await client.call(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex })).body);
+	// Read as given (a rule without a name is no reason to refuse replacing the list).
+	const readList = async (): Promise<Rule[]> => {
+		const { body } = await client.call(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex });
+		return Array.isArray(body) ? (body as Rule[]) : [];
+	};
 	const before = await readList();
 	for (let attempt = 1; attempt <= REPLACE_ATTEMPTS; attempt++) {
 		try {
 			const { body } = await client.call(ENDPOINTS.rulesSave, { params: { courseId }, body: rules, itemIndex });
-			return Array.isArray(body) ? asRuleList(body) : await readList();
+			return Array.isArray(body) ? (body as Rule[]) : await readList();
 		} catch (error) {
 			if (!outcomeUnknown(error)) throw asNodeError(client.node, error, itemIndex);
 			const now = await readList();
