@@ -1,10 +1,20 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
+
+/** The credential test gives up after this long instead of hanging on a host that never answers. */
+const TEST_TIMEOUT_MS = 10_000;
+
+/** n8n's tester reads each rule by its type; the declared type only allows lists of one kind. */
+type TestRule = NonNullable<ICredentialTestRequest['rules']>[number];
+
+/** Characters a web page (HTML or XML) can start with where the API's JSON was expected. */
+const PAGE_STARTS = ['<', ' ', '\n', '\r', '\t', '\ufeff'];
 
 export class KnolyxApi implements ICredentialType {
 	name = 'knolyxApi';
@@ -46,23 +56,49 @@ export class KnolyxApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
+	/**
+	 * Adds the two headers; refuses a base URL with a query or a fragment first (it would
+	 * swallow every API path), for the credential test and every request alike.
+	 */
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const baseUrl = String(credentials.baseUrl ?? '').trim();
+		if (/[?#]/.test(baseUrl)) {
+			throw new Error(
+				'Base URL must not contain a query (?…) or a fragment (#…): use the address alone, e.g. https://api.knolyx.com or https://{tenant}.knolyx.com/api',
+			);
+		}
+		// n8n gives a declarative test request its own timeout of 5 minutes, whatever the request
+		// says; the test's request (GET /key, which no operation calls) gets a short one here.
+		const isTest = /\/public\/api\/v1\/key$/.test(String(requestOptions.url ?? ''));
+		return {
+			...requestOptions,
+			...(isTest ? { timeout: Math.min(requestOptions.timeout ?? TEST_TIMEOUT_MS, TEST_TIMEOUT_MS) } : {}),
 			headers: {
-				'X-Api-Key': '={{$credentials.apiKey}}',
-				'X-Project-Id': '={{$credentials.projectId}}',
+				...requestOptions.headers,
+				'X-Api-Key': String(credentials.apiKey ?? ''),
+				'X-Project-Id': String(credentials.projectId ?? ''),
 			},
-		},
-	};
+		};
+	}
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
 			url: '/public/api/v1/key',
 			method: 'GET',
 		},
 		rules: [
+			// A web page instead of JSON (a tenant URL without /api serves the web app): the body
+			// is then text, whose first character is one of these.
+			...PAGE_STARTS.map((first): TestRule => ({
+				type: 'responseSuccessBody',
+				properties: {
+					key: '0',
+					value: first,
+					message:
+						'This base URL answers with a web page, not the Knolyx API: check the Base URL (https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment, with /api).',
+				},
+			})),
 			{
 				type: 'responseCode',
 				properties: {
@@ -78,6 +114,6 @@ export class KnolyxApi implements ICredentialType {
 						'No Knolyx API at this base URL (404). Use https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment.',
 				},
 			},
-		],
+		] satisfies TestRule[] as ICredentialTestRequest['rules'],
 	};
 }

@@ -69,7 +69,13 @@ export function createApp(ctx: SandboxContext, reset: (seed: SeedName) => unknow
 		authenticate(ctx.state),
 		page.burst.middleware(),
 		ctx.faults.middleware(),
-		express.json({ limit: JSON_LIMIT }),
+		// The raw text is kept for the rule endpoints, which read long ids exactly (bigjson.ts).
+		express.json({
+			limit: JSON_LIMIT,
+			verify: (req, _res, buf) => {
+				(req as { rawText?: string }).rawText = buf.toString('utf8');
+			},
+		}),
 		Router().use('/v1', v1),
 		unknownEndpoint,
 	);

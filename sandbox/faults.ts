@@ -19,8 +19,22 @@ export const DEFAULT_FAULTS: Readonly<FaultConfig> = Object.freeze({
 	slowMs: 0,
 	slowRate: 0,
 	webhookCreateReturnsNoId: false,
+	applyThenFailRate: 0,
+	applyThenStatus: 502,
+	retryAfter: null,
+	okHtmlRate: 0,
+	errorBody: null,
+	repeatPages: false,
+	onlyMethod: null,
+	onlyPath: null,
+	maxFaults: 0,
 	seed: 1,
 });
+
+const WEB_APP_PAGE =
+	'<!DOCTYPE html><html><head><title>Knolyx</title></head><body><div id="app">Loading…</div><script src="/app.js"></script></body></html>';
+const GATEWAY_PAGE = (status: number): string =>
+	`<html><head><title>${status}</title></head><body><h1>${status} Gateway error</h1><p>The upstream answered too late or not at all.</p></body></html>`;
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MALFORMED_BODY =
@@ -45,6 +59,8 @@ export class FaultInjector {
 	private random = prng(DEFAULT_FAULTS.seed);
 	/** Arrival times (ms) of the requests admitted in the last second. */
 	private window: number[] = [];
+	/** Faults injected since the config was last set (for maxFaults). */
+	private injected = 0;
 
 	constructor(
 		private readonly stats: StatsTracker,
@@ -62,12 +78,42 @@ export class FaultInjector {
 		this.config = { ...this.config, ...partial, errorStatuses: [...(partial.errorStatuses ?? this.config.errorStatuses)] };
 		this.random = prng(this.config.seed);
 		this.window = [];
+		this.injected = 0;
 	}
 
 	reset(): void {
 		this.config = { ...DEFAULT_FAULTS, errorStatuses: [...DEFAULT_FAULTS.errorStatuses] };
 		this.random = prng(this.config.seed);
 		this.window = [];
+		this.injected = 0;
+	}
+
+	/** Whether faults may be injected into this request (onlyMethod, onlyPath, maxFaults). */
+	private targeted(req: Request): boolean {
+		const c = this.config;
+		if (c.maxFaults > 0 && this.injected >= c.maxFaults) return false;
+		if (c.onlyMethod && req.method !== c.onlyMethod.toUpperCase()) return false;
+		const path = req.path.replace(/^\/v1/, '');
+		return !c.onlyPath || new RegExp(c.onlyPath).test(path);
+	}
+
+	/** Counts one injected fault of `kind`; false when maxFaults is reached. */
+	private inject(kind: string): boolean {
+		if (this.config.maxFaults > 0 && this.injected >= this.config.maxFaults) return false;
+		this.injected++;
+		this.stats.fault(kind);
+		return true;
+	}
+
+	private sendInjectedError(res: Response, status: number): void {
+		const c = this.config;
+		if (c.retryAfter !== null && (status === 429 || status === 503)) res.setHeader('Retry-After', c.retryAfter);
+		if (c.errorBody === null) {
+			sendError(res, status, 'Injected failure (sandbox fault)');
+			return;
+		}
+		if (c.errorBody.trimStart().startsWith('<')) res.status(status).type('text/html').send(c.errorBody);
+		else res.status(status).json({ status, error: 'Injected failure', message: c.errorBody });
 	}
 
 	/** Whether webhook creation should answer `{}`; counted as a fault when true. */
@@ -103,7 +149,7 @@ export class FaultInjector {
 			const retryAfter = this.rateLimited(Date.now());
 			if (retryAfter > 0) {
 				this.stats.fault('rateLimit');
-				res.setHeader('Retry-After', String(retryAfter));
+				res.setHeader('Retry-After', c.retryAfter ?? String(retryAfter));
 				sendError(res, 429, `Rate limit of ${c.rateLimitPerSecond} requests per second exceeded`);
 				return;
 			}
@@ -114,33 +160,53 @@ export class FaultInjector {
 			const slow = this.roll(c.slowRate);
 			const resetAfterApply = this.roll(c.resetAfterApplyRate) && WRITE_METHODS.has(req.method);
 			const statusPick = this.random();
-			if (reset) {
-				this.stats.fault('reset');
+			// Drawn only when used, so that the sequences of the kinds above stay as they were.
+			const applyThenFail = c.applyThenFailRate > 0 && this.roll(c.applyThenFailRate) && WRITE_METHODS.has(req.method);
+			const okHtml = c.okHtmlRate > 0 && this.roll(c.okHtmlRate);
+			if (c.repeatPages && /[?&]pagination\.page=[1-9]/.test(req.url)) {
+				this.stats.fault('repeatPage');
+				req.url = req.url.replace(/([?&]pagination\.page=)\d+/, '$10');
+			}
+			if (!this.targeted(req)) {
+				next();
+				return;
+			}
+			if (reset && this.inject('reset')) {
 				req.socket.destroy();
 				return;
 			}
 			if (error && c.errorStatuses.length > 0) {
 				const status = c.errorStatuses[Math.floor(statusPick * c.errorStatuses.length)];
-				this.stats.fault('error');
-				this.stats.fault(`error:${status}`);
-				sendError(res, status, 'Injected failure (sandbox fault)');
-				return;
+				if (this.inject('error')) {
+					this.stats.fault(`error:${status}`);
+					this.sendInjectedError(res, status);
+					return;
+				}
 			}
-			if (malformed) {
-				this.stats.fault('malformed');
+			if (malformed && this.inject('malformed')) {
 				res.status(500).type('text/html').send(MALFORMED_BODY);
 				return;
 			}
-			if (slow && c.slowMs > 0) {
-				this.stats.fault('slow');
+			if (okHtml && this.inject('okHtml')) {
+				res.status(200).type('text/html').send(WEB_APP_PAGE);
+				return;
+			}
+			if (slow && c.slowMs > 0 && this.inject('slow')) {
 				await sleep(c.slowMs);
 			}
-			if (resetAfterApply) {
+			if (resetAfterApply && this.inject('resetAfterApply')) {
 				// The handler runs and changes the state; its answer is never sent.
-				this.stats.fault('resetAfterApply');
 				res.send = function destroyInsteadOfSending(this: Response): Response {
 					this.req.socket.destroy();
 					return this;
+				};
+			} else if (applyThenFail && this.inject('applyThenFail')) {
+				// The handler runs and changes the state; a gateway answers in its place.
+				const send = res.send.bind(res);
+				const status = c.applyThenStatus;
+				res.send = function gatewayInstead(this: Response): Response {
+					this.status(status).type('text/html');
+					return send(GATEWAY_PAGE(status));
 				};
 			}
 			next();

@@ -80,7 +80,7 @@ function seedDemo(state: SandboxState): DemoIds {
 		eventId: event.id,
 		users: { [ada.email]: ada.id, [alan.email]: alan.id },
 		bundleId: bundle.id,
-		ruleId: rule.id,
+		ruleId: rule.id as number,
 	};
 }
 
@@ -170,7 +170,7 @@ export function applySeedSpec(state: SandboxState, spec: SeedSpec): SeedResult {
 	for (const [courseKey, rules] of Object.entries(spec.rules ?? {})) {
 		const courseId = Number(courseKey);
 		if (!state.courses.has(courseId)) throw badRequest(`rules: course ${courseKey} not found`);
-		result.rules[courseKey] = seedRules(state, courseId, list(rules, `rules.${courseKey}`)).map((r) => r.id);
+		result.rules[courseKey] = seedRules(state, courseId, list(rules, `rules.${courseKey}`)).map((r) => r.id as number);
 	}
 	if (spec.generate) result.generated = generate(state, spec.generate);
 	return result;

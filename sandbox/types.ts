@@ -83,8 +83,11 @@ export interface Bundle {
 	name: string;
 }
 
+/** A rule id: a number, or a BigInt when above 2^53 (the platform's ids are longs). */
+export type RuleId = number | bigint;
+
 /** A rule is stored exactly as posted (plus its id): unknown fields survive. */
-export type Rule = Record<string, unknown> & { id: number };
+export type Rule = Record<string, unknown> & { id: RuleId };
 
 export interface Webhook {
 	id: number;
@@ -119,6 +122,26 @@ export interface FaultConfig {
 	slowRate: number;
 	/** Webhook creation answers 201 with `{}`. */
 	webhookCreateReturnsNoId: boolean;
+	/**
+	 * Fraction of write requests applied, then answered with `applyThenStatus` (a gateway that
+	 * lost the platform's answer: 502, 504...) instead of the platform's answer.
+	 */
+	applyThenFailRate: number;
+	applyThenStatus: number;
+	/** Retry-After sent with 429/503 answers (injected or rate limit) instead of the computed one, e.g. "3600", "-5", an HTTP date. */
+	retryAfter: string | null;
+	/** Fraction of requests answered 200 with a web page (a base URL that reaches the web app), not applied. */
+	okHtmlRate: number;
+	/** Body of injected errors instead of the platform's JSON message: text (HTML when it starts with "<"). */
+	errorBody: string | null;
+	/** Paged lists ignore pagination.page: every page is the first. */
+	repeatPages: boolean;
+	/** Faults (all kinds but latency and rate limit) only for requests of this method ... */
+	onlyMethod: string | null;
+	/** ... and whose path (below /public/api/v1) matches this regular expression. */
+	onlyPath: string | null;
+	/** At most this many injected faults of those kinds (0 = no bound). */
+	maxFaults: number;
 	/** PRNG seed: the same seed and the same request sequence give the same faults. */
 	seed: number;
 }

@@ -87,7 +87,8 @@ export function slice<T>(items: T[], { page, size }: Page): T[] {
 
 /** Canonical JSON (sorted keys) for equality checks of stored payloads. */
 export function canonical(value: unknown): string {
-	return JSON.stringify(value, (_key, v: unknown) =>
-		isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
-	);
+	return JSON.stringify(value, (_key, v: unknown) => {
+		if (typeof v === 'bigint') return `${v}n`;
+		return isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v;
+	});
 }

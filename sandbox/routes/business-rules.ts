@@ -3,6 +3,7 @@ import { Router, type Request } from 'express';
 import { requirePermission } from '../auth';
 import type { SandboxContext } from '../context';
 import { notFound } from '../errors';
+import { parseBig, stringifyBig } from '../bigjson';
 import { readRules, saveRules } from '../rules';
 import { parseId } from '../validation';
 
@@ -18,14 +19,16 @@ export function businessRuleRoutes(ctx: SandboxContext): Router {
 	};
 
 	router.get('/business-rule/course/:courseId', (req, res) => {
-		res.json(readRules(state, courseIdOf(req)));
+		res.type('json').send(stringifyBig(readRules(state, courseIdOf(req))));
 	});
 
 	router.post('/business-rule/course/:courseId', (req, res) => {
 		const courseId = courseIdOf(req);
-		const { rules, changed } = saveRules(state, courseId, req.body);
+		// Parsed again from the text, so that ids above 2^53 stay exact.
+		const raw = (req as { rawText?: string }).rawText;
+		const { rules, changed } = saveRules(state, courseId, raw ? parseBig(raw) : req.body);
 		ctx.stats.write(`rules:${courseId}`, rules, changed);
-		res.json(rules);
+		res.type('json').send(stringifyBig(rules));
 	});
 
 	return router;

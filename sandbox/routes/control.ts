@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../errors';
 import { applySeed, applySeedSpec, type SeedSpec } from '../seed';
 import type { FaultConfig, SeedName } from '../types';
 import { isObject } from '../validation';
+import { stringifyBig } from '../bigjson';
 import { matchesFilter, type DeliveryFilter } from '../deliveries';
 
 const MAX_WAIT_MS = 30_000;
@@ -34,7 +35,7 @@ export function controlRoutes(ctx: SandboxContext, reset: (seed: SeedName) => un
 	});
 
 	router.get('/state', (_req, res) => {
-		res.json(ctx.state.toJSON());
+		res.type('json').send(stringifyBig(ctx.state.toJSON()));
 	});
 
 	router.get('/faults', (_req, res) => {

@@ -60,6 +60,10 @@ const CLEAR_MESSAGE = [
 	/^The rules of course \d+ kept changing/,
 	/^The course has \d+ rules named /,
 	/^Knolyx did not return the user ID/,
+	/^Knolyx answered with (a web page \(HTML\)|text that is not JSON), not the API's JSON: the base URL looks wrong \[\d{3}\]$/,
+	/^Base URL of the Knolyx API credential /,
+	/^The save of the rules of course \d+ got no clear answer/,
+	/^The rules of course \d+ could not be saved/,
 ];
 
 /**

@@ -59,7 +59,7 @@ describe('sandbox course access rules', () => {
 		[[rule('x', { endDateTime: '2020-01-01 00:00:00' })], 'endDateTime'],
 		[[rule('x', { restrictions: { minimumTime: 'no', browseOrder: 'anyOrder' } })], 'minimumTime'],
 		[[rule('x', { restrictions: { minimumTime: false } })], 'browseOrder'],
-		[[rule('x', { associations: { WORKGROUP: ['201'] } })], 'associations.WORKGROUP'],
+		[[rule('x', { associations: { WORKGROUP: ['2x1'] } })], 'associations.WORKGROUP'],
 		[[rule('x', { associations: null })], 'associations'],
 		[[rule('x', { id: 999 })], 'id'],
 	])('rejects %j with 400 naming the problem and changes nothing', async (body, field) => {

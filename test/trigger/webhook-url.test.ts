@@ -1,5 +1,5 @@
 import { isKnolyxCloud, isLocalBaseUrl, judgeWebhookUrl, urlProblems } from '../../nodes/Knolyx/trigger/webhook-url';
-import { createdId, findOurs, webhookList } from '../../nodes/Knolyx/trigger/lifecycle';
+import { createdId, findOurs, webhookList } from '../../nodes/Knolyx/transport/webhooks';
 
 describe('webhook URL problems', () => {
 	it.each([

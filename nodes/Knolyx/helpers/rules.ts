@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { formatApiDate } from './dates';
+import { idText } from '../transport/json';
 
 /**
  * Pure edits of a course's rule list. The platform replaces the whole list on
@@ -10,7 +11,8 @@ import { formatApiDate } from './dates';
  */
 
 export interface Rule extends IDataObject {
-	id?: number;
+	/** A number, or a long integer kept exact (see transport/json.ts). */
+	id?: number | string;
 	name: string;
 	type: 'PUBLIC' | 'PRIVATE' | string;
 	startDateTime: string;
@@ -77,9 +79,15 @@ function findRule(rules: Rule[], ruleName: string): number {
 	return matches.length === 1 ? matches[0] : -1;
 }
 
-function workgroupsOf(rule: Rule): number[] {
+/** The rule's WORKGROUP ids as read: numbers, or ids the platform gave as text or as long integers. */
+function workgroupsOf(rule: Rule): unknown[] {
 	const list = rule.associations?.WORKGROUP;
-	return Array.isArray(list) ? (list as number[]) : [];
+	return Array.isArray(list) ? (list as unknown[]) : [];
+}
+
+/** Whether a WORKGROUP entry names the workgroup: 7, "7" and " 7" are the same workgroup. */
+function isWorkgroup(entry: unknown, workgroupId: number): boolean {
+	return idText(entry) === String(workgroupId);
 }
 
 function newRule(ruleName: string, defaults: NewRuleDefaults, fields: RuleFields = {}): Rule {
@@ -99,12 +107,12 @@ function replaceAt(rules: Rule[], index: number, rule: Rule): Rule[] {
 	return next;
 }
 
-function withWorkgroups(rule: Rule, workgroupIds: number[]): Rule {
+function withWorkgroups(rule: Rule, workgroupIds: unknown[]): Rule {
 	return { ...rule, associations: { ...(rule.associations ?? {}), WORKGROUP: workgroupIds } };
 }
 
-function sameIds(a: number[], b: number[]): boolean {
-	return a.length === b.length && a.every((id, index) => id === b[index]);
+function sameIds(a: unknown[], b: number[]): boolean {
+	return a.length === b.length && a.every((id, index) => idText(id) === String(b[index]));
 }
 
 /** Applies one edit. Never mutates `rules` or any rule in it. */
@@ -120,17 +128,17 @@ export function applyRuleEdit(rules: Rule[], edit: RuleEdit): EditOutcome {
 				return { rules: [...rules, rule], changed: true, rule, existed };
 			}
 			const current = workgroupsOf(existing);
-			if (current.includes(edit.workgroupId)) return { rules, changed: false, rule: existing, existed };
+			if (current.some((entry) => isWorkgroup(entry, edit.workgroupId))) return { rules, changed: false, rule: existing, existed };
 			const rule = withWorkgroups(existing, [...current, edit.workgroupId]);
 			return { rules: replaceAt(rules, index, rule), changed: true, rule, existed };
 		}
 		case 'removeWorkgroup': {
 			if (!existing) return { rules, changed: false, existed };
 			const current = workgroupsOf(existing);
-			if (!current.includes(edit.workgroupId)) return { rules, changed: false, rule: existing, existed };
+			if (!current.some((entry) => isWorkgroup(entry, edit.workgroupId))) return { rules, changed: false, rule: existing, existed };
 			const rule = withWorkgroups(
 				existing,
-				current.filter((id) => id !== edit.workgroupId),
+				current.filter((entry) => !isWorkgroup(entry, edit.workgroupId)),
 			);
 			return { rules: replaceAt(rules, index, rule), changed: true, rule, existed };
 		}

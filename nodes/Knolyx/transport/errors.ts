@@ -22,18 +22,36 @@ export interface RequestSubject {
 	forbidden?: string;
 }
 
+/** The most of the platform's own text an error message carries. */
+export const MAX_MESSAGE_LENGTH = 300;
+
+/** Platform text fit for a message: markup and control characters out, spaces folded, capped. */
+export function readableText(text: string): string {
+	const plain = text
+		.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+		.replace(/<!--[\s\S]*?-->/g, ' ')
+		.replace(/<\/?[a-z!][^>]*>/gi, ' ')
+		.replace(/&(nbsp|amp|lt|gt|quot|#39);/g, (_entity, name: string) =>
+			({ nbsp: ' ', amp: '&', lt: '‹', gt: '›', quot: '"', '#39': "'" })[name] ?? ' ',
+		)
+		.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
+	return plain.length > MAX_MESSAGE_LENGTH ? `${plain.slice(0, MAX_MESSAGE_LENGTH)}…` : plain;
+}
+
 /** Pulls the platform's own message out of an error body of any shape. */
 export function platformMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') {
 		const text = body.trim();
 		if (text === '' || text.startsWith('<')) return undefined;
-		return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+		return readableText(text) || undefined;
 	}
 	if (body && typeof body === 'object') {
 		const record = body as IDataObject;
 		for (const key of ['message', 'error_description', 'detail', 'error']) {
 			const value = record[key];
-			if (typeof value === 'string' && value.trim() !== '') return value;
+			if (typeof value === 'string' && value.trim() !== '') return readableText(value) || undefined;
 		}
 	}
 	return undefined;
@@ -66,6 +84,14 @@ function describe(status: number, message: string | undefined, subject: RequestS
 	}
 }
 
+/** The error body kept on an n8n error: the platform's fields, long texts cut to a readable length. */
+function keptBody(body: unknown, status: number, message: string | undefined): JsonObject {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return { message: message ?? `HTTP ${status}` };
+	return Object.fromEntries(
+		Object.entries(body as JsonObject).map(([key, value]) => [key, typeof value === 'string' ? readableText(value) : value]),
+	) as JsonObject;
+}
+
 /** A failed answer of the platform as an n8n error with the platform's message and a hint. */
 export function apiError(
 	node: INode,
@@ -73,12 +99,19 @@ export function apiError(
 	body: unknown,
 	subject: RequestSubject,
 	itemIndex?: number,
+	extra: { waitTooLong?: string } = {},
 ): NodeApiError {
 	const message = platformMessage(body);
-	const response: JsonObject =
-		body && typeof body === 'object' && !Array.isArray(body)
-			? (body as JsonObject)
-			: { message: message ?? `HTTP ${status}` };
+	const response = keptBody(body, status, message);
+	if (extra.waitTooLong) {
+		return new NodeApiError(node, response, {
+			message: `Knolyx: ${extra.waitTooLong} [${status}]`,
+			description:
+				'The platform asked for a pause longer than the node waits for one item, so this item failed at once and the other items went on. Retry it later (for example with the node\'s Retry On Fail setting, or a later run).',
+			httpCode: String(status),
+			itemIndex,
+		});
+	}
 	// The message alone (all an AI agent or a Continue On Fail item may show) names what was
 	// not found, or the permission a 403 is about.
 	let about = '';
@@ -90,6 +123,21 @@ export function apiError(
 	return new NodeApiError(node, response, {
 		message: message ? `Knolyx: ${message}${about} [${status}]` : `Knolyx answered with status ${status}${about}`,
 		description: describe(status, message, subject),
+		httpCode: String(status),
+		itemIndex,
+	});
+}
+
+/**
+ * A 2xx answer that is not the API's JSON (a web page): the base URL points at the web app,
+ * e.g. a tenant URL without its /api.
+ */
+export function wrongBaseUrl(node: INode, status: number, contentType: string, text: string, itemIndex?: number): NodeApiError {
+	const what = /html/.test(contentType) || text.startsWith('<') ? 'a web page (HTML)' : 'text that is not JSON';
+	return new NodeApiError(node, { message: readableText(text).slice(0, 120) } as JsonObject, {
+		message: `Knolyx answered with ${what}, not the API's JSON: the base URL looks wrong [${status}]`,
+		description:
+			'Check the Base URL of the Knolyx API credential: https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment (with /api).',
 		httpCode: String(status),
 		itemIndex,
 	});

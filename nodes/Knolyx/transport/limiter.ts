@@ -26,6 +26,13 @@ export interface LimiterOptions {
 
 const RATE_WINDOW_MS = 1000;
 
+/**
+ * The longest pause a throttle may impose on every request of the run; also the longest a
+ * request waits in all (the retry policy's total wait). A longer Retry-After fails the item
+ * that got it instead of holding the whole run (and a course's rule lock) for an hour.
+ */
+export const MAX_PAUSE_MS = 120_000;
+
 /** How fast a learned rate cap is raised again while no throttle comes: 0.5 % per second. */
 const CAP_GROWTH_PER_SECOND = 0.005;
 
@@ -149,7 +156,8 @@ export class AdaptiveLimiter {
 		// concurrency down to 1 and lowered the cap 100 times).
 		const sameThrottle = this.pausedUntil > now;
 		const resumedAt = this.pausedUntil;
-		this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+		const pause = Math.min(Math.max(0, retryAfterMs), MAX_PAUSE_MS);
+		this.pausedUntil = Math.max(this.pausedUntil, now + pause);
 		this.nextSlotAt = this.pausedUntil;
 		if (this.fixed || sameThrottle) return;
 		this.slowStart = false;

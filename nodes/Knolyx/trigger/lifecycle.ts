@@ -7,10 +7,11 @@
  * node stored (or whose creation it is still waiting for) are ever deleted.
  */
 import type { IDataObject, IHookFunctions, INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
 
-import { apiPath, KnolyxClient } from '../transport';
+import { ENDPOINTS, KnolyxClient } from '../transport';
+import { createWebhook, findOurs, listWebhooks } from '../transport/webhooks';
 import { hookWebhookUrl, kindOf, registrationName, scopeOf } from './context';
 import {
 	beginPending,
@@ -28,79 +29,11 @@ import {
 import { generateSecret, redact, redactDeep } from './security';
 import { judgeWebhookUrl, WEBHOOK_URL_HINT, type UrlVerdict } from './webhook-url';
 
-const WEBHOOK_SUBJECT = { permission: 'WEBHOOK_MANAGE' } as const;
-/** POST attempts when the answer is lost (network error, 5xx): each is followed by a check of the list. */
-const CREATE_ATTEMPTS = 3;
 /** How long delete() waits for a creation still in flight (test listener stopped by the creation PING). */
 const PENDING_WAIT_MS = 60_000;
 
-interface RemoteWebhook {
-	id: string;
-	url?: string;
-	name?: string;
-}
-
 function isRecord(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function idFrom(value: unknown): string | undefined {
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value === 'string' && value.trim() !== '') return value.trim();
-	return undefined;
-}
-
-/** The id in a creation answer: `{ id }` (or `{ webhookId }`), or a bare id. */
-export function createdId(body: unknown): string | undefined {
-	if (isRecord(body)) return idFrom(body.id) ?? idFrom(body.webhookId);
-	return idFrom(body);
-}
-
-/** The webhooks of a list answer: a plain array or a page object. */
-export function webhookList(body: unknown): RemoteWebhook[] {
-	let entries: unknown[] = [];
-	if (Array.isArray(body)) entries = body;
-	else if (isRecord(body)) {
-		for (const key of ['content', 'items', 'data', 'results', 'webhooks']) {
-			if (Array.isArray(body[key])) {
-				entries = body[key] as unknown[];
-				break;
-			}
-		}
-	}
-	return entries.filter(isRecord).flatMap((entry) => {
-		const id = idFrom(entry.id);
-		if (id === undefined) return [];
-		return [
-			{
-				id,
-				url: typeof entry.url === 'string' ? entry.url : undefined,
-				name: typeof entry.name === 'string' ? entry.name : undefined,
-			},
-		];
-	});
-}
-
-/**
- * Our webhook in a list: the one with our URL and our exact name (the name
- * carries a random reference of this registration). Without names in the
- * answer, and only when `byUrlAlone` is allowed, the newest with our URL.
- */
-export function findOurs(list: RemoteWebhook[], url: string, name: string, byUrlAlone: boolean): string | undefined {
-	const sameUrl = list.filter((webhook) => webhook.url === url);
-	const named = sameUrl.filter((webhook) => webhook.name === name);
-	if (named.length > 0) return named[named.length - 1].id;
-	if (!byUrlAlone || sameUrl.length === 0 || sameUrl.some((webhook) => webhook.name !== undefined)) return undefined;
-	const numeric = sameUrl.every((webhook) => /^\d+$/.test(webhook.id));
-	const sorted = numeric ? [...sameUrl].sort((a, b) => Number(a.id) - Number(b.id)) : sameUrl;
-	return sorted[sorted.length - 1].id;
-}
-
-/** An error that leaves open whether the platform applied the request (lost answer, 5xx). */
-function isAmbiguous(error: unknown): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	const status = Number(error.httpCode);
-	return !Number.isInteger(status) || status >= 500;
 }
 
 /** A copy of an error with every secret replaced, so nothing the platform echoed can leak it. */
@@ -124,12 +57,7 @@ function sanitized(node: INode, error: unknown, secrets: string[], extra?: { mes
 /** Deletes one webhook by id; true when it is gone (a 404 counts). Failures are logged, not thrown. */
 async function deleteById(ctx: IHookFunctions, client: KnolyxClient, webhookId: string, why: string): Promise<boolean> {
 	try {
-		const response = await client.request({
-			method: 'DELETE',
-			path: apiPath`/webhook/${webhookId}`,
-			subject: { notFound: `webhook ${webhookId}`, ...WEBHOOK_SUBJECT },
-			acceptStatuses: [404],
-		});
+		const response = await client.call(ENDPOINTS.webhookDelete, { params: { webhookId }, acceptStatuses: [404] });
 		ctx.logger.debug(`Knolyx Trigger: ${why}: webhook ${webhookId} ${response.statusCode === 404 ? 'was already gone' : 'deleted'}`);
 		return true;
 	} catch (error) {
@@ -167,61 +95,39 @@ async function removeReplaced(
 	}
 }
 
-async function listWebhooks(client: KnolyxClient): Promise<RemoteWebhook[]> {
-	const { body } = await client.request<unknown>({ method: 'GET', path: '/webhook', subject: WEBHOOK_SUBJECT });
-	return webhookList(body);
-}
-
 /**
- * POST /webhook, made safe to retry: when the answer is lost (network error,
- * 5xx) the list is checked for our name before trying again, so a request the
- * platform applied is never registered twice.
+ * POST /webhook through the shared safe creation (never sent again before the list shows it
+ * was not applied); an answer without an id is looked up in the list.
  */
 async function register(
 	ctx: IHookFunctions,
 	client: KnolyxClient,
 	request: { name: string; url: string; securityToken: string },
 ): Promise<string> {
-	let lastError: unknown;
-	for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
-		if (attempt > 1) {
-			await sleep(500 * 2 ** (attempt - 2));
-			const found = findOurs(await listWebhooks(client), request.url, request.name, false);
-			if (found !== undefined) return found;
-		}
-		let body: unknown;
-		try {
-			({ body } = await client.request<unknown>({
-				method: 'POST',
-				path: '/webhook',
-				body: request,
-				subject: WEBHOOK_SUBJECT,
-				retryOnNetworkError: false,
-			}));
-		} catch (error) {
-			// A NodeApiError from the transport is handed back unchanged by this constructor.
-			if (!isAmbiguous(error)) throw new NodeApiError(ctx.getNode(), error as JsonObject);
-			lastError = error;
-			ctx.logger.warn(
-				`Knolyx Trigger: webhook registration attempt ${attempt} got no clear answer (${(error as Error).message}); checking the list before retrying`,
-			);
-			continue;
-		}
-		const id = createdId(body);
-		if (id !== undefined) return id;
-		// No id in the answer: find the webhook in the list.
-		const found = findOurs(await listWebhooks(client), request.url, request.name, true);
-		if (found !== undefined) return found;
-		throw new NodeApiError(
-			ctx.getNode(),
-			{ message: 'Webhook created without an ID' },
-			{
-				message: 'Knolyx accepted the webhook but did not return its ID, and it is not in the webhook list',
-				description: `The webhook for ${request.url} may exist in Knolyx without n8n knowing its ID. Delete webhooks named "${request.name}" in Knolyx if you see them, then activate the workflow again.`,
-			},
-		);
+	let created;
+	try {
+		created = await createWebhook(client, request, {
+			onUnsure: (attempt, error) =>
+				ctx.logger.warn(
+					`Knolyx Trigger: webhook registration attempt ${attempt} got no clear answer (${error.message}); checking the list before retrying`,
+				),
+		});
+	} catch (error) {
+		// A NodeApiError from the transport is handed back unchanged by this constructor.
+		throw new NodeApiError(ctx.getNode(), error as JsonObject);
 	}
-	throw lastError;
+	if (created.id !== undefined) return created.id;
+	// No id in the answer: find the webhook in the list.
+	const found = findOurs((await listWebhooks(client)).webhooks, request.url, request.name, true);
+	if (found !== undefined) return found;
+	throw new NodeApiError(
+		ctx.getNode(),
+		{ message: 'Webhook created without an ID' },
+		{
+			message: 'Knolyx accepted the webhook but did not return its ID, and it is not in the webhook list',
+			description: `The webhook for ${request.url} may exist in Knolyx without n8n knowing its ID. Delete webhooks named "${request.name}" in Knolyx if you see them, then activate the workflow again.`,
+		},
+	);
 }
 
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
@@ -235,10 +141,8 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 		return false;
 	}
 	const client = new KnolyxClient(ctx);
-	const response = await client.request<unknown>({
-		method: 'GET',
-		path: apiPath`/webhook/${record.webhookId}`,
-		subject: { notFound: `webhook ${record.webhookId}`, ...WEBHOOK_SUBJECT },
+	const response = await client.call<unknown>(ENDPOINTS.webhookGet, {
+		params: { webhookId: record.webhookId },
 		acceptStatuses: [404],
 	});
 	if (response.statusCode === 404) {

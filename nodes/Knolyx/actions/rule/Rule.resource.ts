@@ -1,16 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiPath } from '../../transport';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { KnolyxClient } from '../../transport';
+import { ENDPOINTS, outcomeUnknown } from '../../transport';
+import { asNodeError } from '../../transport/errors';
+import { parseLossless, plainCopy } from '../../transport/json';
 import type { Rule, RuleEdit, RuleFields } from '../../helpers/rules';
 import { asRuleList, defaultRuleName, paymentRuleDefaults } from '../../helpers/rules';
 import { invalid, optionalApiDate, parseIdList, requireId } from '../../helpers/validation';
 import { courseLocator, shownFor, workgroupLocator } from '../common';
+import { sameContent } from './editor';
 import type { KnolyxOperation } from '../types';
 import type { RuleEditResult } from './editor';
 
 /** Course access rules (endpoints 12, 13). All need BUSINESS_RULE_MANAGE. */
-
-const permission = 'BUSINESS_RULE_MANAGE' as const;
 
 function ruleNameField(operations: string[]): INodeProperties {
 	return {
@@ -111,9 +115,11 @@ const upsert = safeEdit(
 			options: [
 				{ name: 'Private (Only the Associated Workgroups)', value: 'PRIVATE' },
 				{ name: 'Public (Anyone on the Platform)', value: 'PUBLIC' },
+				{ name: 'Unchanged (Private for a New Rule)', value: 'unchanged' },
 			],
-			default: 'PRIVATE',
-			description: 'PRIVATE restricts access to the workgroups of the rule; use it for external payment enrolment',
+			default: 'unchanged',
+			description:
+				'PRIVATE restricts access to the workgroups of the rule; use it for external payment enrolment. Unchanged: an existing rule keeps its type, a new rule is PRIVATE.',
 			displayOptions: upsertShown,
 		},
 		{
@@ -147,10 +153,12 @@ const upsert = safeEdit(
 		},
 	],
 	(ctx, itemIndex, _courseId, ruleName) => {
-		const fields: RuleFields = { type: ctx.getNodeParameter('type', itemIndex, 'PRIVATE') as string };
-		if (fields.type !== 'PRIVATE' && fields.type !== 'PUBLIC') {
-			throw invalid(ctx, itemIndex, 'Type', 'must be PRIVATE or PUBLIC');
+		const fields: RuleFields = {};
+		const type = ctx.getNodeParameter('type', itemIndex, 'unchanged') as unknown;
+		if (type !== 'PRIVATE' && type !== 'PUBLIC' && type !== 'unchanged') {
+			throw invalid(ctx, itemIndex, 'Type', 'must be PRIVATE, PUBLIC or unchanged');
 		}
+		if (type !== 'unchanged') fields.type = type;
 		const start = optionalApiDate(ctx, itemIndex, ctx.getNodeParameter('startDateTime', itemIndex, ''), 'Start');
 		const end = optionalApiDate(ctx, itemIndex, ctx.getNodeParameter('endDateTime', itemIndex, ''), 'End');
 		if (start !== null) fields.startDateTime = start;
@@ -170,13 +178,9 @@ const getAll: KnolyxOperation<{ courseId: number }> = {
 		return { courseId: requireId(this, itemIndex, 'courseId', 'Course') };
 	},
 	async execute({ courseId }, runtime) {
-		const { body } = await runtime.client.request({
-			method: 'GET',
-			path: apiPath`/business-rule/course/${courseId}`,
-			subject: { notFound: `course ${courseId}`, permission },
-			itemIndex: runtime.itemIndex,
-		});
-		return Array.isArray(body) ? (body as IDataObject[]) : [];
+		const { body } = await runtime.client.call(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex: runtime.itemIndex });
+		// Long ids come out as their exact digits (text), every other value as read.
+		return Array.isArray(body) ? plainCopy(body as IDataObject[]) : [];
 	},
 };
 
@@ -226,7 +230,7 @@ const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = {
 		let value = this.getNodeParameter('rules', itemIndex, '[]') as unknown;
 		if (typeof value === 'string') {
 			try {
-				value = JSON.parse(value);
+				value = parseLossless(value);
 			} catch (error) {
 				throw invalid(this, itemIndex, 'Rules (JSON)', `is not valid JSON: ${(error as Error).message}`);
 			}
@@ -249,18 +253,65 @@ const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = {
 		return { courseId, rules };
 	},
 	async execute({ courseId, rules }, runtime) {
-		const { body } = await runtime.client.request({
-			method: 'POST',
-			path: apiPath`/business-rule/course/${courseId}`,
-			body: rules,
-			subject: { notFound: `course ${courseId}`, permission },
-			itemIndex: runtime.itemIndex,
-			retryOnNetworkError: false,
-		});
-		const saved = Array.isArray(body) ? (body as IDataObject[]) : undefined;
-		return { courseId, ruleCount: saved?.length ?? rules.length, rules: saved ?? rules };
+		const saved = await replaceRules(runtime.client, courseId, rules, runtime.itemIndex);
+		return { courseId, ruleCount: saved.length, rules: plainCopy(saved) };
 	},
 };
+
+/** How many times Replace All sends its list when each answer is lost and a read shows it was not applied. */
+const REPLACE_ATTEMPTS = 3;
+
+/** A rule as saved compared with one as sent: the platform adds an id to a new rule, and `action`. */
+function asSent(read: Rule, sent: Rule): Rule {
+	const copy: Rule = { ...read };
+	if (sent.id === undefined) delete copy.id;
+	if (sent.action === undefined) delete copy.action;
+	return copy;
+}
+
+function holds(read: Rule[], sent: Rule[]): boolean {
+	return read.length === sent.length && sameContent(read.map((rule, i) => asSent(rule, sent[i])), sent);
+}
+
+/**
+ * Saves a complete list. The list read first tells, after a lost answer (dropped connection,
+ * 5xx), whether the save was applied (the platform holds the list sent), not applied (it holds
+ * what was read: sent again), or something else happened meanwhile: then nothing is sent and
+ * the item fails, so a list saved by someone else in between is never overwritten blindly.
+ */
+async function replaceRules(client: KnolyxClient, courseId: number, rules: Rule[], itemIndex: number): Promise<Rule[]> {
+	// Read as given (a rule without a name is no reason to refuse replacing the list).
+	const readList = async (): Promise<Rule[]> => {
+		const { body } = await client.call(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex });
+		return Array.isArray(body) ? (body as Rule[]) : [];
+	};
+	const before = await readList();
+	for (let attempt = 1; attempt <= REPLACE_ATTEMPTS; attempt++) {
+		try {
+			const { body } = await client.call(ENDPOINTS.rulesSave, { params: { courseId }, body: rules, itemIndex });
+			return Array.isArray(body) ? (body as Rule[]) : await readList();
+		} catch (error) {
+			if (!outcomeUnknown(error)) throw asNodeError(client.node, error, itemIndex);
+			const now = await readList();
+			if (holds(now, rules)) return now;
+			if (!sameContent(now, before)) {
+				throw new NodeOperationError(
+					client.node,
+					`The save of the rules of course ${courseId} got no clear answer, and the rules have changed since they were read: nothing was sent again`,
+					{
+						itemIndex,
+						description:
+							'Someone else saved rules of this course meanwhile. Read them again with Get Many, check them, and run Replace All again.',
+					},
+				);
+			}
+		}
+	}
+	throw new NodeOperationError(client.node, `The rules of course ${courseId} could not be saved: the platform kept failing to answer`, {
+		itemIndex,
+		description: 'Nothing was saved (the rules are as they were). Try again later.',
+	});
+}
 
 export const ruleOperations = { addWorkgroup, delete: deleteRule, getAll, removeWorkgroup, replaceAll, upsert };
 

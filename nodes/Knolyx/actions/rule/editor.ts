@@ -1,8 +1,9 @@
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { KnolyxClient } from '../../transport';
-import { apiPath } from '../../transport';
+import { ENDPOINTS, outcomeUnknown } from '../../transport';
 import { asNodeError, networkErrorCode } from '../../transport/errors';
+import { plainCopy } from '../../transport/json';
 import type { EditOutcome, Rule, RuleEdit } from '../../helpers/rules';
 import { applyRuleEdit, asRuleList } from '../../helpers/rules';
 
@@ -11,11 +12,11 @@ import { applyRuleEdit, asRuleList } from '../../helpers/rules';
  *
  * Edits for one course that arrive together are merged: one read, every edit
  * applied in item order, one save of the whole list, then one read to verify
- * that every edit holds. A save whose answer was lost (connection dropped) is
- * never re-posted blindly: the list is read again and only what is still
+ * that every edit holds. A save whose answer was lost (connection dropped, 5xx)
+ * is never re-posted blindly: the list is read again and only what is still
  * missing is saved. An edit lost to a concurrent writer is detected by the
- * verifying read and redone. Edits of one course are also serialised across
- * executions of this n8n process (a lock per credential and course).
+ * verifying read and redone. Edits of one course are also serialised
+ * across executions of this n8n process (a lock per credential and course).
  */
 
 export interface RuleEditResult {
@@ -89,12 +90,7 @@ export class RuleEditor {
 
 	private async read(courseId: number, itemIndex: number): Promise<Rule[]> {
 		this.metrics.reads++;
-		const { body } = await this.client.request<unknown>({
-			method: 'GET',
-			path: apiPath`/business-rule/course/${courseId}`,
-			subject: { notFound: `course ${courseId}`, permission: 'BUSINESS_RULE_MANAGE' },
-			itemIndex,
-		});
+		const { body } = await this.client.call<unknown>(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex });
 		return asRuleList(body);
 	}
 
@@ -107,56 +103,52 @@ export class RuleEditor {
 		}
 	}
 
+	/**
+	 * Applies every pending edit to `list`: when none changes it, every edit holds there and
+	 * is resolved (true); otherwise the list the edits mean. Items whose edit cannot apply fail.
+	 */
+	private settle(list: Rule[], entries: Entry[]): true | Rule[] {
+		let next = list;
+		for (const entry of entries) {
+			if (entry.failed) continue;
+			try {
+				const outcome = applyRuleEdit(next, entry.edit);
+				next = outcome.rules;
+				entry.first ??= outcome;
+			} catch (error) {
+				entry.failed = true;
+				entry.reject(new NodeOperationError(this.client.node, (error as Error).message, { itemIndex: entry.itemIndex }));
+			}
+		}
+		// By content, not identity: items that set the same rule to different values (upsert)
+		// change it away and back, and the list they mean is then the one already saved.
+		if (next !== list && !sameContent(next, list)) return next;
+		for (const entry of entries) {
+			if (entry.failed) continue;
+			const rule = list.find((r) => r.name === entry.edit.ruleName);
+			entry.resolve({ outcome: entry.first as EditOutcome, rule: rule && plainCopy(rule), ruleCount: list.length });
+		}
+		return true;
+	}
+
 	private async rounds(courseId: number, entries: Entry[]): Promise<void> {
 		const firstItem = entries[0].itemIndex;
 		for (let round = 1; round <= MAX_ROUNDS; round++) {
 			this.metrics.rounds++;
-			const read = await this.read(courseId, firstItem);
-			let next = read;
-			const outcomes = new Map<Entry, EditOutcome>();
-			for (const entry of entries) {
-				if (entry.failed) continue;
-				try {
-					const outcome = applyRuleEdit(next, entry.edit);
-					next = outcome.rules;
-					outcomes.set(entry, outcome);
-					entry.first ??= outcome;
-				} catch (error) {
-					entry.failed = true;
-					entry.reject(
-						new NodeOperationError(this.client.node, (error as Error).message, { itemIndex: entry.itemIndex }),
-					);
-				}
-			}
-			// By content, not identity: items that set the same rule to different values (upsert)
-			// change it away and back, and the list they mean is then the one already saved.
-			if (next === read || sameContent(next, read)) {
-				// Every edit holds on what the platform has now: done.
-				for (const entry of entries) {
-					if (entry.failed) continue;
-					const outcome = entry.first as EditOutcome;
-					const rule = read.find((r) => r.name === entry.edit.ruleName);
-					entry.resolve({ outcome, rule, ruleCount: read.length });
-				}
-				return;
-			}
+			// After a save this read is the check: it also sees a change another process saved over
+			// this one since (the save's own answer could not show that).
+			const next = this.settle(await this.read(courseId, firstItem), entries);
+			if (next === true) return;
 			this.metrics.saves++;
 			try {
-				await this.client.request({
-					method: 'POST',
-					path: apiPath`/business-rule/course/${courseId}`,
-					body: next,
-					subject: { notFound: `course ${courseId}`, permission: 'BUSINESS_RULE_MANAGE' },
-					itemIndex: firstItem,
-					retryOnNetworkError: false,
-				});
+				await this.client.call(ENDPOINTS.rulesSave, { params: { courseId }, body: next, itemIndex: firstItem });
 			} catch (error) {
 				// The save may or may not have been applied: read again and decide.
-				const code = networkErrorCode(error);
-				if (!code) throw asNodeError(this.client.node, error, firstItem);
+				if (!outcomeUnknown(error)) throw asNodeError(this.client.node, error, firstItem);
 				// A save that timed out may still be in the platform's hands: give it the same time
 				// again before reading, so that the read sees it rather than a list it then replaces
 				// (with this batch's list, over whatever was saved in between).
+				const code = networkErrorCode(error);
 				if (code && TIMEOUT_CODES.has(code)) await sleep(this.client.policy.timeoutMs);
 			}
 		}
@@ -177,6 +169,6 @@ function canonical(value: unknown): string {
 	);
 }
 
-function sameContent(a: Rule[], b: Rule[]): boolean {
+export function sameContent(a: Rule[], b: Rule[]): boolean {
 	return canonical(a) === canonical(b);
 }

@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiPath } from '../../transport';
+import { ENDPOINTS } from '../../transport';
+import { createWebhook, listWebhooks, webhookEntries } from '../../transport/webhooks';
 import { invalid, requireString } from '../../helpers/validation';
 import { asObject, shownFor } from '../common';
 import type { KnolyxOperation, OperationRuntime } from '../types';
 
 /** Webhook management (endpoints 1-6). All need WEBHOOK_MANAGE. */
-
-const permission = 'WEBHOOK_MANAGE' as const;
 
 function webhookIdField(operations: string[]): INodeProperties {
 	return {
@@ -95,17 +94,15 @@ const create: KnolyxOperation<CreateParams> = {
 		};
 	},
 	async execute(params, runtime) {
-		const { body } = await runtime.client.request({
-			method: 'POST',
-			path: '/webhook',
-			body: { name: params.name, url: params.url, securityToken: params.securityToken },
-			subject: { permission },
-			itemIndex: runtime.itemIndex,
-		});
+		const { client, itemIndex } = runtime;
+		// The webhooks there before: after a lost answer, one of ours is one not among them.
+		const { webhooks } = await listWebhooks(client, itemIndex);
+		const before = new Set(webhooks.map((webhook) => webhook.id));
+		const created = await createWebhook(client, params, { itemIndex, before });
 		return {
 			name: params.name,
 			url: params.url,
-			...asObject(body),
+			...(created.body === undefined ? { id: created.id } : asObject(created.body)),
 			securityToken: params.securityToken,
 			securityTokenGenerated: params.generated,
 		};
@@ -118,18 +115,13 @@ const getAll: KnolyxOperation<Record<string, never>> = {
 		return {};
 	},
 	async execute(_params, runtime) {
-		const { body } = await runtime.client.request({
-			method: 'GET',
-			path: '/webhook',
-			subject: { permission },
-			itemIndex: runtime.itemIndex,
-		});
-		return Array.isArray(body) ? body : [];
+		// A plain array or a page object: the same reading as the trigger's.
+		return webhookEntries((await listWebhooks(runtime.client, runtime.itemIndex)).body);
 	},
 };
 
 function byId(
-	method: 'GET' | 'DELETE',
+	endpoint: typeof ENDPOINTS.webhookGet | typeof ENDPOINTS.webhookDelete,
 	operation: string,
 	result: (webhookId: string, body: unknown) => object,
 ): KnolyxOperation<{ webhookId: string }> {
@@ -139,27 +131,20 @@ function byId(
 			return { webhookId: readWebhookId(this, itemIndex) };
 		},
 		async execute({ webhookId }, runtime) {
-			const { body } = await runtime.client.request({
-				method,
-				path: apiPath`/webhook/${webhookId}`,
-				subject: { notFound: `webhook ${webhookId}`, permission },
-				itemIndex: runtime.itemIndex,
-			});
+			const { body } = await runtime.client.call(endpoint, { params: { webhookId }, itemIndex: runtime.itemIndex });
 			return result(webhookId, body) as ReturnType<typeof asObject>;
 		},
 	};
 }
 
-const get = byId('GET', 'get', (_id, body) => asObject(body));
-const del = byId('DELETE', 'delete', (webhookId, body) => ({ ...asObject(body), webhookId, deleted: true }));
+const get = byId(ENDPOINTS.webhookGet, 'get', (_id, body) => asObject(body));
+const del = byId(ENDPOINTS.webhookDelete, 'delete', (webhookId, body) => ({ ...asObject(body), webhookId, deleted: true }));
 
 async function ping(runtime: OperationRuntime, webhookId?: string) {
-	const { body } = await runtime.client.request({
-		method: 'POST',
-		path: webhookId === undefined ? '/webhook/ping' : apiPath`/webhook/${webhookId}/ping`,
-		subject: { notFound: webhookId === undefined ? undefined : `webhook ${webhookId}`, permission },
-		itemIndex: runtime.itemIndex,
-	});
+	const { body } =
+		webhookId === undefined
+			? await runtime.client.call(ENDPOINTS.webhookPingAll, { itemIndex: runtime.itemIndex })
+			: await runtime.client.call(ENDPOINTS.webhookPing, { params: { webhookId }, itemIndex: runtime.itemIndex });
 	return { ...asObject(body), ...(webhookId === undefined ? {} : { webhookId }), pinged: true };
 }
 

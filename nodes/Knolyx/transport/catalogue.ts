@@ -1,0 +1,191 @@
+import type { IHttpRequestMethods } from 'n8n-workflow';
+
+import type { KnolyxPermission } from './errors';
+
+/**
+ * Every endpoint of the Knolyx public API this package calls, written once: method, path,
+ * permission, what a 404 means, whether a request may be sent again without first checking
+ * that the platform did not apply it, and how the answer is read. The transport decides
+ * retries from this table alone (`endpointOf`), whoever builds the request.
+ */
+
+/**
+ * Whether a request whose answer was lost (dropped connection, 502/503/504) may be sent again.
+ * - `yes`: a read, or a write whose repetition changes nothing (PUT membership, DELETE,
+ *   provision: create-if-missing, attend: a repeat answers 409 "already attending").
+ * - `afterCheck`: a write that would be applied twice (a second webhook) or would overwrite
+ *   what others saved meanwhile (the rule list): the transport hands the doubt back to the
+ *   caller, which reads the platform's state before deciding to send again.
+ */
+export type Resend = 'yes' | 'afterCheck';
+
+/** How a 2xx answer is read: JSON; JSON keeping long integers exact; bytes. */
+export type AnswerFormat = 'json' | 'lossless' | 'binary';
+
+export interface Endpoint {
+	method: IHttpRequestMethods;
+	/** Below /public/api/v1, placeholders in braces. */
+	path: string;
+	permission?: KnolyxPermission;
+	/** What a 404 names, placeholders in braces filled from the path. */
+	notFound?: string;
+	resend: Resend;
+	/**
+	 * An idempotent DELETE: a 404 on a retry after an attempt whose answer was lost means the
+	 * first attempt removed it. Reported as success.
+	 */
+	goneMeansDone?: boolean;
+	answer: AnswerFormat;
+}
+
+export const ENDPOINTS = {
+	webhookCreate: { method: 'POST', path: '/webhook', permission: 'WEBHOOK_MANAGE', resend: 'afterCheck', answer: 'json' },
+	webhookList: { method: 'GET', path: '/webhook', permission: 'WEBHOOK_MANAGE', resend: 'yes', answer: 'json' },
+	webhookGet: {
+		method: 'GET',
+		path: '/webhook/{webhookId}',
+		permission: 'WEBHOOK_MANAGE',
+		notFound: 'webhook {webhookId}',
+		resend: 'yes',
+		answer: 'json',
+	},
+	webhookDelete: {
+		method: 'DELETE',
+		path: '/webhook/{webhookId}',
+		permission: 'WEBHOOK_MANAGE',
+		notFound: 'webhook {webhookId}',
+		resend: 'yes',
+		goneMeansDone: true,
+		answer: 'json',
+	},
+	// A second PING is only another test event.
+	webhookPingAll: { method: 'POST', path: '/webhook/ping', permission: 'WEBHOOK_MANAGE', resend: 'yes', answer: 'json' },
+	webhookPing: {
+		method: 'POST',
+		path: '/webhook/{webhookId}/ping',
+		permission: 'WEBHOOK_MANAGE',
+		notFound: 'webhook {webhookId}',
+		resend: 'yes',
+		answer: 'json',
+	},
+	courseList: { method: 'GET', path: '/course', permission: 'COURSE_LIST', resend: 'yes', answer: 'json' },
+	courseGet: {
+		method: 'GET',
+		path: '/course/{courseId}',
+		permission: 'COURSE_GET',
+		notFound: 'course {courseId}',
+		resend: 'yes',
+		answer: 'json',
+	},
+	courseImage: {
+		method: 'GET',
+		path: '/course/{courseId}/image',
+		permission: 'COURSE_GET',
+		notFound: 'course {courseId} or its image',
+		resend: 'yes',
+		answer: 'binary',
+	},
+	workgroupList: { method: 'GET', path: '/workgroup', permission: 'WORKGROUP_LIST', resend: 'yes', answer: 'json' },
+	// Create-if-missing, else update: a repeat finds the user and sends no second e-mail.
+	userProvision: { method: 'POST', path: '/user/provision', permission: 'USER_PROVISION', resend: 'yes', answer: 'json' },
+	memberAdd: {
+		method: 'PUT',
+		path: '/workgroup/{workgroupId}/member/{email}/',
+		permission: 'WORKGROUP_ADD_MEMBER',
+		notFound: 'workgroup {workgroupId} or user {email}',
+		resend: 'yes',
+		answer: 'json',
+	},
+	memberRemove: {
+		method: 'DELETE',
+		path: '/workgroup/{workgroupId}/member/{email}/',
+		permission: 'WORKGROUP_REMOVE_MEMBER',
+		notFound: 'workgroup {workgroupId}, user {email}, or {email} as a member of it',
+		resend: 'yes',
+		goneMeansDone: true,
+		answer: 'json',
+	},
+	rulesRead: {
+		method: 'GET',
+		path: '/business-rule/course/{courseId}',
+		permission: 'BUSINESS_RULE_MANAGE',
+		notFound: 'course {courseId}',
+		resend: 'yes',
+		answer: 'lossless',
+	},
+	// The whole list replaces the course's rules: never re-posted before a read shows it was not applied.
+	rulesSave: {
+		method: 'POST',
+		path: '/business-rule/course/{courseId}',
+		permission: 'BUSINESS_RULE_MANAGE',
+		notFound: 'course {courseId}',
+		resend: 'afterCheck',
+		answer: 'lossless',
+	},
+	eventAttend: {
+		method: 'POST',
+		path: '/community/{communityId}/event/{eventId}/attend/{userId}',
+		permission: 'EVENT_MANAGE',
+		resend: 'yes',
+		answer: 'json',
+	},
+	eventCancelAttendance: {
+		method: 'DELETE',
+		path: '/community/{communityId}/event/{eventId}/attend/{userId}',
+		permission: 'EVENT_MANAGE',
+		resend: 'yes',
+		goneMeansDone: true,
+		answer: 'json',
+	},
+	eventList: { method: 'GET', path: '/community/{communityId}/event/paged', resend: 'yes', answer: 'json' },
+	eventGet: { method: 'GET', path: '/community/{communityId}/event/{eventId}', resend: 'yes', answer: 'json' },
+	eventAttendees: {
+		method: 'GET',
+		path: '/community/{communityId}/event/{eventId}/attendees/paged',
+		resend: 'yes',
+		answer: 'json',
+	},
+	key: { method: 'GET', path: '/key', resend: 'yes', answer: 'json' },
+} as const satisfies Record<string, Endpoint>;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+
+/** A request to an endpoint not in the table: reads and PUT/DELETE may be re-sent, POST may not. */
+function unlisted(method: IHttpRequestMethods): Endpoint {
+	return { method, path: '', resend: method === 'POST' || method === 'PATCH' ? 'afterCheck' : 'yes', answer: 'json' };
+}
+
+function matcher(template: string): RegExp {
+	const source = template
+		.split(/\{[^}]+\}/)
+		.map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+		.join('[^/]+');
+	return new RegExp(`^${source}$`);
+}
+
+const TABLE: Array<{ endpoint: Endpoint; pattern: RegExp }> = Object.values(ENDPOINTS).map((endpoint) => ({
+	endpoint,
+	pattern: matcher(endpoint.path),
+}));
+
+/** The endpoint a request goes to (by method and path below /public/api/v1). */
+export function endpointOf(method: IHttpRequestMethods, path: string): Endpoint {
+	const bare = path.split('?')[0];
+	// Literal paths first: /webhook/ping is not /webhook/{webhookId}.
+	const literal = TABLE.find(({ endpoint }) => endpoint.method === method && endpoint.path === bare);
+	if (literal) return literal.endpoint;
+	return TABLE.find(({ endpoint, pattern }) => endpoint.method === method && pattern.test(bare))?.endpoint ?? unlisted(method);
+}
+
+/** The path of an endpoint with every placeholder filled and encoded (one path segment each). */
+export function pathOf(endpoint: Endpoint, params: Record<string, string | number> = {}): string {
+	return endpoint.path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+		if (params[name] === undefined) throw new Error(`Missing path parameter ${name} of ${endpoint.path}`);
+		return encodeURIComponent(String(params[name]));
+	});
+}
+
+/** The endpoint's 404 text with the parameters filled in (not encoded: it is for people). */
+export function notFoundOf(endpoint: Endpoint, params: Record<string, string | number> = {}): string | undefined {
+	return endpoint.notFound?.replace(/\{([^}]+)\}/g, (_match, name: string) => String(params[name] ?? `{${name}}`));
+}
