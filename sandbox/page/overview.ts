@@ -65,7 +65,8 @@ export interface Overview {
 		createdAt: string;
 		ruleCount: number;
 		rules: {
-			id: number;
+			/** Digit text for an id above 2^53 (kept exactly by the sandbox, not representable in JSON numbers). */
+			id: number | string;
 			name: string | null;
 			type: string | null;
 			action: string;
@@ -194,7 +195,7 @@ export function buildOverview(ctx: SandboxContext, requests: RecentRequests, bur
 						.map(([k, v]) => [k, ids(v).length]),
 				);
 				return {
-					id: r.id,
+					id: typeof r.id === 'bigint' ? r.id.toString() : r.id,
 					name: str(r.name),
 					type: str(r.type),
 					action: str(r.action) ?? 'WORKGROUP',
