@@ -44,6 +44,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const baseUrl = String(credentials.baseUrl).trim().replace(/\/+$/, '').toLowerCase();
 	const rules = new RuleEditor(client, `${baseUrl}|${String(credentials.projectId)}`);
 	const continueOnFail = this.continueOnFail();
+	// "Continue (using error output)": n8n-core moves an item to the error output only when its
+	// JSON holds nothing but error/message/details (handleNodeErrorOutput in workflow-execute).
+	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
 
 	// 1. Check every item before anything is sent.
 	const prepared: unknown[] = new Array(items.length);
@@ -87,7 +90,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		if (!outcome) continue;
 		if (!outcome.ok) {
 			if (!continueOnFail) throw asNodeError(this.getNode(), outcome.error, i);
-			output.push({ json: errorJson(outcome.error), pairedItem: { item: i } });
+			output.push({ json: errorJson(outcome.error, toErrorOutput), pairedItem: { item: i } });
 			continue;
 		}
 		const executionData = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(outcome.data), {
@@ -98,11 +101,17 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	return [output];
 }
 
-function errorJson(error: Error): IDataObject {
-	const json: IDataObject = { error: error.message };
+/**
+ * A failed item: `{ error, description, httpCode }` on the regular output; on the error output
+ * the hint and the status go under `details`, the only other key n8n-core lets through there
+ * (it then adds the fields of the paired input item).
+ */
+function errorJson(error: Error, forErrorOutput: boolean): IDataObject {
+	const details: IDataObject = {};
 	const description = (error as { description?: unknown }).description;
-	if (typeof description === 'string' && description !== '') json.description = description;
+	if (typeof description === 'string' && description !== '') details.description = description;
 	const httpCode = (error as { httpCode?: unknown }).httpCode;
-	if (typeof httpCode === 'string' && httpCode !== '') json.httpCode = httpCode;
-	return json;
+	if (typeof httpCode === 'string' && httpCode !== '') details.httpCode = httpCode;
+	if (!forErrorOutput) return { error: error.message, ...details };
+	return Object.keys(details).length ? { error: error.message, details } : { error: error.message };
 }
