@@ -87,12 +87,17 @@ export function requireId(ctx: IExecuteFunctions, itemIndex: number, name: strin
 	return id;
 }
 
-export function requireGender(ctx: IExecuteFunctions, itemIndex: number, name = 'gender'): Gender {
-	const value = ctx.getNodeParameter(name, itemIndex, 'NON-BINARY') as unknown;
-	if (isBlank(value)) return 'NON-BINARY';
+/** The Gender option that sends no gender: an existing user keeps theirs, a new one gets the platform's default. */
+export const GENDER_UNCHANGED = 'unchanged';
+
+/** The gender to send, or undefined when the user left it unchanged (or an expression gave nothing). */
+export function optionalGender(ctx: IExecuteFunctions, itemIndex: number, name = 'gender'): Gender | undefined {
+	const value = ctx.getNodeParameter(name, itemIndex, GENDER_UNCHANGED) as unknown;
+	if (isBlank(value)) return undefined;
 	const text = String(value).trim().toUpperCase();
+	if (text === GENDER_UNCHANGED.toUpperCase()) return undefined;
 	if (!(GENDERS as readonly string[]).includes(text)) {
-		throw invalid(ctx, itemIndex, 'Gender', `${describeValue(value)} is not one of ${GENDERS.join(', ')}`);
+		throw invalid(ctx, itemIndex, 'Gender', `${describeValue(value)} is not one of ${GENDERS.join(', ')} (or empty to leave it unchanged)`);
 	}
 	return text as Gender;
 }
