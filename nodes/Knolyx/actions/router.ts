@@ -5,7 +5,7 @@ import { AdaptiveLimiter, KnolyxClient } from '../transport';
 import { asNodeError } from '../transport/errors';
 import { operations } from './operations';
 import { RuleEditor } from './rule/editor';
-import type { KnolyxOperation } from './types';
+import type { FileResult, KnolyxOperation } from './types';
 
 interface RequestOptions {
 	concurrency?: number;
@@ -13,7 +13,7 @@ interface RequestOptions {
 	timeout?: number;
 }
 
-type Outcome = { ok: true; data: IDataObject | IDataObject[] } | { ok: false; error: Error };
+type Outcome = { ok: true; data: IDataObject | IDataObject[] | FileResult } | { ok: false; error: Error };
 
 /**
  * The only place that knows about items: checks every item first (nothing is
@@ -93,7 +93,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			output.push({ json: errorJson(outcome.error, toErrorOutput), pairedItem: { item: i } });
 			continue;
 		}
-		const executionData = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(outcome.data), {
+		if (operation.outputsFile) {
+			const { json, binary } = outcome.data as FileResult;
+			output.push({ json, binary, pairedItem: { item: i } });
+			continue;
+		}
+		const json = outcome.data as IDataObject | IDataObject[];
+		const executionData = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(json), {
 			itemData: { item: i },
 		});
 		output.push(...executionData);

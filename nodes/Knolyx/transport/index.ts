@@ -12,6 +12,7 @@ import { sleep } from 'n8n-workflow';
 
 import type { RequestSubject } from './errors';
 import { apiError, asNodeError, networkError, networkErrorCode } from './errors';
+import { fileAnswer } from './file';
 import { AdaptiveLimiter } from './limiter';
 import { redactDeep } from '../helpers/redact';
 
@@ -57,6 +58,8 @@ export interface KnolyxRequest {
 	retryOnNetworkError?: boolean;
 	/** Statuses returned to the caller instead of thrown (e.g. 409 "already attending"). */
 	acceptStatuses?: number[];
+	/** The answer is a file: a 2xx body is a KnolyxFile (see file.ts). */
+	binary?: boolean;
 }
 
 export interface KnolyxResponse<T = unknown> {
@@ -165,11 +168,13 @@ export class KnolyxClient {
 		} else if (request.body !== undefined) {
 			options.body = request.body;
 		}
-		return (await this.ctx.helpers.httpRequestWithAuthentication.call(
+		if (request.binary) Object.assign(options, { json: false, encoding: 'arraybuffer' });
+		const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(
 			this.ctx,
 			CREDENTIAL_TYPE,
 			options,
 		)) as RawResponse;
+		return request.binary ? fileAnswer(response) : response;
 	}
 
 	async request<T = unknown>(request: KnolyxRequest): Promise<KnolyxResponse<T>> {
@@ -267,3 +272,4 @@ function pageItems<T>(body: unknown): { items: T[]; last: boolean } {
 
 export { AdaptiveLimiter } from './limiter';
 export type { RequestSubject, KnolyxPermission } from './errors';
+export type { KnolyxFile } from './file';
