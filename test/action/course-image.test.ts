@@ -4,7 +4,7 @@
  * n8n's in-memory binary mode and in its filesystem mode, and a clear error when there is no image.
  */
 import { Container } from '@n8n/di';
-import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { BinaryDataService } from 'n8n-core';
 
 import { coursePng } from '../../sandbox/image';
@@ -18,7 +18,7 @@ const IMAGE_ROUTE = 'GET /public/api/v1/course/{id}/image';
 
 const bytesOf = async (binary: IBinaryData): Promise<Buffer> => await Container.get(BinaryDataService).getAsBuffer(binary);
 
-async function getImage(items: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}, onError?: 'continueErrorOutput') {
+async function getImage(items: IDataObject[], extra: IDataObject = {}, onError?: 'continueErrorOutput') {
 	return await runNode({
 		nodeType: new Knolyx(),
 		type: NODE_TYPE,
