@@ -9,6 +9,8 @@
 //   3. Gender left at its default ("Leave Unchanged"): Event → Register of an
 //      existing FEMALE (and MALE) student keeps her gender; a new user gets the
 //      platform's default.
+//   4. Course → Get Image: the image stored by n8n's own binary data mode (the
+//      filesystem by default) and read back byte for byte.
 // Run with `npm run test:e2e -- test/e2e/on-error` (scripts/e2e.mjs).
 
 import fs from 'node:fs';
@@ -121,6 +123,16 @@ const WF = {
 		},
 		['Registered'],
 	),
+	image: workflow(
+		'e2eCourseImageFs',
+		'e2e: Course image as binary data',
+		[{ course: 101 }],
+		{
+			name: 'Get Image',
+			parameters: { resource: 'course', operation: 'getImage', courseId: { __rl: true, mode: 'id', value: '={{ $json.course }}' }, binaryPropertyName: 'cover' },
+		},
+		['Image'],
+	),
 };
 
 /** Every main output of a node's first run: [[json...], [json...]]. */
@@ -217,5 +229,30 @@ describe('Fields left unchanged in n8n 2.41.1', () => {
 		expect(genderOf(after, 'ada@example.com')).toBe('FEMALE');
 		expect(genderOf(after, 'alan@example.com')).toBe('MALE');
 		expect(genderOf(after, 'newcomer@example.com')).toBe('NON-BINARY');
+	});
+});
+
+describe('Binary output in n8n 2.41.1', () => {
+	test('Course → Get Image: n8n stores the image in its binary data mode and serves it back byte for byte', async () => {
+		const ex = await runManually(rest, WF.image.id, TRIGGER);
+		expect(succeeded(ex)).toEqual({ status: 'success', error: undefined });
+		const [item] = ex.run.resultData.runData['Get Image'][0].data.main[0];
+		expect(item.json).toMatchObject({ courseId: 101, fileName: 'course-101-image.png', mimeType: 'image/png' });
+		const binary = item.binary.cover;
+		expect(binary).toMatchObject({ fileName: 'course-101-image.png', mimeType: 'image/png', fileExtension: 'png' });
+		// n8n 2.41's default mode keeps the bytes in a file, not in the execution data.
+		expect(binary.id).toMatch(/^filesystem/);
+
+		const fromPlatform = await fetch(`${sandbox.url}/public/api/v1/course/101/image`, {
+			headers: { 'x-api-key': DEMO.apiKey, 'x-project-id': DEMO.projectId },
+		});
+		const expected = Buffer.from(await fromPlatform.arrayBuffer());
+		const fromN8n = await fetch(`${n8n.url}/rest/binary-data?id=${encodeURIComponent(binary.id)}&action=download`, {
+			headers: { cookie: rest.cookie },
+		});
+		expect(fromN8n.status).toBe(200);
+		const stored = Buffer.from(await fromN8n.arrayBuffer());
+		expect([stored.length, stored.equals(expected)]).toEqual([expected.length, true]);
+		expect(item.json.fileSize).toBe(expected.length);
 	});
 });
