@@ -34,6 +34,8 @@ export interface RunWorkflowResult {
 	outputs(nodeName: string): INodeExecutionData[][];
 	/** The execution's error (a node that failed without continueOnFail), if any. */
 	error?: Error;
+	/** How often each credential type was loaded and decrypted during the run. */
+	credentialReads: Record<string, number>;
 }
 
 /**
@@ -96,6 +98,7 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflow
 		output: (nodeName) => runData[nodeName]?.at(-1)?.data?.main?.[0] ?? [],
 		outputs: (nodeName) => (runData[nodeName]?.at(-1)?.data?.main ?? []).map((items) => items ?? []),
 		error: data.data.resultData.error as Error | undefined,
+		credentialReads: helper.reads,
 	};
 }
 
@@ -116,7 +119,13 @@ export interface RunNodeOptions {
 /** Runs Manual Trigger → Set Items (opts.items) → the node under test; returns the node's output. */
 export async function runNode(
 	opts: RunNodeOptions,
-): Promise<{ items: INodeExecutionData[]; errorItems: INodeExecutionData[]; error?: Error; run: IRun }> {
+): Promise<{
+	items: INodeExecutionData[];
+	errorItems: INodeExecutionData[];
+	error?: Error;
+	run: IRun;
+	credentialReads: Record<string, number>;
+}> {
 	const description = NodeHelpers.getVersionedNodeType(opts.nodeType, opts.typeVersion).description;
 	const latest = Array.isArray(description.version) ? Math.max(...description.version) : description.version;
 	const nodes: INode[] = [
@@ -148,5 +157,5 @@ export async function runNode(
 		credentialTypes: opts.credentialTypes,
 	});
 	const [items = [], errorItems = []] = result.outputs('Node');
-	return { items, errorItems, error: result.error, run: result.data };
+	return { items, errorItems, error: result.error, run: result.data, credentialReads: result.credentialReads };
 }

@@ -35,18 +35,23 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		fixedConcurrency: fixed,
 		maxConcurrency: options.maxConcurrency ?? 100,
 	});
+	// Read once for the whole run and given to every request: in n8n each read loads the
+	// credential from the database and decrypts it.
+	const credentials = await this.getCredentials('knolyxApi');
+	const node = this.getNode();
+	const stored = node.credentials?.knolyxApi;
 	const client = new KnolyxClient(this, {
 		limiter,
 		policy: options.timeout ? { timeoutMs: options.timeout * 1000 } : undefined,
+		credentials: { id: stored?.id ?? '', name: stored?.name ?? '', type: 'knolyxApi', data: credentials },
 	});
-	const credentials = await this.getCredentials('knolyxApi');
 	// One lock per platform and project: "https://x/" and "https://x" are the same platform.
 	const baseUrl = String(credentials.baseUrl).trim().replace(/\/+$/, '').toLowerCase();
 	const rules = new RuleEditor(client, `${baseUrl}|${String(credentials.projectId)}`);
 	const continueOnFail = this.continueOnFail();
 	// "Continue (using error output)": n8n-core moves an item to the error output only when its
 	// JSON holds nothing but error/message/details (handleNodeErrorOutput in workflow-execute).
-	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
+	const toErrorOutput = node.onError === 'continueErrorOutput';
 
 	// 1. Check every item before anything is sent.
 	const prepared: unknown[] = new Array(items.length);

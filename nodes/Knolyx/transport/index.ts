@@ -1,4 +1,6 @@
 import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -128,10 +130,14 @@ export class KnolyxClient {
 
 	readonly policy: RetryPolicy;
 
+	/** The node's credential, read once per run by the caller: n8n loads and decrypts it on every read. */
+	private readonly credentials: ICredentialsDecrypted | undefined;
+
 	constructor(
 		private readonly ctx: KnolyxContext,
-		options: { limiter?: AdaptiveLimiter; policy?: Partial<RetryPolicy> } = {},
+		options: { limiter?: AdaptiveLimiter; policy?: Partial<RetryPolicy>; credentials?: ICredentialsDecrypted } = {},
 	) {
+		this.credentials = options.credentials;
 		this.limiter = options.limiter ?? new AdaptiveLimiter();
 		this.policy = { ...DEFAULT_RETRY, ...options.policy };
 	}
@@ -142,7 +148,7 @@ export class KnolyxClient {
 
 	private async base(): Promise<string> {
 		if (this.baseUrl === undefined) {
-			const credentials = await this.ctx.getCredentials(CREDENTIAL_TYPE);
+			const credentials = this.credentials?.data ?? (await this.ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
 			this.baseUrl = String(credentials.baseUrl ?? '');
 			const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 			if (apiKey.length >= 6) this.secrets = [apiKey];
@@ -173,6 +179,7 @@ export class KnolyxClient {
 			this.ctx,
 			CREDENTIAL_TYPE,
 			options,
+			this.credentials && { credentialsDecrypted: this.credentials },
 		)) as RawResponse;
 		return request.binary ? fileAnswer(response) : response;
 	}
