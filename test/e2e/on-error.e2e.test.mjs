@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { CREDENTIAL, nodeOutput, OWNER, prepareUserFolder, runManually, startServer, TYPES, N8nRest } from './lib/n8n.mjs';
+import { CREDENTIAL, nodeOutput, OWNER, prepareUserFolder, runManually, startServer, TYPES, N8nRest, USER_FOLDER } from './lib/n8n.mjs';
 import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, startSandboxProcess } from './lib/processes.mjs';
 import { DEMO, SandboxClient } from './lib/sandbox.mjs';
 
@@ -150,7 +150,18 @@ let sb;
 let n8n;
 let rest;
 
+/**
+ * The e2e files of one run share the run folder: the sandbox finds its URL in RUN_DIR/sandbox.log
+ * (appended to, so an earlier file's stopped sandbox would be found first) and n8n keeps its
+ * database in one user folder. This file starts from, and leaves, neither.
+ */
+function clearSharedRunFiles() {
+	fs.rmSync(path.join(RUN_DIR, 'sandbox.log'), { force: true });
+	fs.rmSync(USER_FOLDER, { recursive: true, force: true });
+}
+
 beforeAll(async () => {
+	clearSharedRunFiles();
 	sandbox = await startSandboxProcess({ seed: 'demo' });
 	sb = new SandboxClient(sandbox.url);
 	await prepareUserFolder({
@@ -174,6 +185,7 @@ afterAll(async () => {
 	]) {
 		if (from && fs.existsSync(from)) fs.copyFileSync(from, path.join(ARTIFACTS_DIR, to));
 	}
+	clearSharedRunFiles();
 	if (OWN_RUN_DIR) fs.rmSync(RUN_DIR, { recursive: true, force: true });
 }, 60_000);
 
