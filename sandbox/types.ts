@@ -13,6 +13,7 @@ export const PERMISSIONS = [
 	'WEBHOOK_MANAGE',
 	'BUSINESS_RULE_MANAGE',
 	'EVENT_MANAGE',
+	'EVENT_READ',
 	'ADMIN_MANAGE',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

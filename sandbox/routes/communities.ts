@@ -1,4 +1,4 @@
-/** Communities and events (EVENT_MANAGE): event list/read, attendees, attend and cancel. */
+/** Communities and events: event list/read and attendees (EVENT_READ), attend and cancel (EVENT_MANAGE). */
 import { Router, type Request } from 'express';
 import { requirePermission } from '../auth';
 import type { SandboxContext } from '../context';
@@ -11,7 +11,7 @@ const EVENT_PATH = '/community/:communityId/event/:eventId';
 export function communityRoutes(ctx: SandboxContext): Router {
 	const { state } = ctx;
 	const router = Router();
-	router.use('/community', requirePermission('EVENT_MANAGE'));
+	router.use('/community', (req, res, next) => requirePermission(req.method === 'GET' ? 'EVENT_READ' : 'EVENT_MANAGE')(req, res, next));
 
 	const communityOf = (req: Request): Community => {
 		const community = state.communities.get(parseId(req.params.communityId, 'communityId'));

@@ -52,6 +52,18 @@ const BAD_EMAILS: unknown[] = [
 	'../',
 	'ana@exam\nple.com',
 	`${'x'.repeat(250)}@example.com`,
+	// Empty domain labels, control characters, bidi overrides and other invisible format characters.
+	'a@b..com',
+	'ana@.example.com',
+	'ana@example.com.',
+	'an\u0000a@example.com',
+	'ana\u0007@example.com',
+	'ana@exam\u007fple.com',
+	'\u202egro.elpmaxe@ana',
+	'ana\u202e@example.com',
+	'ana@exa\u2066mple\u2069.com',
+	'ana\u200f@example.com',
+	'an\u200ba@example.com',
 	42,
 	...NOT_TEXT,
 ];
@@ -340,5 +352,19 @@ describe('Continue On Fail with good and bad items', () => {
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(ctx.sandbox.state.rules.get(102)?.[0].associations).toEqual({ WORKGROUP: [201, 202] });
 		expect(ctx.sandbox.stats().byRoute['POST /public/api/v1/business-rule/course/{id}']).toBe(1);
+	});
+});
+
+describe('e-mail addresses that look like another', () => {
+	it('a bidi override is refused naming the character, shown escaped; nothing is sent', async () => {
+		const result = await run(ctx.sandbox, { resource: 'workgroup', operation: 'addMember', workgroupId: rl(201), email: 'ana\u202e@example.com' });
+		expect(result.error?.message).toBe('Email: "ana<U+202E>@example.com" contains an invisible control or formatting character (U+202E) (item 0)');
+		expect(ctx.sandbox.stats().requests).toBe(0);
+	});
+
+	it('an empty domain label is refused', async () => {
+		const result = await run(ctx.sandbox, { resource: 'user', operation: 'provision', email: 'a@b..com', firstName: 'A', lastName: 'B' });
+		expect(result.error?.message).toBe('Email: "a@b..com" is not a valid e-mail address (item 0)');
+		expect(ctx.sandbox.stats().requests).toBe(0);
 	});
 });

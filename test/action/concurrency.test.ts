@@ -3,7 +3,12 @@
  * honoured (1 = strictly sequential), the adaptive default runs several requests at once, and a
  * rate-limited platform gets no failures.
  */
-import { rl, runOk, run, useSandbox } from './setup';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
+import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
+import { runNode } from '../harness';
+import { credentialsFor, NODE_TYPE, rl, runOk, run, useSandbox } from './setup';
 
 const ctx = useSandbox();
 
@@ -92,4 +97,42 @@ it('a passing burst of 503s does not slow the rest of the run down', async () =>
 	expect(ctx.sandbox.stats().faultsInjected.error).toBeGreaterThan(0);
 	// Without a learned rate cap this takes about a second; capped at the first answers' rate it took minutes.
 	expect(Date.now() - started).toBeLessThan(6000);
+});
+
+describe('the credential is loaded once per node run', () => {
+	// A real n8n loads the credential from its database and decrypts it on every getCredentials.
+	const runCounting = async (parameters: Record<string, unknown>, items: Array<Record<string, unknown>>) =>
+		await runNode({
+			nodeType: new Knolyx(),
+			type: NODE_TYPE,
+			parameters: parameters as INodeParameters,
+			items: items as IDataObject[],
+			credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
+			credentialTypes: [new KnolyxApi()],
+		});
+
+	it('40 enrolments (80 requests) and a rule edit batch read it once each', async () => {
+		const enrol = await runCounting(enrolParams(), people(40));
+		expect(enrol.error).toBeUndefined();
+		expect(ctx.sandbox.stats().requests).toBe(80);
+		expect(enrol.credentialReads).toEqual({ knolyxApi: 1 });
+
+		const rules = await runCounting({ resource: 'rule', operation: 'addWorkgroup', courseId: rl('={{ $json.id }}'), workgroupId: rl(201) }, courseItems(6));
+		expect(rules.error).toBeUndefined();
+		expect(rules.credentialReads).toEqual({ knolyxApi: 1 });
+	});
+
+	it('each request still carries the credential of the node (a wrong key is refused on every item)', async () => {
+		const result = await runNode({
+			nodeType: new Knolyx(),
+			type: NODE_TYPE,
+			parameters: { ...courseGet(), courseId: rl('={{ $json.id }}') } as INodeParameters,
+			items: courseItems(3),
+			credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox, { apiKey: 'wrong-key' }) } },
+			credentialTypes: [new KnolyxApi()],
+			continueOnFail: true,
+		});
+		expect(result.items.map((item) => item.json.httpCode)).toEqual(['401', '401', '401']);
+		expect(result.credentialReads).toEqual({ knolyxApi: 1 });
+	});
 });

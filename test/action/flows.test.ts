@@ -195,3 +195,41 @@ describe('Flow B: external payment enrolment', () => {
 		expect(fresh).toMatchObject({ created: true, userId: userByEmail(ctx.sandbox, 'new@example.com')?.id });
 	});
 });
+
+describe('Gender: Leave Unchanged (the default) sends no gender', () => {
+	const ADA = 'ada@example.com'; // seeded FEMALE, member of the community workgroup
+	const ALAN = 'alan@example.com'; // seeded MALE
+	const gender = (email: string) => userByEmail(ctx.sandbox, email)?.gender;
+
+	it('event.register of an existing FEMALE student keeps her FEMALE', async () => {
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'event',
+			operation: 'register',
+			email: ADA,
+			firstName: 'Ada',
+			lastName: 'Lovelace',
+			workgroupId: rl(ctx.demo.workgroups[COMMUNITY_WG]),
+			...eventRef(),
+		});
+		expect(out).toMatchObject({ created: false, attending: true, userId: ctx.demo.users[ADA] });
+		expect(gender(ADA)).toBe('FEMALE');
+		expect(attendees()).toEqual([ctx.demo.users[ADA]]);
+	});
+
+	it('provision and enrol keep an existing gender, by default and from an empty expression; a chosen one is sent', async () => {
+		const base = { firstName: 'Alan', lastName: 'Turing', email: ALAN };
+		await runOk(ctx.sandbox, { resource: 'user', operation: 'provision', ...base });
+		expect(gender(ALAN)).toBe('MALE');
+		await runOk(ctx.sandbox, { resource: 'user', operation: 'enrol', ...base, gender: '={{ $json.g }}', workgroupId: rl(201) }, [{ g: '' }, {}]);
+		expect(gender(ALAN)).toBe('MALE');
+		await runOk(ctx.sandbox, { resource: 'user', operation: 'provision', ...base, gender: 'unchanged' });
+		expect(gender(ALAN)).toBe('MALE');
+		await runOk(ctx.sandbox, { resource: 'user', operation: 'provision', ...base, gender: 'NON-BINARY' });
+		expect(gender(ALAN)).toBe('NON-BINARY');
+	});
+
+	it('a new user left unchanged gets the platform default', async () => {
+		await runOk(ctx.sandbox, { resource: 'user', operation: 'enrol', email: 'new@example.com', firstName: 'N', lastName: 'U', workgroupId: rl(201) });
+		expect(gender('new@example.com')).toBe('NON-BINARY');
+	});
+});

@@ -6,6 +6,7 @@ import { startReceiver, type Receiver } from '../sandbox/helpers';
 import { readRules } from '../../sandbox/rules';
 import {
 	apiDate,
+	run,
 	listSearch,
 	membership,
 	RULE_READ,
@@ -423,6 +424,32 @@ describe('event', () => {
 		ctx.sandbox.seed({ attendance: [{ eventId: ctx.demo.eventId, userId: ada() }] });
 		const out = await runOk(ctx.sandbox, { resource: 'event', operation: 'getAttendees', ...ref(), returnAll: true });
 		expect(out).toEqual([{ id: ada(), name: 'Ada Lovelace', email: 'ada@example.com' }]);
+	});
+
+	it('reads need EVENT_READ, attendance EVENT_MANAGE: each 403 names the permission the key lacks', async () => {
+		ctx.sandbox.seed({
+			apiKeys: [
+				{ apiKey: 'event-reader-key', permissions: ['EVENT_READ'] },
+				{ apiKey: 'event-manager-key', permissions: ['EVENT_MANAGE'] },
+			],
+		});
+		const reader = { credentials: { apiKey: 'event-reader-key' } };
+		const manager = { credentials: { apiKey: 'event-manager-key' } };
+		const reads = [
+			{ resource: 'event', operation: 'get', ...ref() },
+			{ resource: 'event', operation: 'getAll', communityId: ref().communityId, returnAll: true },
+			{ resource: 'event', operation: 'getAttendees', ...ref(), returnAll: true },
+		];
+		for (const parameters of reads) {
+			expect((await run(ctx.sandbox, parameters, [{}], reader)).error).toBeUndefined();
+			const refused = await run(ctx.sandbox, parameters, [{}], manager);
+			expect([parameters.operation, refused.error?.message]).toEqual([parameters.operation, 'Knolyx: API key lacks permission EVENT_READ [403]']);
+			expect((refused.error as { description?: string }).description).toContain('EVENT_READ');
+		}
+		const attend = await run(ctx.sandbox, { resource: 'event', operation: 'attend', ...ref(), userId: String(ada()) }, [{}], reader);
+		expect((attend.error as { description?: string }).description).toContain('lacks the EVENT_MANAGE permission');
+		expect((await run(ctx.sandbox, { resource: 'event', operation: 'attend', ...ref(), userId: String(ada()) }, [{}], manager)).error).toBeUndefined();
+		expect(attendees()).toEqual([ada()]);
 	});
 
 	it('register provisions, adds to the community workgroup and marks attendance', async () => {

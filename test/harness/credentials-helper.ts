@@ -25,6 +25,9 @@ export interface HarnessCredentials {
 export class HarnessCredentialsHelper extends ICredentialsHelper {
 	private readonly types = new Map<string, ICredentialType>();
 
+	/** How often each credential type was loaded and decrypted (n8n's CLI reads the database and decrypts each time). */
+	readonly reads: Record<string, number> = {};
+
 	constructor(
 		credentialTypes: ICredentialType[],
 		private readonly data: HarnessCredentials,
@@ -112,6 +115,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const data = this.data[type];
 		if (!data) throw new UnexpectedError(`No test credentials given for type "${type}"`);
+		this.reads[type] = (this.reads[type] ?? 0) + 1;
 		return this.withDefaults(type, data);
 	}
 

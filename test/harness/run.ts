@@ -30,8 +30,12 @@ export interface RunWorkflowResult {
 	data: IRun;
 	/** First (main) output of the node's last run; [] when it did not run or failed. */
 	output(nodeName: string): INodeExecutionData[];
+	/** Every main output of the node's last run (with *Continue (using error output)*: [success, error]). */
+	outputs(nodeName: string): INodeExecutionData[][];
 	/** The execution's error (a node that failed without continueOnFail), if any. */
 	error?: Error;
+	/** How often each credential type was loaded and decrypted during the run. */
+	credentialReads: Record<string, number>;
 }
 
 /**
@@ -92,7 +96,9 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflow
 	return {
 		data,
 		output: (nodeName) => runData[nodeName]?.at(-1)?.data?.main?.[0] ?? [],
+		outputs: (nodeName) => (runData[nodeName]?.at(-1)?.data?.main ?? []).map((items) => items ?? []),
 		error: data.data.resultData.error as Error | undefined,
+		credentialReads: helper.reads,
 	};
 }
 
@@ -105,13 +111,21 @@ export interface RunNodeOptions {
 	credentials: HarnessCredentials;
 	credentialTypes: ICredentialType[];
 	continueOnFail?: boolean;
+	/** The node's *On Error* setting; `continueOnFail: true` is `continueRegularOutput`. */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 	typeVersion?: number;
 }
 
 /** Runs Manual Trigger → Set Items (opts.items) → the node under test; returns the node's output. */
 export async function runNode(
 	opts: RunNodeOptions,
-): Promise<{ items: INodeExecutionData[]; error?: Error; run: IRun }> {
+): Promise<{
+	items: INodeExecutionData[];
+	errorItems: INodeExecutionData[];
+	error?: Error;
+	run: IRun;
+	credentialReads: Record<string, number>;
+}> {
 	const description = NodeHelpers.getVersionedNodeType(opts.nodeType, opts.typeVersion).description;
 	const latest = Array.isArray(description.version) ? Math.max(...description.version) : description.version;
 	const nodes: INode[] = [
@@ -131,7 +145,7 @@ export async function runNode(
 			typeVersion: opts.typeVersion ?? latest,
 			position: [400, 0],
 			parameters: opts.parameters,
-			...(opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+			...(opts.onError ? { onError: opts.onError } : opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		},
 	];
 	const main = (to: string) => ({ main: [[{ node: to, type: 'main' as const, index: 0 }]] });
@@ -142,5 +156,6 @@ export async function runNode(
 		credentials: opts.credentials,
 		credentialTypes: opts.credentialTypes,
 	});
-	return { items: result.output('Node'), error: result.error, run: result.data };
+	const [items = [], errorItems = []] = result.outputs('Node');
+	return { items, errorItems, error: result.error, run: result.data, credentialReads: result.credentialReads };
 }

@@ -239,8 +239,8 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 		const missing = await host(sandbox, attendeesOfEvent(communityId, 999)).activate();
 		expect(missing.error?.message).toBeDefined();
 		expect(JSON.stringify(missing.error)).toContain('event 999 of community');
-		const forbidden = await host(sandbox, attendeesOfEvent(communityId, eventId), undefined, demoKeyWithout('EVENT_MANAGE')).activate();
-		expect(JSON.stringify(forbidden.error)).toContain('EVENT_MANAGE');
+		const forbidden = await host(sandbox, attendeesOfEvent(communityId, eventId), undefined, demoKeyWithout('EVENT_READ')).activate();
+		expect(JSON.stringify(forbidden.error)).toContain('EVENT_READ');
 	});
 });
 

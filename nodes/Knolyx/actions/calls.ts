@@ -13,7 +13,8 @@ export interface UserInput {
 	email: string;
 	firstName: string;
 	lastName: string;
-	gender: Gender;
+	/** Undefined: not sent, so an existing user keeps theirs and a new one gets the platform's default. */
+	gender?: Gender;
 }
 
 export interface ProvisionResult {
@@ -26,7 +27,12 @@ export async function provisionUser(runtime: OperationRuntime, user: UserInput):
 	const { statusCode, body } = await runtime.client.request({
 		method: 'POST',
 		path: '/user/provision',
-		body: { firstName: user.firstName, lastName: user.lastName, email: user.email, gender: user.gender },
+		body: {
+			firstName: user.firstName,
+			lastName: user.lastName,
+			email: user.email,
+			...(user.gender !== undefined && { gender: user.gender }),
+		},
 		subject: { permission: 'USER_PROVISION' },
 		itemIndex: runtime.itemIndex,
 	});

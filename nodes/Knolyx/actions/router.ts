@@ -6,7 +6,7 @@ import { asNodeError } from '../transport/errors';
 import { refuseUnconfirmedAgentDeletion } from './agent-safety';
 import { operations } from './operations';
 import { RuleEditor } from './rule/editor';
-import type { KnolyxOperation } from './types';
+import type { FileResult, KnolyxOperation } from './types';
 
 interface RequestOptions {
 	concurrency?: number;
@@ -14,7 +14,7 @@ interface RequestOptions {
 	timeout?: number;
 }
 
-type Outcome = { ok: true; data: IDataObject | IDataObject[] } | { ok: false; error: Error };
+type Outcome = { ok: true; data: IDataObject | IDataObject[] | FileResult } | { ok: false; error: Error };
 
 /**
  * The only place that knows about items: checks every item first (nothing is
@@ -37,15 +37,23 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		fixedConcurrency: fixed,
 		maxConcurrency: options.maxConcurrency ?? 100,
 	});
+	// Read once for the whole run and given to every request: in n8n each read loads the
+	// credential from the database and decrypts it.
+	const credentials = await this.getCredentials('knolyxApi');
+	const node = this.getNode();
+	const stored = node.credentials?.knolyxApi;
 	const client = new KnolyxClient(this, {
 		limiter,
 		policy: options.timeout ? { timeoutMs: options.timeout * 1000 } : undefined,
+		credentials: { id: stored?.id ?? '', name: stored?.name ?? '', type: 'knolyxApi', data: credentials },
 	});
-	const credentials = await this.getCredentials('knolyxApi');
 	// One lock per platform and project: "https://x/" and "https://x" are the same platform.
 	const baseUrl = String(credentials.baseUrl).trim().replace(/\/+$/, '').toLowerCase();
 	const rules = new RuleEditor(client, `${baseUrl}|${String(credentials.projectId)}`);
 	const continueOnFail = this.continueOnFail();
+	// "Continue (using error output)": n8n-core moves an item to the error output only when its
+	// JSON holds nothing but error/message/details (handleNodeErrorOutput in workflow-execute).
+	const toErrorOutput = node.onError === 'continueErrorOutput';
 
 	// 1. Check every item before anything is sent.
 	const prepared: unknown[] = new Array(items.length);
@@ -89,10 +97,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		if (!outcome) continue;
 		if (!outcome.ok) {
 			if (!continueOnFail) throw asNodeError(this.getNode(), outcome.error, i);
-			output.push({ json: errorJson(outcome.error), pairedItem: { item: i } });
+			output.push({ json: errorJson(outcome.error, toErrorOutput), pairedItem: { item: i } });
 			continue;
 		}
-		const executionData = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(outcome.data), {
+		if (operation.outputsFile) {
+			const { json, binary } = outcome.data as FileResult;
+			output.push({ json, binary, pairedItem: { item: i } });
+			continue;
+		}
+		const json = outcome.data as IDataObject | IDataObject[];
+		const executionData = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(json), {
 			itemData: { item: i },
 		});
 		output.push(...executionData);
@@ -100,11 +114,17 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	return [output];
 }
 
-function errorJson(error: Error): IDataObject {
-	const json: IDataObject = { error: error.message };
+/**
+ * A failed item: `{ error, description, httpCode }` on the regular output; on the error output
+ * the hint and the status go under `details`, the only other key n8n-core lets through there
+ * (it then adds the fields of the paired input item).
+ */
+function errorJson(error: Error, forErrorOutput: boolean): IDataObject {
+	const details: IDataObject = {};
 	const description = (error as { description?: unknown }).description;
-	if (typeof description === 'string' && description !== '') json.description = description;
+	if (typeof description === 'string' && description !== '') details.description = description;
 	const httpCode = (error as { httpCode?: unknown }).httpCode;
-	if (typeof httpCode === 'string' && httpCode !== '') json.httpCode = httpCode;
-	return json;
+	if (typeof httpCode === 'string' && httpCode !== '') details.httpCode = httpCode;
+	if (!forErrorOutput) return { error: error.message, ...details };
+	return Object.keys(details).length ? { error: error.message, details } : { error: error.message };
 }

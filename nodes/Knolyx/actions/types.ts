@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { KnolyxClient } from '../transport';
 import type { RuleEditor } from './rule/editor';
@@ -10,6 +10,12 @@ export interface OperationRuntime {
 	itemIndex: number;
 }
 
+/** The output item of an operation that outputs a file (`outputsFile`). */
+export interface FileResult {
+	json: IDataObject;
+	binary: IBinaryKeyData;
+}
+
 /**
  * One operation of the Knolyx node, in one file.
  * `prepare` reads and checks the item's parameters and sends nothing, so bad
@@ -19,10 +25,16 @@ export interface OperationRuntime {
 export interface KnolyxOperation<P = IDataObject> {
 	description: INodeProperties[];
 	prepare(this: IExecuteFunctions, itemIndex: number): P;
-	execute(this: IExecuteFunctions, params: P, runtime: OperationRuntime): Promise<IDataObject | IDataObject[]>;
+	execute(
+		this: IExecuteFunctions,
+		params: P,
+		runtime: OperationRuntime,
+	): Promise<IDataObject | IDataObject[] | FileResult>;
 	/**
 	 * The operation's requests are merged across items (rule edits): start every
 	 * item at once instead of through the item pool.
 	 */
 	mergesItems?: boolean;
+	/** `execute` returns one item with binary data (a FileResult) instead of JSON. */
+	outputsFile?: boolean;
 }

@@ -11,8 +11,12 @@ import { InvalidDateError, isBlank, toApiDate } from './dates';
 export const GENDERS = ['NON-BINARY', 'MALE', 'FEMALE'] as const;
 export type Gender = (typeof GENDERS)[number];
 
-// A practical e-mail check: one @, no spaces or control characters, a dot in the domain.
+// A practical e-mail check: one @, no spaces, a dot in the domain and no empty domain label
+// (a@b..com); no control characters, bidi overrides or other invisible format characters
+// (Unicode Cc and Cf), which make an address look like another.
 const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:/?#]+\.[^\s@"<>()[\]\\,;:/?#]{2,}$/u;
+const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
+const codePoint = (char: string) => `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 export function invalid(
 	ctx: IExecuteFunctions,
@@ -57,7 +61,14 @@ export function requireString(
 /** A required e-mail address. */
 export function requireEmail(ctx: IExecuteFunctions, itemIndex: number, name = 'email', field = 'Email'): string {
 	const text = requireString(ctx, itemIndex, name, field);
-	if (!EMAIL.test(text) || text.length > 254) {
+	const invisible = text.match(INVISIBLE);
+	if (invisible) {
+		// Shown escaped: a bidi override would otherwise reorder the message itself.
+		const shown = text.replace(INVISIBLE, (char) => `<${codePoint(char)}>`);
+		throw invalid(ctx, itemIndex, field, `${describeValue(shown)} contains an invisible control or formatting character (${codePoint(invisible[0])})`);
+	}
+	const domain = text.slice(text.lastIndexOf('@') + 1);
+	if (!EMAIL.test(text) || text.length > 254 || domain.split('.').includes('')) {
 		throw invalid(ctx, itemIndex, field, `${describeValue(text)} is not a valid e-mail address`);
 	}
 	return text;
@@ -87,12 +98,17 @@ export function requireId(ctx: IExecuteFunctions, itemIndex: number, name: strin
 	return id;
 }
 
-export function requireGender(ctx: IExecuteFunctions, itemIndex: number, name = 'gender'): Gender {
-	const value = ctx.getNodeParameter(name, itemIndex, 'NON-BINARY') as unknown;
-	if (isBlank(value)) return 'NON-BINARY';
+/** The Gender option that sends no gender: an existing user keeps theirs, a new one gets the platform's default. */
+export const GENDER_UNCHANGED = 'unchanged';
+
+/** The gender to send, or undefined when the user left it unchanged (or an expression gave nothing). */
+export function optionalGender(ctx: IExecuteFunctions, itemIndex: number, name = 'gender'): Gender | undefined {
+	const value = ctx.getNodeParameter(name, itemIndex, GENDER_UNCHANGED) as unknown;
+	if (isBlank(value)) return undefined;
 	const text = String(value).trim().toUpperCase();
+	if (text === GENDER_UNCHANGED.toUpperCase()) return undefined;
 	if (!(GENDERS as readonly string[]).includes(text)) {
-		throw invalid(ctx, itemIndex, 'Gender', `${describeValue(value)} is not one of ${GENDERS.join(', ')}`);
+		throw invalid(ctx, itemIndex, 'Gender', `${describeValue(value)} is not one of ${GENDERS.join(', ')} (or empty to leave it unchanged)`);
 	}
 	return text as Gender;
 }

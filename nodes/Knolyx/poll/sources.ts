@@ -1,18 +1,14 @@
-import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
 import { apiPath, KnolyxClient } from '../transport';
 
 /** The complete lists a poll reads, each through the transport's paging (all pages, 100 a page). */
 
-const permission = 'EVENT_MANAGE' as const;
+const permission = 'EVENT_READ' as const;
 
-/**
- * The transport's client for a poll. A poll context offers what the client
- * uses (getNode, getCredentials, helpers.httpRequestWithAuthentication) but is
- * not in the transport's context union, hence the cast.
- */
+/** The transport's client for a poll or its event picker. */
 export function pollClient(ctx: IPollFunctions | ILoadOptionsFunctions): KnolyxClient {
-	return new KnolyxClient(ctx as unknown as IExecuteFunctions);
+	return new KnolyxClient(ctx);
 }
 
 export async function readEvents(client: KnolyxClient, communityId: number): Promise<IDataObject[]> {

@@ -11,6 +11,7 @@ export type KnolyxPermission =
 	| 'COURSE_GET'
 	| 'WEBHOOK_MANAGE'
 	| 'BUSINESS_RULE_MANAGE'
+	| 'EVENT_READ'
 	| 'EVENT_MANAGE';
 
 /** What a failed request was about, so the error can say which id was not found. */

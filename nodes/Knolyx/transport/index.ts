@@ -1,4 +1,6 @@
 import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -6,6 +8,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	INode,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
@@ -15,11 +18,17 @@ import type { Endpoint } from './catalogue';
 import { endpointOf, notFoundOf, pathOf } from './catalogue';
 import type { RequestSubject } from './errors';
 import { apiError, asNodeError, networkError, networkErrorCode, wrongBaseUrl } from './errors';
+import { fileOf } from './file';
 import { parseLossless, stringifyLossless } from './json';
 import { AdaptiveLimiter, MAX_PAUSE_MS } from './limiter';
 import { redactDeep } from '../helpers/redact';
 
-export type KnolyxContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type KnolyxContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions
+	| IPollFunctions;
 
 export const API_PREFIX = '/public/api/v1';
 export const CREDENTIAL_TYPE = 'knolyxApi';
@@ -213,10 +222,14 @@ export class KnolyxClient {
 
 	readonly policy: RetryPolicy;
 
+	/** The node's credential, read once per run by the caller: n8n loads and decrypts it on every read. */
+	private readonly credentials: ICredentialsDecrypted | undefined;
+
 	constructor(
 		private readonly ctx: KnolyxContext,
-		options: { limiter?: AdaptiveLimiter; policy?: Partial<RetryPolicy> } = {},
+		options: { limiter?: AdaptiveLimiter; policy?: Partial<RetryPolicy>; credentials?: ICredentialsDecrypted } = {},
 	) {
+		this.credentials = options.credentials;
 		this.limiter = options.limiter ?? new AdaptiveLimiter();
 		this.policy = { ...DEFAULT_RETRY, ...options.policy };
 	}
@@ -227,7 +240,8 @@ export class KnolyxClient {
 
 	private async base(): Promise<string> {
 		if (this.baseUrl === undefined) {
-			const credentials = await this.ctx.getCredentials(CREDENTIAL_TYPE);
+			const credentials =
+				this.credentials?.data ?? (await this.ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
 			const baseUrl = String(credentials.baseUrl ?? '');
 			const problem = baseUrlProblem(baseUrl);
 			if (problem) {
@@ -255,7 +269,7 @@ export class KnolyxClient {
 		// Bodies are read here, not by the HTTP helper, so that long integers stay exact and a
 		// web page is told apart from the API's JSON.
 		if (endpoint.answer === 'lossless') options.encoding = 'text';
-		if (endpoint.answer === 'binary') options.encoding = 'arraybuffer';
+		if (endpoint.answer === 'binary') Object.assign(options, { json: false, encoding: 'arraybuffer' });
 		if (endpoint.answer === 'lossless' && request.body !== undefined) {
 			options.body = stringifyLossless(request.body);
 			options.headers = { 'Content-Type': 'application/json' };
@@ -267,17 +281,19 @@ export class KnolyxClient {
 		} else if (request.body !== undefined) {
 			options.body = request.body;
 		}
-		return (await this.ctx.helpers.httpRequestWithAuthentication.call(
+		const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(
 			this.ctx,
 			CREDENTIAL_TYPE,
 			options,
+			this.credentials && { credentialsDecrypted: this.credentials },
 		)) as RawResponse;
+		return response;
 	}
 
 	/** The body of an answer as the endpoint's format says; a web page where JSON was due is an error. */
 	private read(response: RawResponse, endpoint: Endpoint, request: KnolyxRequest): unknown {
 		const { body } = response;
-		if (endpoint.answer === 'binary') return body;
+		if (endpoint.answer === 'binary') return fileOf(response);
 		if (typeof body !== 'string') return body;
 		const text = body.trim();
 		const type = contentType(response.headers);
@@ -451,3 +467,4 @@ export { AdaptiveLimiter } from './limiter';
 export { ENDPOINTS, endpointOf } from './catalogue';
 export type { Endpoint, EndpointName } from './catalogue';
 export type { RequestSubject, KnolyxPermission } from './errors';
+export type { KnolyxFile } from './file';

@@ -2,8 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { get } from './get.operation';
 import { getAll } from './getAll.operation';
+import { getImage } from './getImage.operation';
 
-export const courseOperations = { get, getAll };
+export const courseOperations = { get, getAll, getImage };
 
 export const courseDescription: INodeProperties[] = [
 	{
@@ -20,6 +21,12 @@ export const courseDescription: INodeProperties[] = [
 				action: 'Get a course',
 			},
 			{
+				name: 'Get Image',
+				value: 'getImage',
+				description: 'Download the course image as a file (binary output). Needs COURSE_GET.',
+				action: 'Get the image of a course',
+			},
+			{
 				name: 'Get Many',
 				value: 'getAll',
 				description: 'List courses (ID and title), e.g. to find a course ID by its title. Needs COURSE_LIST.',
@@ -30,4 +37,5 @@ export const courseDescription: INodeProperties[] = [
 	},
 	...get.description,
 	...getAll.description,
+	...getImage.description,
 ];

@@ -9,9 +9,13 @@ import { asObject, idField, readPaged, returnAllAndLimit, removalDateField, show
 import type { KnolyxOperation } from '../types';
 import { readUser, userFields } from '../user/provision.operation';
 
-/** Community events: attendance (endpoints 14, 15), reads, and Flow A in one node. All need EVENT_MANAGE. */
+/**
+ * Community events: attendance (endpoints 14, 15; EVENT_MANAGE), reads (EVENT_READ), and Flow A
+ * in one node.
+ */
 
 const permission = 'EVENT_MANAGE' as const;
+const readPermission = 'EVENT_READ' as const;
 
 const communityHelp = 'Numeric ID of the community (see its address in Knolyx)';
 const eventHelp = 'Numeric ID of the event, e.g. from Event → Get Many';
@@ -85,7 +89,7 @@ const getAll: KnolyxOperation<PagedParams & { communityId: number }> = {
 		return await runtime.client.getPaged<IDataObject>(apiPath`/community/${communityId}/event/paged`, {
 			returnAll,
 			limit,
-			subject: { notFound: `community ${communityId}`, permission },
+			subject: { notFound: `community ${communityId}`, permission: readPermission },
 			itemIndex: runtime.itemIndex,
 		});
 	},
@@ -100,7 +104,7 @@ const get: KnolyxOperation<EventRef> = {
 		const { body } = await runtime.client.request({
 			method: 'GET',
 			path: apiPath`/community/${communityId}/event/${eventId}`,
-			subject: { notFound: `event ${eventId} of community ${communityId}`, permission },
+			subject: { notFound: `event ${eventId} of community ${communityId}`, permission: readPermission },
 			itemIndex: runtime.itemIndex,
 		});
 		return asObject(body);
@@ -120,7 +124,7 @@ const getAttendees: KnolyxOperation<PagedParams & EventRef> = {
 		return await runtime.client.getPaged<IDataObject>(apiPath`/community/${communityId}/event/${eventId}/attendees/paged`, {
 			returnAll,
 			limit,
-			subject: { notFound: `event ${eventId} of community ${communityId}`, permission },
+			subject: { notFound: `event ${eventId} of community ${communityId}`, permission: readPermission },
 			itemIndex: runtime.itemIndex,
 		});
 	},
@@ -194,17 +198,17 @@ export const eventDescription: INodeProperties[] = [
 				description: "Cancel a user's attendance. Needs EVENT_MANAGE.",
 				action: 'Cancel attendance of a user',
 			},
-			{ name: 'Get', value: 'get', description: 'Get one event of a community', action: 'Get an event' },
+			{ name: 'Get', value: 'get', description: 'Get one event of a community. Needs EVENT_READ.', action: 'Get an event' },
 			{
 				name: 'Get Attendees',
 				value: 'getAttendees',
-				description: 'List the attendees of an event',
+				description: 'List the attendees of an event. Needs EVENT_READ.',
 				action: 'Get attendees of an event',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List the events of a community',
+				description: 'List the events of a community. Needs EVENT_READ.',
 				action: 'Get many events',
 			},
 			{

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { GENDERS, requireEmail, requireGender, requireString } from '../../helpers/validation';
+import { GENDER_UNCHANGED, optionalGender, requireEmail, requireString } from '../../helpers/validation';
 import { provisionUser } from '../calls';
 import type { UserInput } from '../calls';
 import { emailField, shownFor } from '../common';
@@ -30,9 +30,14 @@ export function userFields(resource: string, operations: string[]): INodePropert
 			displayName: 'Gender',
 			name: 'gender',
 			type: 'options',
-			options: GENDERS.map((value) => ({ name: value, value })),
-			default: 'NON-BINARY',
-			description: 'Defaults to NON-BINARY, as on Knolyx',
+			options: [
+				{ name: 'Leave Unchanged', value: GENDER_UNCHANGED, description: 'Send no gender: an existing user keeps theirs, a new user gets the Knolyx default (Non-Binary)' },
+				{ name: 'Female', value: 'FEMALE' },
+				{ name: 'Male', value: 'MALE' },
+				{ name: 'Non-Binary', value: 'NON-BINARY' },
+			],
+			default: GENDER_UNCHANGED,
+			description: 'Sent only when chosen. From an expression: FEMALE, MALE, NON-BINARY, or empty to leave it unchanged.',
 			displayOptions,
 		},
 	];
@@ -43,7 +48,7 @@ export function readUser(ctx: IExecuteFunctions, itemIndex: number): UserInput {
 		email: requireEmail(ctx, itemIndex),
 		firstName: requireString(ctx, itemIndex, 'firstName', 'First Name', { maxLength: 255 }),
 		lastName: requireString(ctx, itemIndex, 'lastName', 'Last Name', { maxLength: 255 }),
-		gender: requireGender(ctx, itemIndex),
+		gender: optionalGender(ctx, itemIndex),
 	};
 }
 

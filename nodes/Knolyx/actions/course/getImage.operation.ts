@@ -1,0 +1,73 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { ENDPOINTS } from '../../transport';
+import type { KnolyxFile } from '../../transport';
+import { requireId, requireString } from '../../helpers/validation';
+import { courseLocator, shownFor } from '../common';
+import type { FileResult, KnolyxOperation } from '../types';
+
+interface GetImageParams {
+	courseId: number;
+	binaryPropertyName: string;
+}
+
+const displayOptions = shownFor('course', ['getImage']);
+
+const EXTENSIONS: Record<string, string> = {
+	'image/png': 'png',
+	'image/jpeg': 'jpg',
+	'image/gif': 'gif',
+	'image/webp': 'webp',
+	'image/svg+xml': 'svg',
+	'image/avif': 'avif',
+	'image/bmp': 'bmp',
+};
+
+const binaryPropertyField: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the output binary field to put the file in',
+	displayOptions,
+};
+
+/** The course image as a binary file (GET /course/{courseId}/image). */
+export const getImage: KnolyxOperation<GetImageParams> = {
+	description: [courseLocator(displayOptions), binaryPropertyField],
+	outputsFile: true,
+	prepare(itemIndex) {
+		return {
+			courseId: requireId(this, itemIndex, 'courseId', 'Course'),
+			binaryPropertyName: requireString(this, itemIndex, 'binaryPropertyName', 'Put Output File in Field'),
+		};
+	},
+	async execute({ courseId, binaryPropertyName }, runtime): Promise<FileResult> {
+		const { body: file } = await runtime.client.call<KnolyxFile>(ENDPOINTS.courseImage, {
+			params: { courseId },
+			subject: { notFound: `course ${courseId}, or its image: the course may have none` },
+			itemIndex: runtime.itemIndex,
+		});
+		const mimeType = file.mimeType;
+		if (file.data.length === 0) {
+			throw new NodeOperationError(this.getNode(), `Course ${courseId} has no image: Knolyx answered with an empty file`, {
+				itemIndex: runtime.itemIndex,
+			});
+		}
+		if (mimeType && /^(text\/|application\/(json|xml|xhtml))/.test(mimeType)) {
+			throw new NodeOperationError(this.getNode(), `Knolyx answered with ${mimeType} instead of the image of course ${courseId}`, {
+				itemIndex: runtime.itemIndex,
+				description: "This is not an image. Check the base URL of the Knolyx credential: it must point at the Knolyx API (e.g. https://api.knolyx.com or https://{tenant}.knolyx.com/api).",
+			});
+		}
+		const extension = mimeType ? EXTENSIONS[mimeType] : undefined;
+		const fileName = file.fileName ?? `course-${courseId}-image${extension ? `.${extension}` : ''}`;
+		const binary = await this.helpers.prepareBinaryData(file.data, fileName, mimeType);
+		return {
+			json: { courseId, fileName: binary.fileName, mimeType: binary.mimeType, fileSize: file.data.length },
+			binary: { [binaryPropertyName]: binary },
+		};
+	},
+};

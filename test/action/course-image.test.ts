@@ -1,0 +1,96 @@
+/**
+ * Course → Get Image over real HTTP against the sandbox: the image bytes as n8n binary data
+ * (file name and MIME type from the answer, the field named by "Put Output File in Field"), in
+ * n8n's in-memory binary mode and in its filesystem mode, and a clear error when there is no image.
+ */
+import { Container } from '@n8n/di';
+import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { BinaryDataService } from 'n8n-core';
+
+import { coursePng } from '../../sandbox/image';
+import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
+import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
+import { runNode } from '../harness';
+import { credentialsFor, NODE_TYPE, rl, rlList, run, useSandbox } from './setup';
+
+const ctx = useSandbox();
+const IMAGE_ROUTE = 'GET /public/api/v1/course/{id}/image';
+
+const bytesOf = async (binary: IBinaryData): Promise<Buffer> => await Container.get(BinaryDataService).getAsBuffer(binary);
+
+async function getImage(items: IDataObject[], extra: IDataObject = {}, onError?: 'continueErrorOutput') {
+	return await runNode({
+		nodeType: new Knolyx(),
+		type: NODE_TYPE,
+		parameters: { resource: 'course', operation: 'getImage', courseId: rl('={{ $json.course }}'), ...extra },
+		items,
+		credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
+		credentialTypes: [new KnolyxApi()],
+		onError,
+	});
+}
+
+async function expectImage(item: INodeExecutionData, courseId: number, field = 'data'): Promise<void> {
+	const png = coursePng(courseId);
+	expect(item.json).toEqual({ courseId, fileName: `course-${courseId}-image.png`, mimeType: 'image/png', fileSize: png.length });
+	expect(Object.keys(item.binary ?? {})).toEqual([field]);
+	const binary = (item.binary as Record<string, IBinaryData>)[field];
+	expect(binary).toMatchObject({ fileName: `course-${courseId}-image.png`, mimeType: 'image/png', fileExtension: 'png' });
+	expect((await bytesOf(binary)).equals(png)).toBe(true);
+}
+
+describe('Course → Get Image (n8n in-memory binary data)', () => {
+	it('outputs each course image in the "data" field, paired with its item, one request each', async () => {
+		const result = await getImage([{ course: 101 }, { course: 103 }]);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		await expectImage(result.items[0], 101);
+		await expectImage(result.items[1], 103);
+		expect(result.items[0].binary?.data.data).toBe(coursePng(101).toString('base64'));
+		expect(ctx.sandbox.stats().byRoute).toEqual({ [IMAGE_ROUTE]: 2 });
+	});
+
+	it('"Put Output File in Field" names the binary field; the course can be picked from the list', async () => {
+		const result = await run(ctx.sandbox, { resource: 'course', operation: 'getImage', courseId: rlList(102), binaryPropertyName: 'cover' });
+		expect(result.error).toBeUndefined();
+		await expectImage(result.items[0], 102, 'cover');
+	});
+
+	it('no image (404 from the image endpoint) is a clear error naming the course', async () => {
+		const result = await getImage([{ course: 999 }]);
+		expect(result.error?.message).toBe('Knolyx: Entity not found (course 999, or its image: the course may have none) [404]');
+		const errorOutput = await getImage([{ course: 101 }, { course: 999 }], {}, 'continueErrorOutput');
+		await expectImage(errorOutput.items[0], 101);
+		expect(errorOutput.errorItems.map((item) => [item.pairedItem, item.json.course, (item.json.details as { httpCode?: string }).httpCode])).toEqual([
+			[{ item: 1 }, 999, '404'],
+		]);
+	});
+
+	it('an empty field name is refused before any request', async () => {
+		const result = await run(ctx.sandbox, { resource: 'course', operation: 'getImage', courseId: rl(101), binaryPropertyName: ' ' });
+		expect(result.error?.message).toBe('Put Output File in Field: is required and was empty (item 0)');
+		expect(ctx.sandbox.stats().requests).toBe(0);
+	});
+
+	it('a key without COURSE_GET gets an error naming it', async () => {
+		const result = await run(ctx.sandbox, { resource: 'course', operation: 'getImage', courseId: rl(101) }, [{}], {
+			credentials: { apiKey: 'demo-key-without-course_get' },
+		});
+		expect((result.error as { description?: string }).description).toContain('COURSE_GET');
+	});
+});
+
+describe('Course → Get Image (n8n filesystem binary data, as n8n runs by default)', () => {
+	beforeAll(async () => {
+		await Container.get(BinaryDataService).init();
+	});
+
+	it('stores the image as a file n8n reads back byte for byte', async () => {
+		const result = await getImage([{ course: 101 }]);
+		expect(result.error).toBeUndefined();
+		const binary = result.items[0].binary?.data as IBinaryData;
+		expect(binary.id).toMatch(/^filesystem/);
+		expect(binary.data).not.toBe(coursePng(101).toString('base64'));
+		await expectImage(result.items[0], 101);
+	});
+});
