@@ -3,7 +3,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/faults/', '/test/queue/'],
+	// test/floor runs only in the floor run (npm run test:floor, jest.floor.config.js).
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/faults/', '/test/queue/', '/test/floor/'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', diagnostics: false }],
 	},

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /** Process plumbing of the benchmark runner: the sandbox process and one process per measurement. */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';

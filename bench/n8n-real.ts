@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Benchmark 7: the same bulk enrolment in a real n8n 2.41.1 (scripts/n8n-runtime.mjs,
  * Node 24), wired once with this package's node and once from n8n's own HTTP

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * `npm run bench`: every benchmark of issue 6 against the sandbox on 127.0.0.1,
  * ratios measured side by side in this one run, printed and written to

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Benchmark 5, in its own process: deliveries pushed into the Knolyx Trigger's
  * webhook handler, side by side with a bare handler that only parses JSON.
@@ -56,6 +57,7 @@ export interface TriggerResult {
 }
 
 /** The baseline: a webhook handler that only parses the JSON body and starts an execution with it. */
+// eslint-disable-next-line @n8n/community-nodes/webhook-lifecycle-complete -- a benchmark baseline: no registration on purpose
 class BareTrigger implements INodeType {
 	description: INodeType['description'] = {
 		displayName: 'Bare Trigger',

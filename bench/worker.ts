@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * One measurement in its own process (so peak RSS belongs to this run only).
  * Reads the job from argv[2] (JSON), runs it against the sandbox, sends the

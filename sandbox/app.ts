@@ -1,3 +1,4 @@
+/* eslint-disable no-console -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /** Assembles the express application: /public/api/v1 (auth, faults, routes) and /sandbox (control). */
 import express, { Router, type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { authenticate } from './auth';
@@ -41,8 +42,9 @@ const unknownEndpoint: RequestHandler = (req, res) => {
 	sendError(res, 404, `No endpoint ${req.method} ${req.originalUrl.split('?')[0]}`);
 };
 
-const errorHandler: ErrorRequestHandler = (err: unknown, _req, res, _next) => {
-	if (res.headersSent) return;
+const errorHandler: ErrorRequestHandler = (err: unknown, _req, res, next) => {
+	// Express's own handler closes a response that has already started.
+	if (res.headersSent) return next(err);
 	if (err instanceof ApiError) return sendError(res, err.status, err.message);
 	const e = err as { type?: string; status?: number; message?: string };
 	if (e.type === 'entity.parse.failed') return sendError(res, 400, 'Malformed JSON request body');

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * `npm run sandbox -- [--port 5680] [--host 127.0.0.1] [--seed demo|empty] [--strict] [--latency ms] [--quiet]`
  * Port also from KNOLYX_SANDBOX_PORT. Prints the URL, the demo credentials and the seeded ids, then one line

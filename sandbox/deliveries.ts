@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Outgoing webhook deliveries: HTTP PUT of `{id, type, data}` with X-Webhook-Security-Token.
  * A message that is not answered with a 2xx is sent again (same id) after a doubling backoff.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Fault injection for /public/api/*: latency, rate limit, 5xx, malformed answers, connection resets
  * (before or after applying a write) and slow answers. Decisions come from a PRNG seeded with

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /** A 16×16 single-colour PNG per course, built with zlib (no image files shipped). */
 import { crc32, deflateSync } from 'node:zlib';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Knolyx sandbox: an in-memory stand-in for the Knolyx public API, used by tests, benchmarks and `npm run dev`.
  * `startSandbox()` starts it on 127.0.0.1 (port 0 = a free port) and returns a handle; see sandbox/README.md.

@@ -2,7 +2,8 @@
 // `npm run dev`: a real n8n with this package, against the Knolyx sandbox.
 //
 //   1. build the package (npm run build)
-//   2. install the pinned n8n + Node 24 on first use (scripts/n8n-runtime.mjs; ~7-10 min once)
+//   2. install the pinned n8n of the chosen line on first use (scripts/n8n-runtime.mjs; 2.41.1 with
+//      Node 24: ~7-10 min once; 1.123.81: ~2-5 min once; cached in ~/.cache/n8n-nodes-knolyx/)
 //   3. start the Knolyx sandbox (demo seed) as a child process
 //   4. link the built package into n8n's user folder the way a community package
 //      is installed (node types n8n-nodes-knolyx.knolyx / .knolyxTrigger, as users have them)
@@ -12,7 +13,8 @@
 //      trigger, test the credential, print the editor URL and what to try
 // Ctrl-C stops n8n and the sandbox (a second Ctrl-C kills them at once).
 //
-// Options: --port N (n8n, default 5678, env N8N_DEV_PORT), --sandbox-port N
+// Options: --n8n VERSION (the n8n line: 2.41.1, the default, or 1.123.81; env
+// KNOLYX_N8N_VERSION), --port N (n8n, default 5678, env N8N_DEV_PORT), --sandbox-port N
 // (default 5680, env KNOLYX_SANDBOX_PORT), --no-build, --reset (forget the
 // dev user folder: fresh database, owner, credential and workflows).
 
@@ -30,6 +32,7 @@ import {
 	REPO_ROOT,
 	runN8nCli,
 	startN8n,
+	N8N_MAJOR,
 	N8N_VERSION,
 } from './n8n-runtime.mjs';
 
@@ -48,7 +51,8 @@ const option = (name, fallback) => {
 };
 const N8N_PORT = Number(option('port', process.env.N8N_DEV_PORT ?? 5678));
 const SANDBOX_PORT = Number(option('sandbox-port', process.env.KNOLYX_SANDBOX_PORT ?? 5680));
-const USER_FOLDER = path.join(REPO_ROOT, '.cache', 'n8n-dev');
+// One user folder per n8n line: a database migrated by 2.x cannot be opened by 1.x.
+const USER_FOLDER = path.join(REPO_ROOT, '.cache', N8N_MAJOR >= 2 ? 'n8n-dev' : `n8n-dev-${N8N_VERSION}`);
 
 const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;

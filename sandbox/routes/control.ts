@@ -3,7 +3,7 @@ import { Router, type Request } from 'express';
 import { ACTIVITY_KINDS, recordActivity, type ActivityKind } from '../activity';
 import type { SandboxContext } from '../context';
 import { badRequest, notFound } from '../errors';
-import { applySeed, applySeedSpec, type SeedSpec } from '../seed';
+import { applySeedSpec, type SeedSpec } from '../seed';
 import type { FaultConfig, SeedName } from '../types';
 import { isObject } from '../validation';
 import { stringifyBig } from '../bigjson';

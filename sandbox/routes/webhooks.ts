@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /** Webhook management (WEBHOOK_MANAGE): create (+ PING), list, read, delete, ping. */
 import { Router } from 'express';
 import { sendPing } from '../activity';

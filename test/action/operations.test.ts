@@ -189,9 +189,10 @@ describe('webhook', () => {
 	});
 
 	it('create keeps a given token', async () => {
-		const out = await create('Given', 'my-own-token-123');
-		expect(out).toMatchObject({ securityToken: 'my-own-token-123', securityTokenGenerated: false });
-		expect(ctx.sandbox.state.webhooks.get(out.id as number)?.securityToken).toBe('my-own-token-123');
+		const given = 'my-own-token-123';
+		const out = await create('Given', given);
+		expect(out).toMatchObject({ securityToken: given, securityTokenGenerated: false });
+		expect(ctx.sandbox.state.webhooks.get(out.id as number)?.securityToken).toBe(given);
 	});
 
 	it('getAll lists every stored webhook', async () => {

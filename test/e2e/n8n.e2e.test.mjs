@@ -1,6 +1,9 @@
-// End-to-end: the built package inside ONE real n8n 2.41.1 process (Node 24,
-// package linked as a community package, own user folder, 127.0.0.1 only,
-// free ports) against the Knolyx sandbox. Run with `npm run test:e2e`
+// End-to-end: the built package inside ONE real n8n process (2.41.1 on Node 24,
+// or with `--n8n 1.123.81` the 1.x line on Node 20; package linked as a
+// community package, own user folder, 127.0.0.1 only, free ports) against the
+// Knolyx sandbox. Where the two lines differ (n8n 2.x publishes through a
+// publication service with per-trigger status; 1.x activates synchronously and
+// re-checks triggers on restart) the tests say so (N8N_MAJOR). Run with `npm run test:e2e`
 // (scripts/e2e.mjs installs what is missing, runs jest with
 // jest.e2e.config.js and kills every process of the run afterwards).
 //
@@ -20,6 +23,8 @@ import {
 	CREDENTIAL,
 	execution,
 	executionsOf,
+	N8N_MAJOR,
+	N8N_VERSION,
 	N8nRest,
 	nodeOutput,
 	OWNER,
@@ -27,6 +32,7 @@ import {
 	readExample,
 	runManually,
 	startServer,
+	testCredentialData,
 	TYPES,
 	waitForExecutions,
 } from './lib/n8n.mjs';
@@ -107,7 +113,7 @@ beforeAll(async () => {
 	timings.n8nStartMs = Date.now() - t;
 	rest = new N8nRest(n8n.url);
 	await rest.ensureOwner(OWNER);
-	console.log(`[e2e] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${n8n.url}; ${JSON.stringify(timings)}`);
+	console.log(`[e2e] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${N8N_VERSION} at ${n8n.url}; ${JSON.stringify(timings)}`);
 }, 300_000);
 
 afterAll(async () => {
@@ -148,7 +154,7 @@ describe('1. n8n loads the package', () => {
 
 	test('the credential test succeeds against the sandbox (stored credential and unsaved data)', async () => {
 		expect(await rest.testStoredCredential(CREDENTIAL.id)).toEqual({ status: 'OK', message: 'Connection successful!' });
-		const unsaved = await rest.testCredential({
+		const unsaved = await testCredentialData(rest, {
 			type: 'knolyxApi',
 			data: { baseUrl: `${sandbox.url}/`, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
 		});
@@ -156,21 +162,28 @@ describe('1. n8n loads the package', () => {
 	});
 
 	test('the credential test fails with a clear message for a wrong key (and for a wrong base URL)', async () => {
-		const wrongKey = await rest.testCredential({
+		const wrongKey = await testCredentialData(rest, {
 			type: 'knolyxApi',
 			data: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: 'not-a-knolyx-key' },
 		});
 		expect(wrongKey.status).toBe('Error');
-		// The credential's own rule, not n8n's bare "Unauthorized".
-		expect(wrongKey.message).toMatch(/API key/);
-		expect(wrongKey.message).toMatch(/401/);
+		if (N8N_MAJOR >= 2) {
+			// The credential's own rule, not n8n's bare "Unauthorized".
+			expect(wrongKey.message).toMatch(/API key/);
+			expect(wrongKey.message).toMatch(/401/);
+		} else {
+			// n8n 1.x answers a 401 of the test request with its own message before it
+			// looks at the credential's rules (README, "Tested n8n lines").
+			expect(wrongKey.message).toBe('Authorization failed - please check your credentials');
+		}
 
-		const wrongUrl = await rest.testCredential({
+		const wrongUrl = await testCredentialData(rest, {
 			type: 'knolyxApi',
 			data: { baseUrl: `${sandbox.url}/not-the-api`, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
 		});
 		expect(wrongUrl.status).toBe('Error');
-		expect(wrongUrl.message).toMatch(/base URL/i);
+		if (N8N_MAJOR >= 2) expect(wrongUrl.message).toMatch(/base URL/i);
+		else expect(wrongUrl.message).toBe('The resource you are requesting could not be found'); // n8n 1.x's own 404 message
 	});
 });
 
@@ -321,7 +334,12 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 	test('publishing registers exactly one webhook with n8n\'s production URL; its PING starts nothing', async () => {
 		expect(await sb.webhooks()).toEqual([]);
 		const status = await rest.activateWorkflow(IDS.trigger);
-		expect(status).toMatchObject({ status: 'published', triggers: [expect.objectContaining({ status: 'activated', errorMessage: null })] });
+		// n8n 1.x has no per-trigger publication status: its activation call fails if a trigger does.
+		expect(status).toMatchObject(
+			N8N_MAJOR >= 2
+				? { status: 'published', triggers: [expect.objectContaining({ status: 'activated', errorMessage: null })] }
+				: { status: 'published' },
+		);
 		const hook = await expectOneWebhookAtProductionUrl();
 		// The platform PINGs a new webhook at once; n8n accepts it (200) and, PING not being selected, runs nothing.
 		const [ping] = await sb.deliveries({ type: 'PING', webhookId: hook.id, waitFor: 1, timeoutMs: 15_000 });
@@ -425,7 +443,10 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 		// workflow's static data simply carry on (proved below by a delivery that runs).
 		// A platform that lost the webhook meanwhile would not be repaired by a restart:
 		// unpublish and publish again (npm run dev does that).
-		expect(calls.checkExists).toBe(0);
+		// n8n 1.x activates every active workflow again on start: the trigger's
+		// checkExists finds its webhook (one GET) and creates nothing.
+		if (N8N_MAJOR >= 2) expect(calls.checkExists).toBe(0);
+		else expect(calls.checkExists).toBe(1);
 		expect((await rest.publicationStatus(IDS.trigger)).status).toBe('published');
 
 		// The secret kept in static data still verifies deliveries; a resend of a message
@@ -557,12 +578,13 @@ describe('4. The n8n editor in headless Chromium', () => {
 			await page.keyboard.press('Control+s');
 			await screenshot(page, '05-canvas-trigger-and-action');
 
-			workflowId = /\/workflow\/([^/?#]+)/.exec(page.url())?.[1];
-			expect(workflowId).toBeTruthy();
+			// n8n 2.x gives a new workflow its id at once; 1.x shows /workflow/new until the save answers.
 			const saved = await waitFor(
 				async () => {
+					workflowId = /\/workflow\/([^/?#]+)/.exec(page.url())?.[1];
+					if (!workflowId || workflowId === 'new') return undefined;
 					const wf = await rest.request('GET', `/rest/workflows/${workflowId}`);
-					return wf.nodes.length === 2 ? wf : undefined;
+					return wf.nodes?.length === 2 ? wf : undefined;
 				},
 				{ what: 'the editor to save the workflow with two nodes' },
 			);

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Imported first by the secrets test, before n8n's modules load:
  * - n8n's logger at its most talkative, as a user debugging a failing workflow would run it

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Shared pieces of the fault suite: the per-scenario counts line, what a "clear error item"
  * is, fault totals, and waiting for the sandbox to finish requests the client gave up on.

@@ -191,7 +191,7 @@ describe('rule edits through the node (properties)', () => {
 				const edits = batch.map((item) => editOf(kind, item));
 				const ambiguous = (name: string) => before.filter((rule) => rule.name === name).length > 1;
 				// Only the edits of an ambiguous rule name fail; nothing else does.
-				expect(result.json.map((json, i) => json.error !== undefined)).toEqual(batch.map((item) => ambiguous(item.name)));
+				expect(result.json.map((json) => json.error !== undefined)).toEqual(batch.map((item) => ambiguous(item.name)));
 				expect(comparable(read(courseId), known)).toEqual(comparable(model(before as Rule[], edits) as Json[], known));
 				expect(sandbox.stats().duplicateWrites).toBe(0);
 			}),

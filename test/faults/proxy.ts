@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * A scripted reverse proxy in front of the sandbox, serving it below a path prefix (as a tenant
  * URL does: the node's lock scope then differs from the sandbox's own URL, like another n8n

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * The API key and the webhook secret never appear in anything a failing run produces: output
  * items (Continue On Fail), the run's error (message, description, JSON of the error with its
@@ -25,11 +26,13 @@ import { recordCounts } from './helpers';
 
 const ctx = useSandbox();
 
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- made-up keys the sandbox is seeded with; the tests prove they never leak */
 /** A key that works (all permissions) and one that does not: both must stay out of everything. */
 const GOOD_KEY = 'kx_live_7f3c2b9e1d4a6f80c5e2_secret_good';
 const BAD_KEY = 'kx_live_0a1b2c3d4e5f60718293_secret_bad';
 /** A real key, but of another project. */
 const OTHER_PROJECT_KEY = 'kx_live_5566778899aabbccddee_secret_other';
+/* eslint-enable @n8n/community-nodes/no-hardcoded-secrets */
 
 /** Everything written anywhere while capturing. */
 class Capture {

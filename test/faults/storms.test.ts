@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Fault storms through the workflow harness, Continue On Fail on: one workflow per storm, its
  * items fanned out to provision, add member, enrol, register and rule edits (add and remove a

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * The Knolyx Trigger under abuse, hosted as n8n hosts it (test/harness trigger host over real
  * HTTP, keep-alive connections): 10 000 deliveries with random or missing tokens, 2 MB bodies,

@@ -40,6 +40,7 @@ class SetItems implements INodeType {
 		group: ['transform'],
 		version: 1,
 		description: 'Test helper: outputs the given items',
+		usableAsTool: true,
 		defaults: { name: 'Set Items' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 import express, { type Request, type Response } from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

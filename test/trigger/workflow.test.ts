@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Knolyx Trigger end to end: the node hosted like n8n hosts it (test/harness
  * trigger host: n8n-core HookContext / WebhookContext over real express), the
@@ -334,8 +335,8 @@ describe('deliveries', () => {
 
 		// A new process: the node module loaded afresh (no process memory), static data as n8n saved it.
 		let Fresh: typeof KnolyxTrigger | undefined;
-		jest.isolateModules(() => {
-			({ KnolyxTrigger: Fresh } = require('../../nodes/Knolyx/KnolyxTrigger.node') as { KnolyxTrigger: typeof KnolyxTrigger });
+		await jest.isolateModulesAsync(async () => {
+			({ KnolyxTrigger: Fresh } = await import('../../nodes/Knolyx/KnolyxTrigger.node'));
 		});
 		const second = await startTriggerHost({
 			nodeType: new Fresh!(),

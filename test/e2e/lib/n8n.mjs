@@ -13,6 +13,8 @@ import path from 'node:path';
 import {
 	CACHE_DIR,
 	linkPackage,
+	N8N_MAJOR,
+	N8N_VERSION,
 	N8nRest,
 	PACKAGE_NAME,
 	runN8nCli,
@@ -104,10 +106,14 @@ export async function waitForExecutions(rest, workflowId, count, { timeoutMs = 3
 /**
  * Run a workflow the way the editor's "Execute workflow" button does:
  * POST /rest/workflows/:id/run { triggerToStartFrom: { name } } (n8n 2.41
- * runs the saved version), then wait for the execution and return it parsed.
+ * runs the saved version; n8n 1.x runs the `workflowData` the editor sends,
+ * here the saved workflow), then wait for the execution and return it parsed.
  */
 export async function runManually(rest, workflowId, triggerName, { timeoutMs = 60_000 } = {}) {
-	const started = await rest.request('POST', `/rest/workflows/${encodeURIComponent(workflowId)}/run`, {
+	const id = encodeURIComponent(workflowId);
+	const workflowData = N8N_MAJOR < 2 ? await rest.request('GET', `/rest/workflows/${id}`) : undefined;
+	const started = await rest.request('POST', `/rest/workflows/${id}/run`, {
+		...(workflowData ? { workflowData } : {}),
 		triggerToStartFrom: { name: triggerName },
 	});
 	if (!started?.executionId) throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(started)}`);
@@ -125,4 +131,15 @@ export async function waitForExecution(rest, id, { timeoutMs = 60_000 } = {}) {
 	return execution(rest, id);
 }
 
-export { N8nRest };
+/**
+ * Test credential data the user has typed but not saved, as the editor does:
+ * n8n 2.x tests it as it is (id ''); n8n 1.x only tests a stored credential the
+ * user can read, merging the typed data over it (the editor saves first).
+ */
+export function testCredentialData(rest, { type = CREDENTIAL.type, data }) {
+	return N8N_MAJOR < 2
+		? rest.testCredential({ id: CREDENTIAL.id, name: CREDENTIAL.name, type, data })
+		: rest.testCredential({ type, data });
+}
+
+export { N8N_MAJOR, N8N_VERSION, N8nRest };

@@ -238,7 +238,7 @@ const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = {
 		let rules: Rule[];
 		try {
 			rules = asRuleList(value);
-		} catch (error) {
+		} catch {
 			throw invalid(this, itemIndex, 'Rules (JSON)', 'must be a JSON array of rules, each with a "name"');
 		}
 		const { allowEmpty } = this.getNodeParameter('options', itemIndex, {}) as { allowEmpty?: boolean };
