@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Knolyx Poll Trigger benchmark: what one poll costs (requests, time) for an event with 10 000
  * attendees at several latencies, for every event of a community and for the course list, and the
@@ -20,7 +21,6 @@ const { KnolyxPollTrigger } = require('../nodes/Knolyx/KnolyxPollTrigger.node.ts
 
 const ATTENDEES = 10_000;
 const LATENCIES_MS = [0, 20, 100];
-const ATTENDEES_ROUTE = 'GET /public/api/v1/community/{id}/event/{id}/attendees/paged';
 
 interface PollFigures {
 	requests: number;

@@ -258,7 +258,7 @@ export function buildOverview(ctx: SandboxContext, requests: RecentRequests, bur
 			webhooks: state.webhooks.size,
 			requests: requests.count,
 		},
-		users: users.map(({ role: _role, ...u }) => ({ ...u, workgroups: shownUsers.get(u.id) ?? [] })),
+		users: users.map((user) => ({ ...withoutRole(user), workgroups: shownUsers.get(user.id) ?? [] })),
 		workgroups,
 		courses,
 		communities,
@@ -268,4 +268,11 @@ export function buildOverview(ctx: SandboxContext, requests: RecentRequests, bur
 		faults: { current: ctx.faults.current, burst },
 		bundles: firstValues(state.bundles.values(), 50).map((b) => ({ id: b.id, name: b.name })),
 	};
+}
+
+/** A user as the page shows it: every field but the role (always STUDENT). */
+function withoutRole<T extends { role?: unknown }>(user: T): Omit<T, 'role'> {
+	const shown: Partial<T> = { ...user };
+	delete shown.role;
+	return shown as Omit<T, 'role'>;
 }

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * The sandbox page (GET / and GET /sandbox): a read-only view of what the platform holds, with a
  * few forms for the control endpoints. Self-contained: its own CSS and script, no CDN, no fonts.

@@ -47,6 +47,7 @@ interface ToolCall {
 }
 
 /** Plays the agent: takes the tools on its ai_tool input and calls them with `calls`; one item per call. */
+// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a test stand-in for an agent: it uses tools, it is not one
 class FakeAgent implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Fake Agent',

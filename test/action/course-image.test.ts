@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Course → Get Image over real HTTP against the sandbox: the image bytes as n8n binary data
  * (file name and MIME type from the answer, the field named by "Put Output File in Field"), in

@@ -15,7 +15,7 @@ import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import type { Sandbox } from '../../sandbox';
 import { readRules, seedRules } from '../../sandbox/rules';
 import { startTriggerHost, testCredential } from '../harness';
-import { DEMO, RULE_READ, RULE_SAVE, membership, rl, routes, run, runOk, useSandbox } from './setup';
+import { DEMO, RULE_SAVE, membership, rl, routes, run, runOk, useSandbox } from './setup';
 
 const ctx = useSandbox();
 

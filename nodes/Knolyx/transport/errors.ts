@@ -35,7 +35,7 @@ export function readableText(text: string): string {
 		.replace(/&(nbsp|amp|lt|gt|quot|#39);/g, (_entity, name: string) =>
 			({ nbsp: ' ', amp: '&', lt: '‹', gt: '›', quot: '"', '#39': "'" })[name] ?? ' ',
 		)
-		.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ')
+		.replace(/[\p{Cc}\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/gu, ' ')
 		.replace(/\s+/g, ' ')
 		.trim();
 	return plain.length > MAX_MESSAGE_LENGTH ? `${plain.slice(0, MAX_MESSAGE_LENGTH)}…` : plain;
