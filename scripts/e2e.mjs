@@ -6,7 +6,7 @@
 //   3. the pinned n8n of the selected line (scripts/n8n-runtime.mjs ensureN8n; 2.41.1 with Node 24:
 //      ~10-12 min once, 1.123.81: ~2-5 min once; then cached in ~/.cache/n8n-nodes-knolyx/)
 //   4. jest in band under --experimental-vm-modules, in its own process group, with a
-//      hard time limit (KNOLYX_E2E_TIMEOUT_MS, default 10 min)
+//      hard time limit (KNOLYX_E2E_TIMEOUT_MS, default 20 min)
 //   5. afterwards, whatever happened: kill every process group the tests recorded and every
 //      process still running inside the run folder (n8n, its task runner, the sandbox,
 //      Chromium); copy the n8n and sandbox logs to test-artifacts/e2e/; remove the run folder.
@@ -26,7 +26,7 @@ import path from 'node:path';
 import { ensureN8n, N8N_VERSION, NODE_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
 
 const CHROMIUM = process.env.KNOLYX_E2E_CHROMIUM ?? '/usr/bin/chromium';
-const JEST_TIMEOUT_MS = Number(process.env.KNOLYX_E2E_TIMEOUT_MS ?? 10 * 60_000);
+const JEST_TIMEOUT_MS = Number(process.env.KNOLYX_E2E_TIMEOUT_MS ?? 20 * 60_000);
 const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', 'e2e');
 
 const t0 = Date.now();
@@ -106,13 +106,17 @@ async function cleanup(runDir) {
 	return { leftovers, still };
 }
 
+/** Each test file's n8n and sandbox logs (test/e2e/lib/processes.mjs: one folder per file). */
 function keepLogs(runDir) {
 	fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
-	for (const [from, to] of [
-		[path.join(runDir, 'n8n', 'n8n.log'), 'n8n.log'],
-		[path.join(runDir, 'sandbox.log'), 'sandbox.log'],
-	]) {
-		if (fs.existsSync(from)) fs.copyFileSync(from, path.join(ARTIFACTS_DIR, to));
+	for (const dir of fs.readdirSync(runDir, { withFileTypes: true })) {
+		if (!dir.isDirectory()) continue;
+		for (const [from, to] of [
+			[path.join(runDir, dir.name, 'n8n', 'n8n.log'), `${dir.name}-n8n.log`],
+			[path.join(runDir, dir.name, 'sandbox.log'), `${dir.name}-sandbox.log`],
+		]) {
+			if (fs.existsSync(from)) fs.copyFileSync(from, path.join(ARTIFACTS_DIR, to));
+		}
 	}
 }
 

@@ -7,14 +7,13 @@
 //
 // Skipped, with the reason printed, when the installed n8n has no MCP Server Trigger.
 
-import './lib/mcp-run-dir.mjs'; // first: this file's own folder in the run folder
 
 import fs from 'node:fs';
 import path from 'node:path';
 
 import { CREDENTIAL, N8nRest, OWNER, prepareUserFolder, readExample, startServer, TYPES } from './lib/n8n.mjs';
 import { callTool, connectMcp, MCP_TRIGGER_TYPE, mcpTriggerInstalled, mcpUrl } from './lib/mcp.mjs';
-import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, startSandboxProcess } from './lib/processes.mjs';
+import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, RUN_ROOT, startSandboxProcess } from './lib/processes.mjs';
 import { DEMO, SandboxClient } from './lib/sandbox.mjs';
 
 const TOOL_TYPE = `${TYPES.action}Tool`;
@@ -100,7 +99,7 @@ describeIfMcp(`Knolyx tools for an outside AI agent through the MCP Server Trigg
 		]) {
 			if (from && fs.existsSync(from)) fs.copyFileSync(from, path.join(ARTIFACTS_DIR, to));
 		}
-		if (OWN_RUN_DIR) fs.rmSync(RUN_DIR, { recursive: true, force: true });
+		if (OWN_RUN_DIR) fs.rmSync(RUN_ROOT, { recursive: true, force: true });
 	}, 60_000);
 
 	test('n8n lists the MCP Server Trigger and the Knolyx tool, with the agent-safety switch', async () => {

@@ -36,7 +36,7 @@ import {
 	TYPES,
 	waitForExecutions,
 } from './lib/n8n.mjs';
-import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, sleep, startSandboxProcess, waitFor } from './lib/processes.mjs';
+import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, RUN_ROOT, sleep, startSandboxProcess, waitFor } from './lib/processes.mjs';
 import { DEMO, routeCount, SandboxClient } from './lib/sandbox.mjs';
 
 // ----------------------------------------------------------------- the workflows
@@ -126,7 +126,7 @@ afterAll(async () => {
 		if (from && fs.existsSync(from)) fs.copyFileSync(from, path.join(ARTIFACTS_DIR, to));
 	}
 	// Run directly with jest (not through scripts/e2e.mjs, which removes its own run folder).
-	if (OWN_RUN_DIR) fs.rmSync(RUN_DIR, { recursive: true, force: true });
+	if (OWN_RUN_DIR) fs.rmSync(RUN_ROOT, { recursive: true, force: true });
 }, 60_000);
 
 // ----------------------------------------------------------------- 1.

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { CREDENTIAL, nodeOutput, OWNER, prepareUserFolder, runManually, startServer, TYPES, N8nRest, USER_FOLDER } from './lib/n8n.mjs';
-import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, startSandboxProcess } from './lib/processes.mjs';
+import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, RUN_ROOT, startSandboxProcess } from './lib/processes.mjs';
 import { DEMO, SandboxClient } from './lib/sandbox.mjs';
 
 // Demo seed (sandbox/README.md): Ada (1001, FEMALE) is in workgroup 204, which gives access to
@@ -186,7 +186,7 @@ afterAll(async () => {
 		if (from && fs.existsSync(from)) fs.copyFileSync(from, path.join(ARTIFACTS_DIR, to));
 	}
 	clearSharedRunFiles();
-	if (OWN_RUN_DIR) fs.rmSync(RUN_DIR, { recursive: true, force: true });
+	if (OWN_RUN_DIR) fs.rmSync(RUN_ROOT, { recursive: true, force: true });
 }, 60_000);
 
 describe('On Error in n8n 2.41.1', () => {

@@ -27,7 +27,7 @@ import {
 	TYPES,
 	waitForExecutions,
 } from './lib/n8n.mjs';
-import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, startSandboxProcess, waitFor } from './lib/processes.mjs';
+import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, RUN_ROOT, startSandboxProcess, waitFor } from './lib/processes.mjs';
 import { DEMO, SandboxClient } from './lib/sandbox.mjs';
 
 const IDS = { flowBSetup: 'pageFlowBSetupRl', flowB: 'pageFlowBPayment', trigger: 'pageCourseDoneTr' };
@@ -85,7 +85,7 @@ afterAll(async () => {
 	]) {
 		if (from && fs.existsSync(from)) fs.copyFileSync(from, path.join(ARTIFACTS_DIR, to));
 	}
-	if (OWN_RUN_DIR) fs.rmSync(RUN_DIR, { recursive: true, force: true });
+	if (OWN_RUN_DIR) fs.rmSync(RUN_ROOT, { recursive: true, force: true });
 }, 60_000);
 
 /** Wait until the element's text matches (the page answers a click asynchronously); resolves with the text. */

@@ -20,11 +20,20 @@ export { REPO_ROOT };
 /** True when this module made the run folder (jest run directly, not through scripts/e2e.mjs). */
 export const OWN_RUN_DIR = !process.env.KNOLYX_E2E_RUN_DIR;
 
-export const RUN_DIR = (() => {
+/** The run folder scripts/e2e.mjs made (or this module, when jest is run directly). */
+export const RUN_ROOT = (() => {
 	const dir = process.env.KNOLYX_E2E_RUN_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'knolyx-e2e-'));
 	fs.mkdirSync(dir, { recursive: true });
 	return path.resolve(dir);
 })();
+
+/**
+ * This test file's own folder inside the run folder: its sandbox.log (whose "listening on" line
+ * startSandboxProcess reads), its n8n user folder and database. Jest loads this module once per
+ * test file, so files that run one after the other never read each other's sandbox URL or share
+ * a database; everything stays inside RUN_ROOT, where scripts/e2e.mjs finds what is left.
+ */
+export const RUN_DIR = fs.mkdtempSync(path.join(RUN_ROOT, 'file-'));
 
 /** Screenshots and logs kept by CI (git-ignored). */
 export const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', 'e2e');
@@ -34,7 +43,7 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Remember a process group leader, so the runner can kill its group if we cannot. */
 export function trackPid(pid, label) {
-	if (pid) fs.appendFileSync(path.join(RUN_DIR, 'pids'), `${pid} ${label}\n`);
+	if (pid) fs.appendFileSync(path.join(RUN_ROOT, 'pids'), `${pid} ${label}\n`);
 }
 
 export function killGroup(pid, signal = 'SIGKILL') {
