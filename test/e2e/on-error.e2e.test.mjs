@@ -16,6 +16,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { N8N_MAJOR, N8N_VERSION } from '../../scripts/n8n-runtime.mjs';
+
 import { CREDENTIAL, nodeOutput, OWNER, prepareUserFolder, runManually, startServer, TYPES, N8nRest, USER_FOLDER } from './lib/n8n.mjs';
 import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, RUN_ROOT, startSandboxProcess } from './lib/processes.mjs';
 import { DEMO, SandboxClient } from './lib/sandbox.mjs';
@@ -189,7 +191,7 @@ afterAll(async () => {
 	if (OWN_RUN_DIR) fs.rmSync(RUN_ROOT, { recursive: true, force: true });
 }, 60_000);
 
-describe('On Error in n8n 2.41.1', () => {
+describe(`On Error in n8n ${N8N_VERSION}`, () => {
 	test('Continue (using error output): 403, 404 and bad input leave by the error output, paired with their input', async () => {
 		const ex = await runManually(rest, WF.errorOutput.id, TRIGGER);
 		expect(succeeded(ex)).toEqual({ status: 'success', error: undefined });
@@ -224,7 +226,7 @@ describe('On Error in n8n 2.41.1', () => {
 	});
 });
 
-describe('Fields left unchanged in n8n 2.41.1', () => {
+describe(`Fields left unchanged in n8n ${N8N_VERSION}`, () => {
 	test('Event → Register with Gender at its default keeps an existing FEMALE (and MALE) student; a new one gets the default', async () => {
 		const before = await sb.businessState();
 		const genderOf = (state, email) => state.users.find((u) => u.email === email)?.gender;
@@ -244,7 +246,7 @@ describe('Fields left unchanged in n8n 2.41.1', () => {
 	});
 });
 
-describe('Binary output in n8n 2.41.1', () => {
+describe(`Binary output in n8n ${N8N_VERSION}`, () => {
 	test('Course → Get Image: n8n stores the image in its binary data mode and serves it back byte for byte', async () => {
 		const ex = await runManually(rest, WF.image.id, TRIGGER);
 		expect(succeeded(ex)).toEqual({ status: 'success', error: undefined });
@@ -252,18 +254,24 @@ describe('Binary output in n8n 2.41.1', () => {
 		expect(item.json).toMatchObject({ courseId: 101, fileName: 'course-101-image.png', mimeType: 'image/png' });
 		const binary = item.binary.cover;
 		expect(binary).toMatchObject({ fileName: 'course-101-image.png', mimeType: 'image/png', fileExtension: 'png' });
-		// n8n 2.41's default mode keeps the bytes in a file, not in the execution data.
-		expect(binary.id).toMatch(/^filesystem/);
-
 		const fromPlatform = await fetch(`${sandbox.url}/public/api/v1/course/101/image`, {
 			headers: { 'x-api-key': DEMO.apiKey, 'x-project-id': DEMO.projectId },
 		});
 		const expected = Buffer.from(await fromPlatform.arrayBuffer());
-		const fromN8n = await fetch(`${n8n.url}/rest/binary-data?id=${encodeURIComponent(binary.id)}&action=download`, {
-			headers: { cookie: rest.cookie },
-		});
-		expect(fromN8n.status).toBe(200);
-		const stored = Buffer.from(await fromN8n.arrayBuffer());
+		let stored;
+		if (N8N_MAJOR >= 2) {
+			// n8n 2.x's default mode keeps the bytes in a file, not in the execution data.
+			expect(binary.id).toMatch(/^filesystem/);
+			const fromN8n = await fetch(`${n8n.url}/rest/binary-data?id=${encodeURIComponent(binary.id)}&action=download`, {
+				headers: { cookie: rest.cookie },
+			});
+			expect(fromN8n.status).toBe(200);
+			stored = Buffer.from(await fromN8n.arrayBuffer());
+		} else {
+			// n8n 1.x's default mode keeps the bytes in the execution data, base64.
+			expect(binary.id).toBeUndefined();
+			stored = Buffer.from(binary.data, 'base64');
+		}
 		expect([stored.length, stored.equals(expected)]).toEqual([expected.length, true]);
 		expect(item.json.fileSize).toBe(expected.length);
 	});
