@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiPath } from '../transport';
+import { ENDPOINTS } from '../transport';
 import { parseId } from '../helpers/validation';
 import type { Gender } from '../helpers/validation';
 import { asObject } from './common';
@@ -24,16 +24,13 @@ export interface ProvisionResult {
 
 /** Endpoint 9: 201 when the user was created (on-boarding e-mail sent), 200 when it existed. */
 export async function provisionUser(runtime: OperationRuntime, user: UserInput): Promise<ProvisionResult> {
-	const { statusCode, body } = await runtime.client.request({
-		method: 'POST',
-		path: '/user/provision',
+	const { statusCode, body } = await runtime.client.call(ENDPOINTS.userProvision, {
 		body: {
 			firstName: user.firstName,
 			lastName: user.lastName,
 			email: user.email,
 			...(user.gender !== undefined && { gender: user.gender }),
 		},
-		subject: { permission: 'USER_PROVISION' },
 		itemIndex: runtime.itemIndex,
 	});
 	return { created: statusCode === 201, user: { email: user.email, ...asObject(body) } };
@@ -46,14 +43,9 @@ export async function addMember(
 	email: string,
 	removalDate: string | null,
 ): Promise<IDataObject> {
-	const { body } = await runtime.client.request({
-		method: 'PUT',
-		path: apiPath`/workgroup/${workgroupId}/member/${email}/`,
+	const { body } = await runtime.client.call(ENDPOINTS.memberAdd, {
+		params: { workgroupId, email },
 		body: { removalDate },
-		subject: {
-			notFound: `workgroup ${workgroupId} or user ${email}; a user must be provisioned first`,
-			permission: 'WORKGROUP_ADD_MEMBER',
-		},
 		itemIndex: runtime.itemIndex,
 	});
 	return { workgroupId, email, removalDate, ...asObject(body) };
@@ -66,12 +58,9 @@ export async function attendEvent(
 	eventId: number,
 	userId: number,
 ): Promise<IDataObject> {
-	const { statusCode, body } = await runtime.client.request({
-		method: 'POST',
-		path: apiPath`/community/${communityId}/event/${eventId}/attend/${userId}`,
+	const { statusCode, body } = await runtime.client.call(ENDPOINTS.eventAttend, {
+		params: { communityId, eventId, userId },
 		subject: {
-			notFound: `event ${eventId} of community ${communityId} (or user ${userId})`,
-			permission: 'EVENT_MANAGE',
 			forbidden: `Knolyx refuses attendance when user ${userId} has no access to community ${communityId}: add the user to a workgroup that gives access to it first`,
 		},
 		itemIndex: runtime.itemIndex,
@@ -87,8 +76,37 @@ export async function attendEvent(
 	};
 }
 
+export interface Enrolment {
+	user: UserInput;
+	workgroupId: number;
+	removalDate: string | null;
+}
+
+export interface EnrolResult {
+	provisioned: ProvisionResult;
+	/** Set when asked for: read from the provision answer before the membership is added. */
+	userId?: number;
+	membership: IDataObject;
+}
+
+/**
+ * Provision the user, then add them to the workgroup: User → Enrol in Workgroup and Event →
+ * Register. With `needUserId`, the user ID is checked
+ * before the membership is added, so a provision answer without one changes nothing more.
+ */
+export async function provisionAndAddMember(
+	runtime: OperationRuntime,
+	enrolment: Enrolment,
+	needUserId = false,
+): Promise<EnrolResult> {
+	const provisioned = await provisionUser(runtime, enrolment.user);
+	const userId = needUserId ? userIdOf(runtime, provisioned) : undefined;
+	const membership = await addMember(runtime, enrolment.workgroupId, enrolment.user.email, enrolment.removalDate);
+	return { provisioned, userId, membership };
+}
+
 /** The numeric user id from a provision answer, or a clear error. */
-export function userIdOf(runtime: OperationRuntime, result: ProvisionResult): number {
+function userIdOf(runtime: OperationRuntime, result: ProvisionResult): number {
 	const id = parseId(result.user.id ?? result.user.userId);
 	if (id === undefined) {
 		throw new NodeOperationError(

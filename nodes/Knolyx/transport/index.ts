@@ -117,6 +117,12 @@ export interface CallOptions {
 	subject?: RequestSubject;
 }
 
+/** Options of a paged read of a catalogue endpoint: all pages, or up to `limit` items. */
+export interface PagedCallOptions extends Omit<CallOptions, 'body' | 'acceptStatuses'> {
+	returnAll: boolean;
+	limit?: number;
+}
+
 /**
  * A request the platform may or may not have applied: the connection was lost before the
  * answer, or the answer was a 5xx (a gateway's 502/503/504, or a failure after the write).
@@ -396,17 +402,21 @@ export class KnolyxClient {
 	}
 
 	/**
-	 * Reads a paged list (`pagination.page` zero-based, `pagination.size`).
+	 * Reads a paged list from an endpoint of the catalogue (`pagination.page` zero-based,
+	 * `pagination.size`).
 	 * Stops at an empty page, at a page shorter than the longest seen (a server
 	 * may clamp the size below what was asked), or when `limit` items are collected.
 	 * A page equal to one already read is an error (the server ignores the page number and
 	 * the list would never end), except a short first page served again: a list that is
 	 * not paged at all, read whole.
 	 */
-	async getPaged<T = IDataObject>(
-		path: string,
-		options: { returnAll: boolean; limit?: number; qs?: IDataObject; subject?: RequestSubject; itemIndex?: number },
-	): Promise<T[]> {
+	async callPaged<T = IDataObject>(endpoint: Endpoint, options: PagedCallOptions): Promise<T[]> {
+		const path = pathOf(endpoint, options.params);
+		const subject: RequestSubject = {
+			notFound: notFoundOf(endpoint, options.params),
+			permission: endpoint.permission,
+			...options.subject,
+		};
 		const wanted = options.returnAll ? Infinity : Math.max(0, options.limit ?? 50);
 		const size = Math.min(MAX_PAGE_SIZE, Number.isFinite(wanted) ? Math.max(1, wanted) : MAX_PAGE_SIZE);
 		const results: T[] = [];
@@ -415,10 +425,11 @@ export class KnolyxClient {
 		for (let page = 0; results.length < wanted; page++) {
 			if (page >= MAX_PAGES) throw this.endlessList(path, `read ${MAX_PAGES} pages without reaching the end`, options.itemIndex);
 			const { body } = await this.request<unknown>({
-				method: 'GET',
+				method: endpoint.method,
 				path,
 				qs: { ...options.qs, 'pagination.page': page, 'pagination.size': size },
-				subject: options.subject,
+				endpoint,
+				subject,
 				itemIndex: options.itemIndex,
 			});
 			const { items, last } = pageItems<T>(body);

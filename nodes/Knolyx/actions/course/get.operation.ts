@@ -1,4 +1,4 @@
-import { apiPath } from '../../transport';
+import { ENDPOINTS } from '../../transport';
 import { requireId } from '../../helpers/validation';
 import { asObject, courseLocator, shownFor } from '../common';
 import type { KnolyxOperation } from '../types';
@@ -9,10 +9,8 @@ export const get: KnolyxOperation<{ courseId: number }> = {
 		return { courseId: requireId(this, itemIndex, 'courseId', 'Course') };
 	},
 	async execute({ courseId }, runtime) {
-		const { body } = await runtime.client.request({
-			method: 'GET',
-			path: apiPath`/course/${courseId}`,
-			subject: { notFound: `course ${courseId}`, permission: 'COURSE_GET' },
+		const { body } = await runtime.client.call(ENDPOINTS.courseGet, {
+			params: { courseId },
 			itemIndex: runtime.itemIndex,
 		});
 		return asObject(body);

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiPath } from '../../transport';
+import { ENDPOINTS } from '../../transport';
 import { optionalApiDate, requireId } from '../../helpers/validation';
-import { addMember, attendEvent, provisionUser, userIdOf } from '../calls';
-import type { UserInput } from '../calls';
+import { attendEvent, provisionAndAddMember } from '../calls';
+import type { Enrolment } from '../calls';
 import type { PagedParams } from '../common';
 import { asObject, idField, readPaged, returnAllAndLimit, removalDateField, shownFor, workgroupLocator } from '../common';
 import type { KnolyxOperation } from '../types';
@@ -13,9 +13,6 @@ import { readUser, userFields } from '../user/provision.operation';
  * Community events: attendance (endpoints 14, 15; EVENT_MANAGE), reads (EVENT_READ), and Flow A
  * in one node.
  */
-
-const permission = 'EVENT_MANAGE' as const;
-const readPermission = 'EVENT_READ' as const;
 
 const communityHelp = 'Numeric ID of the community (see its address in Knolyx)';
 const eventHelp = 'Numeric ID of the event, e.g. from Event → Get Many';
@@ -70,10 +67,8 @@ const attend: KnolyxOperation<AttendanceParams> = {
 const cancelAttendance: KnolyxOperation<AttendanceParams> = {
 	...attendance('cancelAttendance'),
 	async execute({ communityId, eventId, userId }, runtime) {
-		const { body } = await runtime.client.request({
-			method: 'DELETE',
-			path: apiPath`/community/${communityId}/event/${eventId}/attend/${userId}`,
-			subject: { notFound: `event ${eventId} of community ${communityId}, or user ${userId} registered for it`, permission },
+		const { body } = await runtime.client.call(ENDPOINTS.eventCancelAttendance, {
+			params: { communityId, eventId, userId },
 			itemIndex: runtime.itemIndex,
 		});
 		return { ...asObject(body), communityId, eventId, userId, attending: false };
@@ -86,10 +81,10 @@ const getAll: KnolyxOperation<PagedParams & { communityId: number }> = {
 		return { communityId: requireId(this, itemIndex, 'communityId', 'Community ID'), ...readPaged(this, itemIndex) };
 	},
 	async execute({ communityId, returnAll, limit }, runtime) {
-		return await runtime.client.getPaged<IDataObject>(apiPath`/community/${communityId}/event/paged`, {
+		return await runtime.client.callPaged<IDataObject>(ENDPOINTS.eventList, {
+			params: { communityId },
 			returnAll,
 			limit,
-			subject: { notFound: `community ${communityId}`, permission: readPermission },
 			itemIndex: runtime.itemIndex,
 		});
 	},
@@ -101,10 +96,8 @@ const get: KnolyxOperation<EventRef> = {
 		return readEventRef(this, itemIndex);
 	},
 	async execute({ communityId, eventId }, runtime) {
-		const { body } = await runtime.client.request({
-			method: 'GET',
-			path: apiPath`/community/${communityId}/event/${eventId}`,
-			subject: { notFound: `event ${eventId} of community ${communityId}`, permission: readPermission },
+		const { body } = await runtime.client.call(ENDPOINTS.eventGet, {
+			params: { communityId, eventId },
 			itemIndex: runtime.itemIndex,
 		});
 		return asObject(body);
@@ -121,20 +114,16 @@ const getAttendees: KnolyxOperation<PagedParams & EventRef> = {
 		return { ...readEventRef(this, itemIndex), ...readPaged(this, itemIndex) };
 	},
 	async execute({ communityId, eventId, returnAll, limit }, runtime) {
-		return await runtime.client.getPaged<IDataObject>(apiPath`/community/${communityId}/event/${eventId}/attendees/paged`, {
+		return await runtime.client.callPaged<IDataObject>(ENDPOINTS.eventAttendees, {
+			params: { communityId, eventId },
 			returnAll,
 			limit,
-			subject: { notFound: `event ${eventId} of community ${communityId}`, permission: readPermission },
 			itemIndex: runtime.itemIndex,
 		});
 	},
 };
 
-interface RegisterParams extends EventRef {
-	user: UserInput;
-	workgroupId: number;
-	removalDate: string | null;
-}
+type RegisterParams = EventRef & Enrolment;
 
 const registerShown = shownFor('event', ['register']);
 
@@ -156,10 +145,8 @@ const register: KnolyxOperation<RegisterParams> = {
 		};
 	},
 	async execute(params, runtime) {
-		const provisioned = await provisionUser(runtime, params.user);
-		const userId = userIdOf(runtime, provisioned);
-		const membership = await addMember(runtime, params.workgroupId, params.user.email, params.removalDate);
-		const attendanceResult = await attendEvent(runtime, params.communityId, params.eventId, userId);
+		const { provisioned, userId, membership } = await provisionAndAddMember(runtime, params, true);
+		const attendanceResult = await attendEvent(runtime, params.communityId, params.eventId, userId as number);
 		return {
 			email: params.user.email,
 			userId,

@@ -1,22 +1,16 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { optionalApiDate, requireId } from '../../helpers/validation';
-import { addMember, provisionUser } from '../calls';
-import type { UserInput } from '../calls';
+import { provisionAndAddMember } from '../calls';
+import type { Enrolment } from '../calls';
 import { removalDateField, shownFor, workgroupLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 import { readUser, userFields } from './provision.operation';
 
-interface EnrolParams {
-	user: UserInput;
-	workgroupId: number;
-	removalDate: string | null;
-}
-
 const displayOptions = shownFor('user', ['enrol']);
 
 /** Flow B step 5 in one node: provision the buyer, then add them to the course's workgroup. */
-export const enrol: KnolyxOperation<EnrolParams> = {
+export const enrol: KnolyxOperation<Enrolment> = {
 	description: [
 		...userFields('user', ['enrol']),
 		workgroupLocator(
@@ -33,8 +27,7 @@ export const enrol: KnolyxOperation<EnrolParams> = {
 		};
 	},
 	async execute(params, runtime) {
-		const provisioned = await provisionUser(runtime, params.user);
-		const membership = await addMember(runtime, params.workgroupId, params.user.email, params.removalDate);
+		const { provisioned, membership } = await provisionAndAddMember(runtime, params);
 		return {
 			email: params.user.email,
 			userId: provisioned.user.id,

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { ENDPOINTS } from '../../transport';
 import { readPaged, returnAllAndLimit, shownFor } from '../common';
 import type { PagedParams } from '../common';
 import type { KnolyxOperation } from '../types';
@@ -10,9 +11,8 @@ export const getAll: KnolyxOperation<PagedParams> = {
 		return readPaged(this, itemIndex);
 	},
 	async execute(params, runtime) {
-		return await runtime.client.getPaged<IDataObject>('/workgroup', {
+		return await runtime.client.callPaged<IDataObject>(ENDPOINTS.workgroupList, {
 			...params,
-			subject: { permission: 'WORKGROUP_LIST' },
 			itemIndex: runtime.itemIndex,
 		});
 	},

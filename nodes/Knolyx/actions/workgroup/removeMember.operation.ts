@@ -1,4 +1,4 @@
-import { apiPath } from '../../transport';
+import { ENDPOINTS } from '../../transport';
 import { requireEmail, requireId } from '../../helpers/validation';
 import { asObject, emailField, shownFor, workgroupLocator } from '../common';
 import type { KnolyxOperation } from '../types';
@@ -19,13 +19,8 @@ export const removeMember: KnolyxOperation<RemoveMemberParams> = {
 		};
 	},
 	async execute({ workgroupId, email }, runtime) {
-		const { body } = await runtime.client.request({
-			method: 'DELETE',
-			path: apiPath`/workgroup/${workgroupId}/member/${email}/`,
-			subject: {
-				notFound: `workgroup ${workgroupId}, user ${email}, or ${email} as a member of it`,
-				permission: 'WORKGROUP_REMOVE_MEMBER',
-			},
+		const { body } = await runtime.client.call(ENDPOINTS.memberRemove, {
+			params: { workgroupId, email },
 			itemIndex: runtime.itemIndex,
 		});
 		return { ...asObject(body), workgroupId, email, removed: true };
