@@ -5,7 +5,6 @@ import { AdaptiveLimiter, KnolyxClient } from '../transport';
 import { asNodeError } from '../transport/errors';
 import { refuseUnconfirmedAgentDeletion } from './agent-safety';
 import { operations } from './operations';
-import { RuleEditor } from './rule/editor';
 import type { FileResult, KnolyxOperation } from './types';
 
 interface RequestOptions {
@@ -47,9 +46,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		policy: options.timeout ? { timeoutMs: options.timeout * 1000 } : undefined,
 		credentials: { id: stored?.id ?? '', name: stored?.name ?? '', type: 'knolyxApi', data: credentials },
 	});
-	// One lock per platform and project: "https://x/" and "https://x" are the same platform.
-	const baseUrl = String(credentials.baseUrl).trim().replace(/\/+$/, '').toLowerCase();
-	const rules = new RuleEditor(client, `${baseUrl}|${String(credentials.projectId)}`);
 	const continueOnFail = this.continueOnFail();
 	// "Continue (using error output)": n8n-core moves an item to the error output only when its
 	// JSON holds nothing but error/message/details (handleNodeErrorOutput in workflow-execute).
@@ -73,7 +69,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	let stop = false;
 	const runItem = async (i: number): Promise<void> => {
 		try {
-			const data = await operation.execute.call(this, prepared[i], { client, rules, itemIndex: i });
+			const data = await operation.execute.call(this, prepared[i], { client, itemIndex: i });
 			outcomes[i] = { ok: true, data };
 		} catch (error) {
 			outcomes[i] = { ok: false, error: error as Error };

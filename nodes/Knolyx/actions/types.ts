@@ -1,12 +1,10 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { KnolyxClient } from '../transport';
-import type { RuleEditor } from './rule/editor';
 
 /** What an operation gets besides its own parameters. */
 export interface OperationRuntime {
 	client: KnolyxClient;
-	rules: RuleEditor;
 	itemIndex: number;
 }
 
@@ -32,7 +30,8 @@ export interface KnolyxOperation<P = IDataObject> {
 	): Promise<IDataObject | IDataObject[] | FileResult>;
 	/**
 	 * The operation's requests are merged across items (rule edits): start every
-	 * item at once instead of through the item pool.
+	 * item at once instead of through the item pool. Such an operation keeps its shared state
+	 * itself, per run (keyed by the run's client).
 	 */
 	mergesItems?: boolean;
 	/** `execute` returns one item with binary data (a FileResult) instead of JSON. */

@@ -221,6 +221,9 @@ function seconds(ms: number): string {
 export class KnolyxClient {
 	private baseUrl: string | undefined;
 
+	/** Platform and project of the credential, see `credentialScope`. */
+	private scope = '';
+
 	/** The credential's API key: taken out of any error answer that echoes it back. */
 	private secrets: string[] = [];
 
@@ -256,6 +259,8 @@ export class KnolyxClient {
 				});
 			}
 			this.baseUrl = baseUrl.trim();
+			// "https://x/" and "https://x" are the same platform.
+			this.scope = `${this.baseUrl.replace(/\/+$/, '').toLowerCase()}|${String(credentials.projectId)}`;
 			const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 			if (apiKey.length >= 6) this.secrets = [apiKey];
 		}
@@ -294,6 +299,15 @@ export class KnolyxClient {
 			this.credentials && { credentialsDecrypted: this.credentials },
 		)) as RawResponse;
 		return response;
+	}
+
+	/**
+	 * The platform and project the credential works on: what state shared across runs (a lock
+	 * of a course's rules) is keyed by.
+	 */
+	async credentialScope(): Promise<string> {
+		await this.base();
+		return this.scope;
 	}
 
 	/** The body of an answer as the endpoint's format says; a web page where JSON was due is an error. */

@@ -10,7 +10,7 @@ import type { Rule, RuleEdit, RuleFields } from '../../helpers/rules';
 import { asRuleList, defaultRuleName, paymentRuleDefaults } from '../../helpers/rules';
 import { invalid, optionalApiDate, parseIdList, requireId } from '../../helpers/validation';
 import { courseLocator, shownFor, workgroupLocator } from '../common';
-import { sameContent } from './editor';
+import { ruleEditorOf, sameContent } from './editor';
 import type { KnolyxOperation } from '../types';
 import type { RuleEditResult } from './editor';
 
@@ -75,7 +75,7 @@ function safeEdit(
 			return { courseId, edit: build(this, itemIndex, courseId, readRuleName(this, itemIndex, courseId)) };
 		},
 		async execute({ courseId, edit }, runtime) {
-			const result = await runtime.rules.edit(courseId, edit, runtime.itemIndex);
+			const result = await ruleEditorOf(runtime.client).edit(courseId, edit, runtime.itemIndex);
 			return editResult(courseId, edit, result);
 		},
 	};
