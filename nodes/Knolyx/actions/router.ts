@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { AdaptiveLimiter, KnolyxClient } from '../transport';
 import { asNodeError } from '../transport/errors';
 import { refuseUnconfirmedAgentDeletion } from './agent-safety';
-import { operations } from './operations';
+import { resources } from './operations';
 import type { FileResult, KnolyxOperation } from './types';
 
 interface RequestOptions {
@@ -25,7 +25,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = operations[resource]?.[operationName] as KnolyxOperation<unknown> | undefined;
+	const operation = resources[resource]?.operations[operationName] as KnolyxOperation<unknown> | undefined;
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}

@@ -14,13 +14,23 @@ export interface FileResult {
 	binary: IBinaryKeyData;
 }
 
+/** An operation's entry in its resource's Operation list; the value is its key in the resource. */
+export interface OperationOption {
+	name: string;
+	/** Names every permission the operation needs ("Needs X."). */
+	description: string;
+	action: string;
+}
+
 /**
- * One operation of the Knolyx node, in one file.
+ * One operation of the Knolyx node, in one file: `actions/<resource>/<operation>.operation.ts`.
  * `prepare` reads and checks the item's parameters and sends nothing, so bad
  * input of any item is reported before any request of the run; `execute`
  * does the requests.
  */
 export interface KnolyxOperation<P = IDataObject> {
+	option: OperationOption;
+	/** The operation's fields, shown for it alone (`updateDisplayOptions`). */
 	description: INodeProperties[];
 	prepare(this: IExecuteFunctions, itemIndex: number): P;
 	execute(

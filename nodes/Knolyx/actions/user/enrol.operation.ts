@@ -1,24 +1,28 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalApiDate, requireId } from '../../helpers/validation';
 import { provisionAndAddMember } from '../calls';
 import type { Enrolment } from '../calls';
-import { removalDateField, shownFor, workgroupLocator } from '../common';
+import { removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
-import { readUser, userFields } from './provision.operation';
+import { readUser, userFields } from './shared';
 
-const displayOptions = shownFor('user', ['enrol']);
+const displayOptions = { show: { resource: ['user'], operation: ['enrol'] } };
 
 /** Flow B step 5 in one node: provision the buyer, then add them to the course's workgroup. */
 export const enrol: KnolyxOperation<Enrolment> = {
-	description: [
-		...userFields('user', ['enrol']),
-		workgroupLocator(
-			displayOptions,
-			'The workgroup assigned to a rule of the course; membership gives access to the course',
-		),
-		removalDateField(displayOptions),
-	],
+	option: {
+		name: 'Enrol in Workgroup',
+		description:
+			'Provision the user, then add them to a workgroup (external payment enrolment). Needs USER_PROVISION and WORKGROUP_ADD_MEMBER.',
+		action: 'Enrol a user in a workgroup',
+	},
+	description: updateDisplayOptions(displayOptions, [
+		...userFields,
+		resourceLocator('workgroup', 'The workgroup assigned to a rule of the course; membership gives access to the course'),
+		removalDateField,
+	]),
 	prepare(this: IExecuteFunctions, itemIndex) {
 		return {
 			user: readUser(this, itemIndex),

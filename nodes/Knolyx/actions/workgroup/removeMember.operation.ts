@@ -1,6 +1,8 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
 import { ENDPOINTS } from '../../transport';
 import { requireEmail, requireId } from '../../helpers/validation';
-import { asObject, emailField, shownFor, workgroupLocator } from '../common';
+import { asObject, emailField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 
 interface RemoveMemberParams {
@@ -8,10 +10,18 @@ interface RemoveMemberParams {
 	email: string;
 }
 
-const displayOptions = shownFor('workgroup', ['removeMember']);
+const displayOptions = { show: { resource: ['workgroup'], operation: ['removeMember'] } };
 
 export const removeMember: KnolyxOperation<RemoveMemberParams> = {
-	description: [workgroupLocator(displayOptions), emailField(displayOptions, 'E-mail address of the member to remove')],
+	option: {
+		name: 'Remove Member',
+		description: 'Remove a user from a workgroup. Needs WORKGROUP_REMOVE_MEMBER.',
+		action: 'Remove member from workgroup',
+	},
+	description: updateDisplayOptions(displayOptions, [
+		resourceLocator('workgroup'),
+		emailField('E-mail address of the member to remove'),
+	]),
 	prepare(itemIndex) {
 		return {
 			workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup'),
