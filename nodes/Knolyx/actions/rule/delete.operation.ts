@@ -4,7 +4,7 @@ export const deleteRule = safeEdit(
 	'delete',
 	{
 		name: 'Delete',
-		description: 'Delete the named rule only; every other rule is kept',
+		description: 'Delete the named rule only; every other rule is kept. Needs BUSINESS_RULE_MANAGE.',
 		action: 'Delete a course rule',
 	},
 	[],

@@ -8,7 +8,7 @@ import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 
 export const getAll: KnolyxOperation<{ courseId: number }> = {
-	option: { name: 'Get Many', description: 'Read the access rules of a course', action: 'Get many course rules' },
+	option: { name: 'Get Many', description: 'Read the access rules of a course. Needs BUSINESS_RULE_MANAGE.', action: 'Get many course rules' },
 	description: updateDisplayOptions({ show: { resource: ['rule'], operation: ['getAll'] } }, [resourceLocator('course')]),
 	prepare(itemIndex) {
 		return { courseId: requireId(this, itemIndex, 'courseId', 'Course') };

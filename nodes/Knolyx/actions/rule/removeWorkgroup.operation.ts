@@ -6,7 +6,7 @@ export const removeWorkgroup = safeEdit(
 	'removeWorkgroup',
 	{
 		name: 'Remove Workgroup',
-		description: 'Take a workgroup out of the named rule. Other rules and associations are kept.',
+		description: 'Take a workgroup out of the named rule. Other rules and associations are kept. Needs BUSINESS_RULE_MANAGE.',
 		action: 'Remove a workgroup from a course rule',
 	},
 	[resourceLocator('workgroup', 'The workgroup to take out of the rule')],

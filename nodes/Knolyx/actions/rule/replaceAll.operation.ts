@@ -16,7 +16,7 @@ const displayOptions = { show: { resource: ['rule'], operation: ['replaceAll'] }
 export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = {
 	option: {
 		name: 'Replace All',
-		description: 'Save a complete rule list (rules left out are deleted)',
+		description: 'Save a complete rule list (rules left out are deleted). Needs BUSINESS_RULE_MANAGE.',
 		action: 'Replace all rules of a course',
 	},
 	description: updateDisplayOptions(displayOptions, [

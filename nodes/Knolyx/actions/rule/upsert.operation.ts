@@ -7,7 +7,7 @@ export const upsert = safeEdit(
 	'upsert',
 	{
 		name: 'Create or Update',
-		description: 'Create a new record, or update the current one if it already exists (upsert)',
+		description: 'Create a new record, or update the current one if it already exists (upsert). Needs BUSINESS_RULE_MANAGE.',
 		action: 'Create or update a course rule',
 	},
 	[
