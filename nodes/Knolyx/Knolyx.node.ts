@@ -5,6 +5,7 @@ import { agentSafetyProperties } from './actions/agent-safety';
 import { router } from './actions/router';
 import { resources } from './actions/operations';
 import { searchCourses, searchWorkgroups } from './methods/listSearch';
+import { CREDENTIAL_TYPE } from './transport';
 
 export class Knolyx implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,7 +20,7 @@ export class Knolyx implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'knolyxApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
 			{
 				displayName: 'Resource',

@@ -7,12 +7,15 @@
  *   sandbox) is named in its description, and none it does not need;
  * - every resource locator's list method exists on the node and answers.
  */
+import { readFileSync } from 'node:fs';
 import type { IDisplayOptions, IExecuteFunctions, INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { resources } from '../../nodes/Knolyx/actions/operations';
 import { ALLOW_PARAMETER } from '../../nodes/Knolyx/actions/agent-safety';
-import { API_PREFIX, endpointOf } from '../../nodes/Knolyx/transport';
+
+import { API_PREFIX, ENDPOINTS, endpointOf } from '../../nodes/Knolyx/transport';
+import type { Endpoint } from '../../nodes/Knolyx/transport';
 import type { DemoIds } from '../action/setup';
 import { listSearch, rl, run, useSandbox } from '../action/setup';
 
@@ -150,6 +153,18 @@ describe('Knolyx node description and operation table', () => {
 			expect(typeof methods[method as string]).toBe('function');
 			const answer = await listSearch(ctx.sandbox, method as 'searchCourses' | 'searchWorkgroups');
 			expect(answer.results.length).toBeGreaterThan(0);
+		}
+	});
+});
+
+describe('docs/api.md', () => {
+	it('lists every endpoint of the catalogue with its method, path and permission', () => {
+		const doc = readFileSync(`${__dirname}/../../docs/api.md`, 'utf8');
+		for (const [name, endpoint] of Object.entries(ENDPOINTS) as Array<[string, Endpoint]>) {
+			const row = doc.split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
+			expect(row).toBeDefined();
+			const cells = (row as string).split('|').map((cell) => cell.trim());
+			expect(cells.slice(2, 5)).toEqual([endpoint.method, `\`${endpoint.path}\``, endpoint.permission ?? '–']);
 		}
 	});
 });

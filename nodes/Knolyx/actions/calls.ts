@@ -7,7 +7,7 @@ import type { Gender } from '../helpers/validation';
 import { asObject } from './common';
 import type { OperationRuntime } from './types';
 
-/** API calls used by more than one operation (the primitives and the flows). */
+/** API calls used by more than one operation (endpoint names: transport/catalogue.ts, docs/api.md). */
 
 export interface UserInput {
 	email: string;
@@ -22,7 +22,7 @@ export interface ProvisionResult {
 	user: IDataObject;
 }
 
-/** Endpoint 9: 201 when the user was created (on-boarding e-mail sent), 200 when it existed. */
+/** `userProvision`: 201 when the user was created (on-boarding e-mail sent), 200 when it existed. */
 export async function provisionUser(runtime: OperationRuntime, user: UserInput): Promise<ProvisionResult> {
 	const { statusCode, body } = await runtime.client.call(ENDPOINTS.userProvision, {
 		body: {
@@ -36,7 +36,7 @@ export async function provisionUser(runtime: OperationRuntime, user: UserInput):
 	return { created: statusCode === 201, user: { email: user.email, ...asObject(body) } };
 }
 
-/** Endpoint 10: adds (or updates) a membership; removalDate null = never removed. */
+/** `memberAdd`: adds (or updates) a membership; removalDate null = never removed. */
 export async function addMember(
 	runtime: OperationRuntime,
 	workgroupId: number,
@@ -51,7 +51,7 @@ export async function addMember(
 	return { workgroupId, email, removalDate, ...asObject(body) };
 }
 
-/** Endpoint 14: 200 on success; 409 (already registered) is success too, the call is idempotent. */
+/** `eventAttend`: 200 on success; 409 (already registered) is success too, the call is idempotent. */
 export async function attendEvent(
 	runtime: OperationRuntime,
 	communityId: number,

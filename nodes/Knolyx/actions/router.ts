@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { AdaptiveLimiter, KnolyxClient } from '../transport';
+import { AdaptiveLimiter, CREDENTIAL_TYPE, KnolyxClient } from '../transport';
 import { asNodeError } from '../transport/errors';
 import { refuseUnconfirmedAgentDeletion } from './agent-safety';
 import { resources } from './operations';
@@ -38,13 +38,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	});
 	// Read once for the whole run and given to every request: in n8n each read loads the
 	// credential from the database and decrypts it.
-	const credentials = await this.getCredentials('knolyxApi');
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const node = this.getNode();
-	const stored = node.credentials?.knolyxApi;
+	const stored = node.credentials?.[CREDENTIAL_TYPE];
 	const client = new KnolyxClient(this, {
 		limiter,
 		policy: options.timeout ? { timeoutMs: options.timeout * 1000 } : undefined,
-		credentials: { id: stored?.id ?? '', name: stored?.name ?? '', type: 'knolyxApi', data: credentials },
+		credentials: { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: credentials },
 	});
 	const continueOnFail = this.continueOnFail();
 	// "Continue (using error output)": n8n-core moves an item to the error output only when its

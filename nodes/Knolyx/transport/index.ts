@@ -35,18 +35,6 @@ export const CREDENTIAL_TYPE = 'knolyxApi';
 /** The largest page the platform is known to serve; larger requests may be clamped. */
 export const MAX_PAGE_SIZE = 100;
 
-/**
- * Builds an API path with every placeholder value encoded, so an e-mail such as
- * `a/b?c#d@x.com` stays one path segment and can never reach another endpoint.
- */
-export function apiPath(strings: TemplateStringsArray, ...values: Array<string | number>): string {
-	let path = strings[0];
-	values.forEach((value, index) => {
-		path += encodeURIComponent(String(value)) + strings[index + 1];
-	});
-	return path;
-}
-
 /** Joins the credential's base URL and an API path; tolerates trailing slashes and tenant URLs. */
 export function joinUrl(baseUrl: string, path: string): string {
 	const base = baseUrl.trim().replace(/\/+$/, '');
@@ -75,7 +63,7 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 
 export interface KnolyxRequest {
 	method: IHttpRequestMethods;
-	/** Path below /public/api/v1, built with `apiPath`. */
+	/** Path below /public/api/v1, every value encoded (`pathOf`). */
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];

@@ -10,7 +10,7 @@ import { readUser, userFields } from './shared';
 
 const displayOptions = { show: { resource: ['user'], operation: ['enrol'] } };
 
-/** Flow B step 5 in one node: provision the buyer, then add them to the course's workgroup. */
+/** Flow B (README, "The two integration flows") in one node: provision the buyer, then add them to the course's workgroup. */
 export const enrol: KnolyxOperation<Enrolment> = {
 	option: {
 		name: 'Enrol in Workgroup',
