@@ -122,14 +122,14 @@ export interface KnolyxResource {
 export function defineResource(
 	resource: string,
 	defaultOperation: string,
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
-	operations: Record<string, KnolyxOperation<any>>,
+	operations: Record<string, Pick<KnolyxOperation, 'option' | 'description'>>,
 ): KnolyxResource {
 	const options: INodePropertyOptions[] = Object.entries(operations)
 		.map(([value, operation]) => ({ ...operation.option, value }))
 		.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	return {
-		operations,
+		// Each operation's parameters type is its own; the router hands `prepare`'s result to `execute`.
+		operations: operations as Record<string, KnolyxOperation<unknown>>,
 		description: [
 			{
 				displayName: 'Operation',
