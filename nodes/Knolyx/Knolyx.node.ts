@@ -3,13 +3,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { agentSafetyProperties } from './actions/agent-safety';
 import { router } from './actions/router';
-import { courseDescription } from './actions/course/Course.resource';
-import { eventDescription } from './actions/event/Event.resource';
-import { ruleDescription } from './actions/rule/Rule.resource';
-import { userDescription } from './actions/user/User.resource';
-import { webhookDescription } from './actions/webhook/Webhook.resource';
-import { workgroupDescription } from './actions/workgroup/Workgroup.resource';
+import { resources } from './actions/operations';
 import { searchCourses, searchWorkgroups } from './methods/listSearch';
+import { CREDENTIAL_TYPE } from './transport';
 
 export class Knolyx implements INodeType {
 	description: INodeTypeDescription = {
@@ -24,7 +20,7 @@ export class Knolyx implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'knolyxApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -41,12 +37,7 @@ export class Knolyx implements INodeType {
 				],
 				default: 'user',
 			},
-			...courseDescription,
-			...ruleDescription,
-			...eventDescription,
-			...userDescription,
-			...webhookDescription,
-			...workgroupDescription,
+			...Object.values(resources).flatMap((resource) => resource.description),
 			...agentSafetyProperties,
 			{
 				displayName: 'Request Options',

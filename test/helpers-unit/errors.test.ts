@@ -2,7 +2,8 @@
 import type { INode } from 'n8n-workflow';
 
 import { apiError, networkError, networkErrorCode, platformMessage } from '../../nodes/Knolyx/transport/errors';
-import { apiPath, joinUrl, parseRetryAfter } from '../../nodes/Knolyx/transport';
+import { ENDPOINTS, joinUrl, parseRetryAfter } from '../../nodes/Knolyx/transport';
+import { pathOf } from '../../nodes/Knolyx/transport/catalogue';
 
 const node: INode = { id: '1', name: 'Knolyx', type: 'knolyx', typeVersion: 1, position: [0, 0], parameters: {} };
 
@@ -67,9 +68,9 @@ describe('URLs and headers', () => {
 		expect(joinUrl('https://acme.knolyx.com/api/', '/course')).toBe('https://acme.knolyx.com/api/public/api/v1/course');
 	});
 
-	it('apiPath encodes every value as one path segment', () => {
-		expect(apiPath`/workgroup/${7}/member/${'a/b?c#d@x.com'}/`).toBe('/workgroup/7/member/a%2Fb%3Fc%23d%40x.com/');
-		expect(apiPath`/webhook/${'../1'}`).toBe('/webhook/..%2F1');
+	it('pathOf encodes every value as one path segment', () => {
+		expect(pathOf(ENDPOINTS.memberAdd, { workgroupId: 7, email: 'a/b?c#d@x.com' })).toBe('/workgroup/7/member/a%2Fb%3Fc%23d%40x.com/');
+		expect(pathOf(ENDPOINTS.webhookGet, { webhookId: '../1' })).toBe('/webhook/..%2F1');
 	});
 
 	it('parseRetryAfter reads seconds and HTTP dates', () => {

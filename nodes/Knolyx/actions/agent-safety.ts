@@ -58,7 +58,7 @@ export const agentSafetyProperties: INodeProperties[] = [
  * connection; n8n 1.123 has no such method, and the type is enough there).
  * Either is enough.
  */
-export function runsAsAgentTool(ctx: IExecuteFunctions): boolean {
+function runsAsAgentTool(ctx: IExecuteFunctions): boolean {
 	if (/Tool$/.test(ctx.getNode().type)) return true;
 	const isToolExecution = (ctx as Partial<Pick<IExecuteFunctions, 'isToolExecution'>>).isToolExecution;
 	return typeof isToolExecution === 'function' && isToolExecution.call(ctx) === true;

@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiPath } from '../transport';
+import { ENDPOINTS } from '../transport';
 import { parseId } from '../helpers/validation';
 import type { Gender } from '../helpers/validation';
 import { asObject } from './common';
 import type { OperationRuntime } from './types';
 
-/** API calls used by more than one operation (the primitives and the flows). */
+/** API calls used by more than one operation (endpoint names: transport/catalogue.ts, docs/api.md). */
 
 export interface UserInput {
 	email: string;
@@ -22,56 +22,45 @@ export interface ProvisionResult {
 	user: IDataObject;
 }
 
-/** Endpoint 9: 201 when the user was created (on-boarding e-mail sent), 200 when it existed. */
+/** `userProvision`: 201 when the user was created (on-boarding e-mail sent), 200 when it existed. */
 export async function provisionUser(runtime: OperationRuntime, user: UserInput): Promise<ProvisionResult> {
-	const { statusCode, body } = await runtime.client.request({
-		method: 'POST',
-		path: '/user/provision',
+	const { statusCode, body } = await runtime.client.call(ENDPOINTS.userProvision, {
 		body: {
 			firstName: user.firstName,
 			lastName: user.lastName,
 			email: user.email,
 			...(user.gender !== undefined && { gender: user.gender }),
 		},
-		subject: { permission: 'USER_PROVISION' },
 		itemIndex: runtime.itemIndex,
 	});
 	return { created: statusCode === 201, user: { email: user.email, ...asObject(body) } };
 }
 
-/** Endpoint 10: adds (or updates) a membership; removalDate null = never removed. */
+/** `memberAdd`: adds (or updates) a membership; removalDate null = never removed. */
 export async function addMember(
 	runtime: OperationRuntime,
 	workgroupId: number,
 	email: string,
 	removalDate: string | null,
 ): Promise<IDataObject> {
-	const { body } = await runtime.client.request({
-		method: 'PUT',
-		path: apiPath`/workgroup/${workgroupId}/member/${email}/`,
+	const { body } = await runtime.client.call(ENDPOINTS.memberAdd, {
+		params: { workgroupId, email },
 		body: { removalDate },
-		subject: {
-			notFound: `workgroup ${workgroupId} or user ${email}; a user must be provisioned first`,
-			permission: 'WORKGROUP_ADD_MEMBER',
-		},
 		itemIndex: runtime.itemIndex,
 	});
 	return { workgroupId, email, removalDate, ...asObject(body) };
 }
 
-/** Endpoint 14: 200 on success; 409 (already registered) is success too, the call is idempotent. */
+/** `eventAttend`: 200 on success; 409 (already registered) is success too, the call is idempotent. */
 export async function attendEvent(
 	runtime: OperationRuntime,
 	communityId: number,
 	eventId: number,
 	userId: number,
 ): Promise<IDataObject> {
-	const { statusCode, body } = await runtime.client.request({
-		method: 'POST',
-		path: apiPath`/community/${communityId}/event/${eventId}/attend/${userId}`,
+	const { statusCode, body } = await runtime.client.call(ENDPOINTS.eventAttend, {
+		params: { communityId, eventId, userId },
 		subject: {
-			notFound: `event ${eventId} of community ${communityId} (or user ${userId})`,
-			permission: 'EVENT_MANAGE',
 			forbidden: `Knolyx refuses attendance when user ${userId} has no access to community ${communityId}: add the user to a workgroup that gives access to it first`,
 		},
 		itemIndex: runtime.itemIndex,
@@ -87,8 +76,37 @@ export async function attendEvent(
 	};
 }
 
+export interface Enrolment {
+	user: UserInput;
+	workgroupId: number;
+	removalDate: string | null;
+}
+
+export interface EnrolResult {
+	provisioned: ProvisionResult;
+	/** Set when asked for: read from the provision answer before the membership is added. */
+	userId?: number;
+	membership: IDataObject;
+}
+
+/**
+ * Provision the user, then add them to the workgroup: User → Enrol in Workgroup and Event →
+ * Register. With `needUserId`, the user ID is checked
+ * before the membership is added, so a provision answer without one changes nothing more.
+ */
+export async function provisionAndAddMember(
+	runtime: OperationRuntime,
+	enrolment: Enrolment,
+	needUserId = false,
+): Promise<EnrolResult> {
+	const provisioned = await provisionUser(runtime, enrolment.user);
+	const userId = needUserId ? userIdOf(runtime, provisioned) : undefined;
+	const membership = await addMember(runtime, enrolment.workgroupId, enrolment.user.email, enrolment.removalDate);
+	return { provisioned, userId, membership };
+}
+
 /** The numeric user id from a provision answer, or a clear error. */
-export function userIdOf(runtime: OperationRuntime, result: ProvisionResult): number {
+function userIdOf(runtime: OperationRuntime, result: ProvisionResult): number {
 	const id = parseId(result.user.id ?? result.user.userId);
 	if (id === undefined) {
 		throw new NodeOperationError(

@@ -1,102 +1,69 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { invalid } from '../helpers/validation';
+import type { KnolyxOperation } from './types';
 
-/** Field builders shared by several operations. */
+/**
+ * Field builders shared by several resources. A field has no display options here: each
+ * operation shows its fields with n8n's `updateDisplayOptions`.
+ */
 
-export function shownFor(resource: string, operations: string[]): IDisplayOptions {
-	return { show: { resource: [resource], operation: operations } };
-}
+const LOCATORS = {
+	course: { displayName: 'Course', name: 'courseId', searchBy: 'title', listMethod: 'searchCourses', example: '42' },
+	workgroup: { displayName: 'Workgroup', name: 'workgroupId', searchBy: 'name', listMethod: 'searchWorkgroups', example: '7' },
+} as const;
 
-export function courseLocator(displayOptions: IDisplayOptions, description?: string): INodeProperties {
+/** The Course or Workgroup picker: from the list (searchable) or by numeric ID. */
+export function resourceLocator(kind: keyof typeof LOCATORS, description?: string): INodeProperties {
+	const { displayName, name, searchBy, listMethod, example } = LOCATORS[kind];
 	return {
-		displayName: 'Course',
-		name: 'courseId',
+		displayName,
+		name,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description: description ?? 'The course. Pick it from the list (searchable by title) or give its numeric ID.',
-		displayOptions,
+		description: description ?? `The ${kind}. Pick it from the list (searchable by ${searchBy}) or give its numeric ID.`,
 		modes: [
 			{
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				placeholder: 'Select a course...',
-				typeOptions: { searchListMethod: 'searchCourses', searchable: true },
+				placeholder: `Select a ${kind}...`,
+				typeOptions: { searchListMethod: listMethod, searchable: true },
 			},
 			{
 				displayName: 'By ID',
 				name: 'id',
 				type: 'string',
-				placeholder: 'e.g. 42',
-				validation: [{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A course ID is a number' } }],
+				placeholder: `e.g. ${example}`,
+				validation: [{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: `A ${kind} ID is a number` } }],
 			},
 		],
 	};
 }
 
-export function workgroupLocator(displayOptions: IDisplayOptions, description?: string): INodeProperties {
-	return {
-		displayName: 'Workgroup',
-		name: 'workgroupId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description:
-			description ?? 'The workgroup. Pick it from the list (searchable by name) or give its numeric ID.',
-		displayOptions,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a workgroup...',
-				typeOptions: { searchListMethod: 'searchWorkgroups', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 7',
-				validation: [
-					{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A workgroup ID is a number' } },
-				],
-			},
-		],
-	};
+export function idField(name: string, displayName: string, description: string): INodeProperties {
+	return { displayName, name, type: 'string', default: '', required: true, placeholder: 'e.g. 12', description };
 }
 
-export function idField(
-	name: string,
-	displayName: string,
-	displayOptions: IDisplayOptions,
-	description: string,
-): INodeProperties {
-	return { displayName, name, type: 'string', default: '', required: true, placeholder: 'e.g. 12', description, displayOptions };
-}
-
-export function returnAllAndLimit(displayOptions: IDisplayOptions): INodeProperties[] {
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-			displayOptions,
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { ...displayOptions.show, returnAll: [false] } },
-		},
-	];
-}
+export const returnAllAndLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
 
 export interface PagedParams {
 	returnAll: boolean;
@@ -115,7 +82,7 @@ export function readPaged(ctx: IExecuteFunctions, itemIndex: number): PagedParam
 	return { returnAll, limit };
 }
 
-export function emailField(displayOptions: IDisplayOptions, description?: string): INodeProperties {
+export function emailField(description?: string): INodeProperties {
 	return {
 		displayName: 'Email',
 		name: 'email',
@@ -124,24 +91,56 @@ export function emailField(displayOptions: IDisplayOptions, description?: string
 		default: '',
 		required: true,
 		description: description ?? "The user's e-mail address; it identifies the user on Knolyx",
-		displayOptions,
 	};
 }
 
-export function removalDateField(displayOptions: IDisplayOptions): INodeProperties {
-	return {
-		displayName: 'Removal Date',
-		name: 'removalDate',
-		type: 'dateTime',
-		default: '',
-		description:
-			'When the membership ends (and the access it gives). Leave empty to never remove. Pick a date (read in the workflow time zone), or pass an ISO 8601 date or yyyy-MM-dd HH:mm:ss (UTC).',
-		hint: 'Sent to Knolyx in UTC as yyyy-MM-dd HH:mm:ss',
-		displayOptions,
-	};
-}
+export const removalDateField: INodeProperties = {
+	displayName: 'Removal Date',
+	name: 'removalDate',
+	type: 'dateTime',
+	default: '',
+	description:
+		'When the membership ends (and the access it gives). Leave empty to never remove. Pick a date (read in the workflow time zone), or pass an ISO 8601 date or yyyy-MM-dd HH:mm:ss (UTC).',
+	hint: 'Sent to Knolyx in UTC as yyyy-MM-dd HH:mm:ss',
+};
 
 /** The object an API answered with, or an empty object for an empty body. */
 export function asObject(body: unknown): IDataObject {
 	return body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : {};
+}
+
+/** A resource: its operations (value → implementation), in the order their fields are shown. */
+export interface KnolyxResource {
+	operations: Record<string, KnolyxOperation<unknown>>;
+	description: INodeProperties[];
+}
+
+/**
+ * A resource from its operations: the Operation list (sorted by name, as n8n lists them), then
+ * the fields of each operation in the order given.
+ */
+export function defineResource(
+	resource: string,
+	defaultOperation: string,
+	operations: Record<string, Pick<KnolyxOperation, 'option' | 'description'>>,
+): KnolyxResource {
+	const options: INodePropertyOptions[] = Object.entries(operations)
+		.map(([value, operation]) => ({ ...operation.option, value }))
+		.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	return {
+		// Each operation's parameters type is its own; the router hands `prepare`'s result to `execute`.
+		operations: operations as Record<string, KnolyxOperation<unknown>>,
+		description: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: [resource] } },
+				options,
+				default: defaultOperation,
+			},
+			...Object.values(operations).flatMap((operation) => operation.description),
+		],
+	};
 }

@@ -1,17 +1,10 @@
-import { courseOperations } from './course/Course.resource';
-import { eventOperations } from './event/Event.resource';
-import { ruleOperations } from './rule/Rule.resource';
-import type { KnolyxOperation } from './types';
-import { userOperations } from './user/User.resource';
-import { webhookOperations } from './webhook/Webhook.resource';
-import { workgroupOperations } from './workgroup/Workgroup.resource';
+import type { KnolyxResource } from './common';
+import { course } from './course/Course.resource';
+import { event } from './event/Event.resource';
+import { rule } from './rule/Rule.resource';
+import { user } from './user/User.resource';
+import { webhook } from './webhook/Webhook.resource';
+import { workgroup } from './workgroup/Workgroup.resource';
 
-/** resource → operation → implementation; the router dispatches through this table. */
-export const operations: Record<string, Record<string, KnolyxOperation<unknown>>> = {
-	course: courseOperations,
-	event: eventOperations,
-	rule: ruleOperations,
-	user: userOperations,
-	webhook: webhookOperations,
-	workgroup: workgroupOperations,
-};
+/** Every resource of the Knolyx node, in the order their fields are listed in the node. */
+export const resources: Record<string, KnolyxResource> = { course, rule, event, user, webhook, workgroup };

@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { AdaptiveLimiter, KnolyxClient } from '../transport';
+import { AdaptiveLimiter, CREDENTIAL_TYPE, KnolyxClient } from '../transport';
 import { asNodeError } from '../transport/errors';
 import { refuseUnconfirmedAgentDeletion } from './agent-safety';
-import { operations } from './operations';
-import { RuleEditor } from './rule/editor';
+import { resources } from './operations';
 import type { FileResult, KnolyxOperation } from './types';
 
 interface RequestOptions {
@@ -26,7 +25,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = operations[resource]?.[operationName] as KnolyxOperation<unknown> | undefined;
+	const operation = resources[resource]?.operations[operationName] as KnolyxOperation<unknown> | undefined;
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
@@ -39,17 +38,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	});
 	// Read once for the whole run and given to every request: in n8n each read loads the
 	// credential from the database and decrypts it.
-	const credentials = await this.getCredentials('knolyxApi');
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const node = this.getNode();
-	const stored = node.credentials?.knolyxApi;
+	const stored = node.credentials?.[CREDENTIAL_TYPE];
 	const client = new KnolyxClient(this, {
 		limiter,
 		policy: options.timeout ? { timeoutMs: options.timeout * 1000 } : undefined,
-		credentials: { id: stored?.id ?? '', name: stored?.name ?? '', type: 'knolyxApi', data: credentials },
+		credentials: { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: credentials },
 	});
-	// One lock per platform and project: "https://x/" and "https://x" are the same platform.
-	const baseUrl = String(credentials.baseUrl).trim().replace(/\/+$/, '').toLowerCase();
-	const rules = new RuleEditor(client, `${baseUrl}|${String(credentials.projectId)}`);
 	const continueOnFail = this.continueOnFail();
 	// "Continue (using error output)": n8n-core moves an item to the error output only when its
 	// JSON holds nothing but error/message/details (handleNodeErrorOutput in workflow-execute).
@@ -73,7 +69,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	let stop = false;
 	const runItem = async (i: number): Promise<void> => {
 		try {
-			const data = await operation.execute.call(this, prepared[i], { client, rules, itemIndex: i });
+			const data = await operation.execute.call(this, prepared[i], { client, itemIndex: i });
 			outcomes[i] = { ok: true, data };
 		} catch (error) {
 			outcomes[i] = { ok: false, error: error as Error };

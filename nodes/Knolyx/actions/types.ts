@@ -1,12 +1,10 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { KnolyxClient } from '../transport';
-import type { RuleEditor } from './rule/editor';
 
 /** What an operation gets besides its own parameters. */
 export interface OperationRuntime {
 	client: KnolyxClient;
-	rules: RuleEditor;
 	itemIndex: number;
 }
 
@@ -16,13 +14,23 @@ export interface FileResult {
 	binary: IBinaryKeyData;
 }
 
+/** An operation's entry in its resource's Operation list; the value is its key in the resource. */
+export interface OperationOption {
+	name: string;
+	/** Names every permission the operation needs ("Needs X."). */
+	description: string;
+	action: string;
+}
+
 /**
- * One operation of the Knolyx node, in one file.
+ * One operation of the Knolyx node, in one file: `actions/<resource>/<operation>.operation.ts`.
  * `prepare` reads and checks the item's parameters and sends nothing, so bad
  * input of any item is reported before any request of the run; `execute`
  * does the requests.
  */
 export interface KnolyxOperation<P = IDataObject> {
+	option: OperationOption;
+	/** The operation's fields, shown for it alone (`updateDisplayOptions`). */
 	description: INodeProperties[];
 	prepare(this: IExecuteFunctions, itemIndex: number): P;
 	execute(
@@ -32,7 +40,8 @@ export interface KnolyxOperation<P = IDataObject> {
 	): Promise<IDataObject | IDataObject[] | FileResult>;
 	/**
 	 * The operation's requests are merged across items (rule edits): start every
-	 * item at once instead of through the item pool.
+	 * item at once instead of through the item pool. Such an operation keeps its shared state
+	 * itself, per run (keyed by the run's client).
 	 */
 	mergesItems?: boolean;
 	/** `execute` returns one item with binary data (a FileResult) instead of JSON. */

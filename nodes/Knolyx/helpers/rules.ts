@@ -52,7 +52,7 @@ export interface EditOutcome {
 
 export class RuleEditError extends Error {}
 
-export const PAYMENT_RULE_PREFIX = 'PAYMENT_INTEGRATION_COURSE_';
+const PAYMENT_RULE_PREFIX = 'PAYMENT_INTEGRATION_COURSE_';
 
 export function defaultRuleName(courseId: number): string {
 	return `${PAYMENT_RULE_PREFIX}${courseId}`;
@@ -164,11 +164,6 @@ export function applyRuleEdit(rules: Rule[], edit: RuleEdit): EditOutcome {
 			return { rules: rules.filter((_, i) => i !== index), changed: true, existed };
 		}
 	}
-}
-
-/** Whether an edit's intended state already holds in `rules` (used to verify a save). */
-export function editHolds(rules: Rule[], edit: RuleEdit): boolean {
-	return !applyRuleEdit(rules, edit).changed;
 }
 
 /** Checks that a value read from the API is a rule list this node can edit safely. */

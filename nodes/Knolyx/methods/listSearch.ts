@@ -1,18 +1,17 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { KnolyxClient } from '../transport';
-import type { KnolyxPermission } from '../transport';
+import { ENDPOINTS, KnolyxClient } from '../transport';
+import type { Endpoint } from '../transport';
 
 /** Lists for the Course and Workgroup pickers, filtered by the text typed. */
 async function search(
 	ctx: ILoadOptionsFunctions,
-	path: string,
+	endpoint: Endpoint,
 	label: string,
-	permission: KnolyxPermission,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const client = new KnolyxClient(ctx);
-	const entries = await client.getPaged<IDataObject>(path, { returnAll: true, subject: { permission } });
+	const entries = await client.callPaged<IDataObject>(endpoint, { returnAll: true });
 	const needle = (filter ?? '').trim().toLowerCase();
 	const results = entries
 		.map((entry) => ({ name: String(entry[label] ?? entry.name ?? entry.id), value: String(entry.id) }))
@@ -22,9 +21,9 @@ async function search(
 }
 
 export async function searchCourses(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	return await search(this, '/course', 'title', 'COURSE_LIST', filter);
+	return await search(this, ENDPOINTS.courseList, 'title', filter);
 }
 
 export async function searchWorkgroups(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	return await search(this, '/workgroup', 'name', 'WORKGROUP_LIST', filter);
+	return await search(this, ENDPOINTS.workgroupList, 'name', filter);
 }

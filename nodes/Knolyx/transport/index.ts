@@ -35,18 +35,6 @@ export const CREDENTIAL_TYPE = 'knolyxApi';
 /** The largest page the platform is known to serve; larger requests may be clamped. */
 export const MAX_PAGE_SIZE = 100;
 
-/**
- * Builds an API path with every placeholder value encoded, so an e-mail such as
- * `a/b?c#d@x.com` stays one path segment and can never reach another endpoint.
- */
-export function apiPath(strings: TemplateStringsArray, ...values: Array<string | number>): string {
-	let path = strings[0];
-	values.forEach((value, index) => {
-		path += encodeURIComponent(String(value)) + strings[index + 1];
-	});
-	return path;
-}
-
 /** Joins the credential's base URL and an API path; tolerates trailing slashes and tenant URLs. */
 export function joinUrl(baseUrl: string, path: string): string {
 	const base = baseUrl.trim().replace(/\/+$/, '');
@@ -75,7 +63,7 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 
 export interface KnolyxRequest {
 	method: IHttpRequestMethods;
-	/** Path below /public/api/v1, built with `apiPath`. */
+	/** Path below /public/api/v1, every value encoded (`pathOf`). */
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
@@ -115,6 +103,12 @@ export interface CallOptions {
 	acceptStatuses?: number[];
 	/** Overrides of the catalogue's 404 text or permission, and a 403 reason. */
 	subject?: RequestSubject;
+}
+
+/** Options of a paged read of a catalogue endpoint: all pages, or up to `limit` items. */
+export interface PagedCallOptions extends Omit<CallOptions, 'body' | 'acceptStatuses'> {
+	returnAll: boolean;
+	limit?: number;
 }
 
 /**
@@ -215,6 +209,9 @@ function seconds(ms: number): string {
 export class KnolyxClient {
 	private baseUrl: string | undefined;
 
+	/** Platform and project of the credential, see `credentialScope`. */
+	private scope = '';
+
 	/** The credential's API key: taken out of any error answer that echoes it back. */
 	private secrets: string[] = [];
 
@@ -250,6 +247,8 @@ export class KnolyxClient {
 				});
 			}
 			this.baseUrl = baseUrl.trim();
+			// "https://x/" and "https://x" are the same platform.
+			this.scope = `${this.baseUrl.replace(/\/+$/, '').toLowerCase()}|${String(credentials.projectId)}`;
 			const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 			if (apiKey.length >= 6) this.secrets = [apiKey];
 		}
@@ -288,6 +287,15 @@ export class KnolyxClient {
 			this.credentials && { credentialsDecrypted: this.credentials },
 		)) as RawResponse;
 		return response;
+	}
+
+	/**
+	 * The platform and project the credential works on: what state shared across runs (a lock
+	 * of a course's rules) is keyed by.
+	 */
+	async credentialScope(): Promise<string> {
+		await this.base();
+		return this.scope;
 	}
 
 	/** The body of an answer as the endpoint's format says; a web page where JSON was due is an error. */
@@ -396,17 +404,21 @@ export class KnolyxClient {
 	}
 
 	/**
-	 * Reads a paged list (`pagination.page` zero-based, `pagination.size`).
+	 * Reads a paged list from an endpoint of the catalogue (`pagination.page` zero-based,
+	 * `pagination.size`).
 	 * Stops at an empty page, at a page shorter than the longest seen (a server
 	 * may clamp the size below what was asked), or when `limit` items are collected.
 	 * A page equal to one already read is an error (the server ignores the page number and
 	 * the list would never end), except a short first page served again: a list that is
 	 * not paged at all, read whole.
 	 */
-	async getPaged<T = IDataObject>(
-		path: string,
-		options: { returnAll: boolean; limit?: number; qs?: IDataObject; subject?: RequestSubject; itemIndex?: number },
-	): Promise<T[]> {
+	async callPaged<T = IDataObject>(endpoint: Endpoint, options: PagedCallOptions): Promise<T[]> {
+		const path = pathOf(endpoint, options.params);
+		const subject: RequestSubject = {
+			notFound: notFoundOf(endpoint, options.params),
+			permission: endpoint.permission,
+			...options.subject,
+		};
 		const wanted = options.returnAll ? Infinity : Math.max(0, options.limit ?? 50);
 		const size = Math.min(MAX_PAGE_SIZE, Number.isFinite(wanted) ? Math.max(1, wanted) : MAX_PAGE_SIZE);
 		const results: T[] = [];
@@ -415,10 +427,11 @@ export class KnolyxClient {
 		for (let page = 0; results.length < wanted; page++) {
 			if (page >= MAX_PAGES) throw this.endlessList(path, `read ${MAX_PAGES} pages without reaching the end`, options.itemIndex);
 			const { body } = await this.request<unknown>({
-				method: 'GET',
+				method: endpoint.method,
 				path,
 				qs: { ...options.qs, 'pagination.page': page, 'pagination.size': size },
-				subject: options.subject,
+				endpoint,
+				subject,
 				itemIndex: options.itemIndex,
 			});
 			const { items, last } = pageItems<T>(body);

@@ -1,18 +1,21 @@
-import { apiPath } from '../../transport';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { ENDPOINTS } from '../../transport';
 import { requireId } from '../../helpers/validation';
-import { asObject, courseLocator, shownFor } from '../common';
+import { asObject, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 
+const displayOptions = { show: { resource: ['course'], operation: ['get'] } };
+
 export const get: KnolyxOperation<{ courseId: number }> = {
-	description: [courseLocator(shownFor('course', ['get']))],
+	option: { name: 'Get', description: 'Get one course by ID. Needs COURSE_GET.', action: 'Get a course' },
+	description: updateDisplayOptions(displayOptions, [resourceLocator('course')]),
 	prepare(itemIndex) {
 		return { courseId: requireId(this, itemIndex, 'courseId', 'Course') };
 	},
 	async execute({ courseId }, runtime) {
-		const { body } = await runtime.client.request({
-			method: 'GET',
-			path: apiPath`/course/${courseId}`,
-			subject: { notFound: `course ${courseId}`, permission: 'COURSE_GET' },
+		const { body } = await runtime.client.call(ENDPOINTS.courseGet, {
+			params: { courseId },
 			itemIndex: runtime.itemIndex,
 		});
 		return asObject(body);

@@ -1,18 +1,26 @@
 import type { IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readPaged, returnAllAndLimit, shownFor } from '../common';
+import { ENDPOINTS } from '../../transport';
+import { readPaged, returnAllAndLimit } from '../common';
 import type { PagedParams } from '../common';
 import type { KnolyxOperation } from '../types';
 
+const displayOptions = { show: { resource: ['course'], operation: ['getAll'] } };
+
 export const getAll: KnolyxOperation<PagedParams> = {
-	description: returnAllAndLimit(shownFor('course', ['getAll'])),
+	option: {
+		name: 'Get Many',
+		description: 'List courses (ID and title), e.g. to find a course ID by its title. Needs COURSE_LIST.',
+		action: 'Get many courses',
+	},
+	description: updateDisplayOptions(displayOptions, returnAllAndLimit),
 	prepare(itemIndex) {
 		return readPaged(this, itemIndex);
 	},
 	async execute(params, runtime) {
-		return await runtime.client.getPaged<IDataObject>('/course', {
+		return await runtime.client.callPaged<IDataObject>(ENDPOINTS.courseList, {
 			...params,
-			subject: { permission: 'COURSE_LIST' },
 			itemIndex: runtime.itemIndex,
 		});
 	},

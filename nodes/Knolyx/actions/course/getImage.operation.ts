@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../transport';
 import type { KnolyxFile } from '../../transport';
 import { requireId, requireString } from '../../helpers/validation';
-import { courseLocator, shownFor } from '../common';
+import { resourceLocator } from '../common';
 import type { FileResult, KnolyxOperation } from '../types';
 
 interface GetImageParams {
@@ -12,7 +12,7 @@ interface GetImageParams {
 	binaryPropertyName: string;
 }
 
-const displayOptions = shownFor('course', ['getImage']);
+const displayOptions = { show: { resource: ['course'], operation: ['getImage'] } };
 
 const EXTENSIONS: Record<string, string> = {
 	'image/png': 'png',
@@ -31,12 +31,16 @@ const binaryPropertyField: INodeProperties = {
 	default: 'data',
 	required: true,
 	hint: 'The name of the output binary field to put the file in',
-	displayOptions,
 };
 
 /** The course image as a binary file (GET /course/{courseId}/image). */
 export const getImage: KnolyxOperation<GetImageParams> = {
-	description: [courseLocator(displayOptions), binaryPropertyField],
+	option: {
+		name: 'Get Image',
+		description: 'Download the course image as a file (binary output). Needs COURSE_GET.',
+		action: 'Get the image of a course',
+	},
+	description: updateDisplayOptions(displayOptions, [resourceLocator('course'), binaryPropertyField]),
 	outputsFile: true,
 	prepare(itemIndex) {
 		return {

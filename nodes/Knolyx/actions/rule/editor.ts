@@ -58,16 +58,23 @@ async function withLock(key: string, task: () => Promise<void>): Promise<void> {
 	}
 }
 
-export class RuleEditor {
+/** One editor per run, created on the first edit: a run's client lives as long as the run. */
+const editors = new WeakMap<KnolyxClient, RuleEditor>();
+
+/** The rule editor of the run the client belongs to. */
+export function ruleEditorOf(client: KnolyxClient): RuleEditor {
+	let editor = editors.get(client);
+	if (!editor) {
+		editor = new RuleEditor(client);
+		editors.set(client, editor);
+	}
+	return editor;
+}
+
+class RuleEditor {
 	private readonly queued = new Map<number, Entry[]>();
 
-	/** Requests made, for the benchmarks and tests. */
-	readonly metrics = { reads: 0, saves: 0, rounds: 0 };
-
-	constructor(
-		private readonly client: KnolyxClient,
-		private readonly lockScope: string,
-	) {}
+	constructor(private readonly client: KnolyxClient) {}
 
 	/** Queues an edit; all edits queued in the same tick for a course form one batch. */
 	async edit(courseId: number, edit: RuleEdit, itemIndex: number): Promise<RuleEditResult> {
@@ -89,14 +96,14 @@ export class RuleEditor {
 	}
 
 	private async read(courseId: number, itemIndex: number): Promise<Rule[]> {
-		this.metrics.reads++;
 		const { body } = await this.client.call<unknown>(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex });
 		return asRuleList(body);
 	}
 
 	private async runBatch(courseId: number, entries: Entry[]): Promise<void> {
-		const key = `${this.lockScope}|${courseId}`;
 		try {
+			// One lock per platform, project and course, across the runs of this n8n process.
+			const key = `${await this.client.credentialScope()}|${courseId}`;
 			await withLock(key, async () => await this.rounds(courseId, entries));
 		} catch (error) {
 			for (const entry of entries) if (!entry.failed) entry.reject(error as Error);
@@ -134,13 +141,11 @@ export class RuleEditor {
 	private async rounds(courseId: number, entries: Entry[]): Promise<void> {
 		const firstItem = entries[0].itemIndex;
 		for (let round = 1; round <= MAX_ROUNDS; round++) {
-			this.metrics.rounds++;
 			// After a save this read is the check: it also sees a change another process saved over
 			// this one since (the save's own answer could not show that).
 			const next = this.settle(await this.read(courseId, firstItem), entries);
 			if (next === true) return;
-			this.metrics.saves++;
-			try {
+				try {
 				await this.client.call(ENDPOINTS.rulesSave, { params: { courseId }, body: next, itemIndex: firstItem });
 			} catch (error) {
 				// The save may or may not have been applied: read again and decide.

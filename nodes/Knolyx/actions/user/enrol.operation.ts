@@ -1,30 +1,28 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalApiDate, requireId } from '../../helpers/validation';
-import { addMember, provisionUser } from '../calls';
-import type { UserInput } from '../calls';
-import { removalDateField, shownFor, workgroupLocator } from '../common';
+import { provisionAndAddMember } from '../calls';
+import type { Enrolment } from '../calls';
+import { removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
-import { readUser, userFields } from './provision.operation';
+import { readUser, userFields } from './shared';
 
-interface EnrolParams {
-	user: UserInput;
-	workgroupId: number;
-	removalDate: string | null;
-}
+const displayOptions = { show: { resource: ['user'], operation: ['enrol'] } };
 
-const displayOptions = shownFor('user', ['enrol']);
-
-/** Flow B step 5 in one node: provision the buyer, then add them to the course's workgroup. */
-export const enrol: KnolyxOperation<EnrolParams> = {
-	description: [
-		...userFields('user', ['enrol']),
-		workgroupLocator(
-			displayOptions,
-			'The workgroup assigned to a rule of the course; membership gives access to the course',
-		),
-		removalDateField(displayOptions),
-	],
+/** Flow B (README, "The two integration flows") in one node: provision the buyer, then add them to the course's workgroup. */
+export const enrol: KnolyxOperation<Enrolment> = {
+	option: {
+		name: 'Enrol in Workgroup',
+		description:
+			'Provision the user, then add them to a workgroup (external payment enrolment). Needs USER_PROVISION and WORKGROUP_ADD_MEMBER.',
+		action: 'Enrol a user in a workgroup',
+	},
+	description: updateDisplayOptions(displayOptions, [
+		...userFields,
+		resourceLocator('workgroup', 'The workgroup assigned to a rule of the course; membership gives access to the course'),
+		removalDateField,
+	]),
 	prepare(this: IExecuteFunctions, itemIndex) {
 		return {
 			user: readUser(this, itemIndex),
@@ -33,8 +31,7 @@ export const enrol: KnolyxOperation<EnrolParams> = {
 		};
 	},
 	async execute(params, runtime) {
-		const provisioned = await provisionUser(runtime, params.user);
-		const membership = await addMember(runtime, params.workgroupId, params.user.email, params.removalDate);
+		const { provisioned, membership } = await provisionAndAddMember(runtime, params);
 		return {
 			email: params.user.email,
 			userId: provisioned.user.id,

@@ -1,59 +1,20 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { GENDER_UNCHANGED, optionalGender, requireEmail, requireString } from '../../helpers/validation';
 import { provisionUser } from '../calls';
 import type { UserInput } from '../calls';
-import { emailField, shownFor } from '../common';
 import type { KnolyxOperation } from '../types';
+import { readUser, userFields } from './shared';
 
-export function userFields(resource: string, operations: string[]): INodeProperties[] {
-	const displayOptions = shownFor(resource, operations);
-	return [
-		emailField(displayOptions),
-		{
-			displayName: 'First Name',
-			name: 'firstName',
-			type: 'string',
-			default: '',
-			required: true,
-			displayOptions,
-		},
-		{
-			displayName: 'Last Name',
-			name: 'lastName',
-			type: 'string',
-			default: '',
-			required: true,
-			displayOptions,
-		},
-		{
-			displayName: 'Gender',
-			name: 'gender',
-			type: 'options',
-			options: [
-				{ name: 'Leave Unchanged', value: GENDER_UNCHANGED, description: 'Send no gender: an existing user keeps theirs, a new user gets the Knolyx default (Non-Binary)' },
-				{ name: 'Female', value: 'FEMALE' },
-				{ name: 'Male', value: 'MALE' },
-				{ name: 'Non-Binary', value: 'NON-BINARY' },
-			],
-			default: GENDER_UNCHANGED,
-			description: 'Sent only when chosen. From an expression: FEMALE, MALE, NON-BINARY, or empty to leave it unchanged.',
-			displayOptions,
-		},
-	];
-}
-
-export function readUser(ctx: IExecuteFunctions, itemIndex: number): UserInput {
-	return {
-		email: requireEmail(ctx, itemIndex),
-		firstName: requireString(ctx, itemIndex, 'firstName', 'First Name', { maxLength: 255 }),
-		lastName: requireString(ctx, itemIndex, 'lastName', 'Last Name', { maxLength: 255 }),
-		gender: optionalGender(ctx, itemIndex),
-	};
-}
+const displayOptions = { show: { resource: ['user'], operation: ['provision'] } };
 
 export const provision: KnolyxOperation<UserInput> = {
-	description: userFields('user', ['provision']),
+	option: {
+		name: 'Provision',
+		description:
+			'Create the user, or update the fields of an existing one. New users get an on-boarding e-mail. Needs USER_PROVISION.',
+		action: 'Provision a user',
+	},
+	description: updateDisplayOptions(displayOptions, userFields),
 	prepare(itemIndex) {
 		return readUser(this, itemIndex);
 	},

@@ -1,6 +1,8 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
 import { optionalApiDate, requireEmail, requireId } from '../../helpers/validation';
 import { addMember as addMemberCall } from '../calls';
-import { emailField, removalDateField, shownFor, workgroupLocator } from '../common';
+import { emailField, removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 
 interface AddMemberParams {
@@ -9,14 +11,20 @@ interface AddMemberParams {
 	removalDate: string | null;
 }
 
-const displayOptions = shownFor('workgroup', ['addMember']);
+const displayOptions = { show: { resource: ['workgroup'], operation: ['addMember'] } };
 
 export const addMember: KnolyxOperation<AddMemberParams> = {
-	description: [
-		workgroupLocator(displayOptions),
-		emailField(displayOptions, 'E-mail address of a user already provisioned on Knolyx'),
-		removalDateField(displayOptions),
-	],
+	option: {
+		name: 'Add Member',
+		description:
+			'Add a provisioned user to a workgroup, optionally until a removal date. Adding again updates the date. Needs WORKGROUP_ADD_MEMBER.',
+		action: 'Add member to workgroup',
+	},
+	description: updateDisplayOptions(displayOptions, [
+		resourceLocator('workgroup'),
+		emailField('E-mail address of a user already provisioned on Knolyx'),
+		removalDateField,
+	]),
 	prepare(itemIndex) {
 		return {
 			workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup'),

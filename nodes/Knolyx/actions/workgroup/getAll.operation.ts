@@ -1,18 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readPaged, returnAllAndLimit, shownFor } from '../common';
+import { ENDPOINTS } from '../../transport';
+import { readPaged, returnAllAndLimit } from '../common';
 import type { PagedParams } from '../common';
 import type { KnolyxOperation } from '../types';
 
 export const getAll: KnolyxOperation<PagedParams> = {
-	description: returnAllAndLimit(shownFor('workgroup', ['getAll'])),
+	option: { name: 'Get Many', description: 'List workgroups (ID and name). Needs WORKGROUP_LIST.', action: 'Get many workgroups' },
+	description: updateDisplayOptions({ show: { resource: ['workgroup'], operation: ['getAll'] } }, returnAllAndLimit),
 	prepare(itemIndex) {
 		return readPaged(this, itemIndex);
 	},
 	async execute(params, runtime) {
-		return await runtime.client.getPaged<IDataObject>('/workgroup', {
+		return await runtime.client.callPaged<IDataObject>(ENDPOINTS.workgroupList, {
 			...params,
-			subject: { permission: 'WORKGROUP_LIST' },
 			itemIndex: runtime.itemIndex,
 		});
 	},

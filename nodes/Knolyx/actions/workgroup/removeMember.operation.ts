@@ -1,6 +1,8 @@
-import { apiPath } from '../../transport';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { ENDPOINTS } from '../../transport';
 import { requireEmail, requireId } from '../../helpers/validation';
-import { asObject, emailField, shownFor, workgroupLocator } from '../common';
+import { asObject, emailField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 
 interface RemoveMemberParams {
@@ -8,10 +10,18 @@ interface RemoveMemberParams {
 	email: string;
 }
 
-const displayOptions = shownFor('workgroup', ['removeMember']);
+const displayOptions = { show: { resource: ['workgroup'], operation: ['removeMember'] } };
 
 export const removeMember: KnolyxOperation<RemoveMemberParams> = {
-	description: [workgroupLocator(displayOptions), emailField(displayOptions, 'E-mail address of the member to remove')],
+	option: {
+		name: 'Remove Member',
+		description: 'Remove a user from a workgroup. Needs WORKGROUP_REMOVE_MEMBER.',
+		action: 'Remove member from workgroup',
+	},
+	description: updateDisplayOptions(displayOptions, [
+		resourceLocator('workgroup'),
+		emailField('E-mail address of the member to remove'),
+	]),
 	prepare(itemIndex) {
 		return {
 			workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup'),
@@ -19,13 +29,8 @@ export const removeMember: KnolyxOperation<RemoveMemberParams> = {
 		};
 	},
 	async execute({ workgroupId, email }, runtime) {
-		const { body } = await runtime.client.request({
-			method: 'DELETE',
-			path: apiPath`/workgroup/${workgroupId}/member/${email}/`,
-			subject: {
-				notFound: `workgroup ${workgroupId}, user ${email}, or ${email} as a member of it`,
-				permission: 'WORKGROUP_REMOVE_MEMBER',
-			},
+		const { body } = await runtime.client.call(ENDPOINTS.memberRemove, {
+			params: { workgroupId, email },
 			itemIndex: runtime.itemIndex,
 		});
 		return { ...asObject(body), workgroupId, email, removed: true };

@@ -1,0 +1,24 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { attendEvent } from '../calls';
+import type { KnolyxOperation } from '../types';
+import type { AttendanceParams } from './shared';
+import { attendanceFields, readAttendance } from './shared';
+
+const displayOptions = { show: { resource: ['event'], operation: ['attend'] } };
+
+export const attend: KnolyxOperation<AttendanceParams> = {
+	option: {
+		name: 'Attend',
+		description:
+			'Mark a user as attending. The user needs community access through a workgroup. Already attending counts as success. Needs EVENT_MANAGE.',
+		action: 'Mark a user as attending an event',
+	},
+	description: updateDisplayOptions(displayOptions, attendanceFields),
+	prepare(itemIndex) {
+		return readAttendance(this, itemIndex);
+	},
+	async execute({ communityId, eventId, userId }, runtime) {
+		return await attendEvent(runtime, communityId, eventId, userId);
+	},
+};

@@ -1,0 +1,28 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { ENDPOINTS } from '../../transport';
+import { asObject } from '../common';
+import type { KnolyxOperation } from '../types';
+import type { AttendanceParams } from './shared';
+import { attendanceFields, readAttendance } from './shared';
+
+const displayOptions = { show: { resource: ['event'], operation: ['cancelAttendance'] } };
+
+export const cancelAttendance: KnolyxOperation<AttendanceParams> = {
+	option: {
+		name: 'Cancel Attendance',
+		description: "Cancel a user's attendance. Needs EVENT_MANAGE.",
+		action: 'Cancel attendance of a user',
+	},
+	description: updateDisplayOptions(displayOptions, attendanceFields),
+	prepare(itemIndex) {
+		return readAttendance(this, itemIndex);
+	},
+	async execute({ communityId, eventId, userId }, runtime) {
+		const { body } = await runtime.client.call(ENDPOINTS.eventCancelAttendance, {
+			params: { communityId, eventId, userId },
+			itemIndex: runtime.itemIndex,
+		});
+		return { ...asObject(body), communityId, eventId, userId, attending: false };
+	},
+};

@@ -1,0 +1,24 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { ENDPOINTS } from '../../transport';
+import { asObject } from '../common';
+import type { KnolyxOperation } from '../types';
+import type { EventRef } from './shared';
+import { communityField, eventField, readEventRef } from './shared';
+
+const displayOptions = { show: { resource: ['event'], operation: ['get'] } };
+
+export const get: KnolyxOperation<EventRef> = {
+	option: { name: 'Get', description: 'Get one event of a community. Needs EVENT_READ.', action: 'Get an event' },
+	description: updateDisplayOptions(displayOptions, [communityField, eventField]),
+	prepare(itemIndex) {
+		return readEventRef(this, itemIndex);
+	},
+	async execute({ communityId, eventId }, runtime) {
+		const { body } = await runtime.client.call(ENDPOINTS.eventGet, {
+			params: { communityId, eventId },
+			itemIndex: runtime.itemIndex,
+		});
+		return asObject(body);
+	},
+};

@@ -1,0 +1,27 @@
+import type { IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { ENDPOINTS } from '../../transport';
+import { requireId } from '../../helpers/validation';
+import { readPaged, returnAllAndLimit } from '../common';
+import type { PagedParams } from '../common';
+import type { KnolyxOperation } from '../types';
+import { communityField } from './shared';
+
+const displayOptions = { show: { resource: ['event'], operation: ['getAll'] } };
+
+export const getAll: KnolyxOperation<PagedParams & { communityId: number }> = {
+	option: { name: 'Get Many', description: 'List the events of a community. Needs EVENT_READ.', action: 'Get many events' },
+	description: updateDisplayOptions(displayOptions, [communityField, ...returnAllAndLimit]),
+	prepare(itemIndex) {
+		return { communityId: requireId(this, itemIndex, 'communityId', 'Community ID'), ...readPaged(this, itemIndex) };
+	},
+	async execute({ communityId, returnAll, limit }, runtime) {
+		return await runtime.client.callPaged<IDataObject>(ENDPOINTS.eventList, {
+			params: { communityId },
+			returnAll,
+			limit,
+			itemIndex: runtime.itemIndex,
+		});
+	},
+};

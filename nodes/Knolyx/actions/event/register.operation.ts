@@ -1,0 +1,53 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { optionalApiDate, requireId } from '../../helpers/validation';
+import { attendEvent, provisionAndAddMember } from '../calls';
+import type { Enrolment } from '../calls';
+import { removalDateField, resourceLocator } from '../common';
+import type { KnolyxOperation } from '../types';
+import { readUser, userFields } from '../user/shared';
+import type { EventRef } from './shared';
+import { communityField, eventField, readEventRef } from './shared';
+
+const displayOptions = { show: { resource: ['event'], operation: ['register'] } };
+
+/** Event registration in one node: provision, add to the community's workgroup, mark attendance. */
+export const register: KnolyxOperation<EventRef & Enrolment> = {
+	option: {
+		name: 'Register',
+		description:
+			'Event registration in one step: provision the user, add them to the community workgroup, mark attendance. Needs USER_PROVISION, WORKGROUP_ADD_MEMBER and EVENT_MANAGE.',
+		action: 'Register a user for an event',
+	},
+	description: updateDisplayOptions(displayOptions, [
+		...userFields,
+		resourceLocator('workgroup', 'The workgroup that gives access to the community of the event'),
+		communityField,
+		eventField,
+		removalDateField,
+	]),
+	prepare(itemIndex) {
+		return {
+			user: readUser(this, itemIndex),
+			workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup'),
+			...readEventRef(this, itemIndex),
+			removalDate: optionalApiDate(this, itemIndex, this.getNodeParameter('removalDate', itemIndex, ''), 'Removal Date'),
+		};
+	},
+	async execute(params, runtime) {
+		const { provisioned, userId, membership } = await provisionAndAddMember(runtime, params, true);
+		const attendanceResult = await attendEvent(runtime, params.communityId, params.eventId, userId as number);
+		return {
+			email: params.user.email,
+			userId,
+			created: provisioned.created,
+			user: provisioned.user,
+			workgroupId: params.workgroupId,
+			membership,
+			communityId: params.communityId,
+			eventId: params.eventId,
+			attending: true,
+			alreadyAttending: attendanceResult.alreadyAttending,
+		};
+	},
+};

@@ -1,0 +1,21 @@
+import type { IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { ENDPOINTS } from '../../transport';
+import { plainCopy } from '../../transport/json';
+import { requireId } from '../../helpers/validation';
+import { resourceLocator } from '../common';
+import type { KnolyxOperation } from '../types';
+
+export const getAll: KnolyxOperation<{ courseId: number }> = {
+	option: { name: 'Get Many', description: 'Read the access rules of a course. Needs BUSINESS_RULE_MANAGE.', action: 'Get many course rules' },
+	description: updateDisplayOptions({ show: { resource: ['rule'], operation: ['getAll'] } }, [resourceLocator('course')]),
+	prepare(itemIndex) {
+		return { courseId: requireId(this, itemIndex, 'courseId', 'Course') };
+	},
+	async execute({ courseId }, runtime) {
+		const { body } = await runtime.client.call(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex: runtime.itemIndex });
+		// Long ids come out as their exact digits (text), every other value as read.
+		return Array.isArray(body) ? plainCopy(body as IDataObject[]) : [];
+	},
+};

@@ -1,0 +1,72 @@
+import type { RuleFields } from '../../helpers/rules';
+import { paymentRuleDefaults } from '../../helpers/rules';
+import { invalid, optionalApiDate, parseIdList } from '../../helpers/validation';
+import { safeEdit } from './shared';
+
+export const upsert = safeEdit(
+	'upsert',
+	{
+		name: 'Create or Update',
+		description: 'Create a new record, or update the current one if it already exists (upsert). Needs BUSINESS_RULE_MANAGE.',
+		action: 'Create or update a course rule',
+	},
+	[
+		{
+			displayName: 'Type',
+			name: 'type',
+			type: 'options',
+			options: [
+				{ name: 'Private (Only the Associated Workgroups)', value: 'PRIVATE' },
+				{ name: 'Public (Anyone on the Platform)', value: 'PUBLIC' },
+				{ name: 'Unchanged (Private for a New Rule)', value: 'unchanged' },
+			],
+			default: 'unchanged',
+			description:
+				'PRIVATE restricts access to the workgroups of the rule; use it for external payment enrolment. Unchanged: an existing rule keeps its type, a new rule is PRIVATE.',
+		},
+		{
+			displayName: 'Start',
+			name: 'startDateTime',
+			type: 'dateTime',
+			default: '',
+			description: 'When access starts. Empty: now for a new rule, unchanged for an existing one.',
+			hint: 'Sent in UTC as yyyy-MM-dd HH:mm:ss',
+		},
+		{
+			displayName: 'End',
+			name: 'endDateTime',
+			type: 'dateTime',
+			default: '',
+			description:
+				'When access ends; students cannot take the course after it. Empty: 50 years from now for a new rule, unchanged for an existing one.',
+			hint: 'Sent in UTC as yyyy-MM-dd HH:mm:ss',
+		},
+		{
+			displayName: 'Workgroup IDs',
+			name: 'workgroupIds',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 7, 12',
+			description:
+				'Comma-separated workgroup IDs that replace the WORKGROUP association of the rule. Empty: unchanged (none for a new rule). Other associations (users, departments, jobs) are always kept.',
+		},
+	],
+	(ctx, itemIndex, ruleName) => {
+		const fields: RuleFields = {};
+		const type = ctx.getNodeParameter('type', itemIndex, 'unchanged') as unknown;
+		if (type !== 'PRIVATE' && type !== 'PUBLIC' && type !== 'unchanged') {
+			throw invalid(ctx, itemIndex, 'Type', 'must be PRIVATE, PUBLIC or unchanged');
+		}
+		if (type !== 'unchanged') fields.type = type;
+		const start = optionalApiDate(ctx, itemIndex, ctx.getNodeParameter('startDateTime', itemIndex, ''), 'Start');
+		const end = optionalApiDate(ctx, itemIndex, ctx.getNodeParameter('endDateTime', itemIndex, ''), 'End');
+		if (start !== null) fields.startDateTime = start;
+		if (end !== null) fields.endDateTime = end;
+		if (start !== null && end !== null && start >= end) throw invalid(ctx, itemIndex, 'End', 'must be after Start');
+		const rawIds = ctx.getNodeParameter('workgroupIds', itemIndex, '');
+		const ids = parseIdList(ctx, itemIndex, rawIds, 'Workgroup IDs');
+		if (ids.length > 0) fields.workgroupIds = ids;
+		const defaults = paymentRuleDefaults();
+		return { kind: 'upsert', ruleName, fields, defaults };
+	},
+);

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { createWebhook, listWebhooks } from '../../transport/webhooks';
+import { invalid, requireString } from '../../helpers/validation';
+import { asObject } from '../common';
+import type { KnolyxOperation } from '../types';
+
+interface CreateParams {
+	name: string;
+	url: string;
+	securityToken: string;
+	generated: boolean;
+}
+
+const displayOptions = { show: { resource: ['webhook'], operation: ['create'] } };
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. CRM sync',
+		description: 'Label of the webhook on Knolyx',
+	},
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'https://example.com/knolyx-events',
+		description:
+			'Public https address that accepts HTTP PUT requests. Knolyx refuses http and localhost addresses. To receive events in n8n, use the Knolyx Trigger node instead: it registers itself.',
+	},
+	{
+		displayName: 'Security Token',
+		name: 'securityToken',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description:
+			'Sent back by Knolyx in the X-Webhook-Security-Token header of every delivery. Leave empty to generate a strong random token; it is returned in the output.',
+	},
+];
+
+export const create: KnolyxOperation<CreateParams> = {
+	option: {
+		name: 'Create',
+		description: 'Register a URL that receives events; Knolyx pings it at once. Needs WEBHOOK_MANAGE.',
+		action: 'Create a webhook',
+	},
+	description: updateDisplayOptions(displayOptions, properties),
+	prepare(itemIndex) {
+		const name = requireString(this, itemIndex, 'name', 'Name', { maxLength: 255 });
+		const url = requireString(this, itemIndex, 'url', 'URL');
+		let parsed: URL;
+		try {
+			parsed = new URL(url);
+		} catch {
+			throw invalid(this, itemIndex, 'URL', `"${url.slice(0, 60)}" is not a valid URL`);
+		}
+		if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+			throw invalid(this, itemIndex, 'URL', 'must start with https://');
+		}
+		const given = String(this.getNodeParameter('securityToken', itemIndex, '') ?? '').trim();
+		return {
+			name,
+			url,
+			securityToken: given || randomBytes(32).toString('hex'),
+			generated: given === '',
+		};
+	},
+	async execute(params, runtime) {
+		const { client, itemIndex } = runtime;
+		// The webhooks there before: after a lost answer, one of ours is one not among them.
+		const { webhooks } = await listWebhooks(client, itemIndex);
+		const before = new Set(webhooks.map((webhook) => webhook.id));
+		const created = await createWebhook(client, params, { itemIndex, before });
+		return {
+			name: params.name,
+			url: params.url,
+			...(created.body === undefined ? { id: created.id } : asObject(created.body)),
+			securityToken: params.securityToken,
+			securityTokenGenerated: params.generated,
+		};
+	},
+};

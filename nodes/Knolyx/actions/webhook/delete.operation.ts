@@ -1,0 +1,20 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { ENDPOINTS } from '../../transport';
+import { asObject } from '../common';
+import type { KnolyxOperation } from '../types';
+import { readWebhookId, webhookIdField } from './shared';
+
+const displayOptions = { show: { resource: ['webhook'], operation: ['delete'] } };
+
+export const deleteWebhook: KnolyxOperation<{ webhookId: string }> = {
+	option: { name: 'Delete', description: 'Delete a webhook. Needs WEBHOOK_MANAGE.', action: 'Delete a webhook' },
+	description: updateDisplayOptions(displayOptions, [webhookIdField]),
+	prepare(itemIndex) {
+		return { webhookId: readWebhookId(this, itemIndex) };
+	},
+	async execute({ webhookId }, runtime) {
+		const { body } = await runtime.client.call(ENDPOINTS.webhookDelete, { params: { webhookId }, itemIndex: runtime.itemIndex });
+		return { ...asObject(body), webhookId, deleted: true };
+	},
+};

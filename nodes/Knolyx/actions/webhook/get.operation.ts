@@ -1,0 +1,20 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { ENDPOINTS } from '../../transport';
+import { asObject } from '../common';
+import type { KnolyxOperation } from '../types';
+import { readWebhookId, webhookIdField } from './shared';
+
+const displayOptions = { show: { resource: ['webhook'], operation: ['get'] } };
+
+export const get: KnolyxOperation<{ webhookId: string }> = {
+	option: { name: 'Get', description: 'Get one webhook. Needs WEBHOOK_MANAGE.', action: 'Get a webhook' },
+	description: updateDisplayOptions(displayOptions, [webhookIdField]),
+	prepare(itemIndex) {
+		return { webhookId: readWebhookId(this, itemIndex) };
+	},
+	async execute({ webhookId }, runtime) {
+		const { body } = await runtime.client.call(ENDPOINTS.webhookGet, { params: { webhookId }, itemIndex: runtime.itemIndex });
+		return asObject(body);
+	},
+};

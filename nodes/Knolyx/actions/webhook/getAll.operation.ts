@@ -1,0 +1,14 @@
+import { listWebhooks, webhookEntries } from '../../transport/webhooks';
+import type { KnolyxOperation } from '../types';
+
+export const getAll: KnolyxOperation<Record<string, never>> = {
+	option: { name: 'Get Many', description: 'List many webhooks. Needs WEBHOOK_MANAGE.', action: 'Get many webhooks' },
+	description: [],
+	prepare() {
+		return {};
+	},
+	async execute(_params, runtime) {
+		// A plain array or a page object: the same reading as the trigger's.
+		return webhookEntries((await listWebhooks(runtime.client, runtime.itemIndex)).body);
+	},
+};
