@@ -46,13 +46,11 @@ describe('On Error: Continue (using error output)', () => {
 		expect(paired(result.items)).toEqual([{ item: 0 }]);
 		expect(paired(result.errorItems)).toEqual([{ item: 1 }, { item: 2 }, { item: 3 }]);
 		const [forbidden, notFound, badInput] = result.errorItems.map((item) => item.json);
-		// n8n adds the fields of the input item; the node's own keys are error and details.
-		expect(forbidden).toMatchObject({ label: 'no access (403)', user: 1002, details: { httpCode: '403' } });
-		expect(forbidden.error).toEqual(expect.stringContaining('[403]'));
-		expect(notFound).toMatchObject({ label: 'no such event (404)', details: { httpCode: '404' } });
-		expect(notFound.error).toEqual(expect.stringContaining('event 999'));
-		expect(badInput).toMatchObject({ label: 'bad input', user: 'x' });
-		expect(badInput.error).toMatch(/User ID: .* \(item 3\)/);
+		// n8n adds the fields of the input item; the node's own key is error: { message, description, httpCode }.
+		expect(forbidden).toMatchObject({ label: 'no access (403)', user: 1002, error: { httpCode: '403', message: expect.stringContaining('[403]') } });
+		expect(notFound).toMatchObject({ label: 'no such event (404)', error: { httpCode: '404', message: expect.stringContaining('event 999') } });
+		expect(badInput).toMatchObject({ label: 'bad input', user: 'x', error: { message: expect.stringMatching(/User ID: .* \(item 3\)/) } });
+		expect(Object.keys(forbidden.error as object).sort()).toEqual(['description', 'httpCode', 'message']);
 		expect(ctx.sandbox.state.attendance.get(401)?.has(1001)).toBe(true);
 		expect(ctx.sandbox.state.attendance.get(401)?.has(1002)).toBe(false);
 	});
@@ -66,7 +64,7 @@ describe('On Error: Continue (using error output)', () => {
 		expect(result.error).toBeUndefined();
 		expect(paired(result.items)).toEqual([{ item: 0 }, { item: 2 }]);
 		expect(paired(result.errorItems)).toEqual([{ item: 1 }]);
-		expect(result.errorItems[0].json).toMatchObject({ course: 999, details: { httpCode: '404' } });
+		expect(result.errorItems[0].json).toMatchObject({ course: 999, error: { httpCode: '404' } });
 		expect(ctx.sandbox.state.rules.get(102)?.[0].associations).toEqual({ WORKGROUP: [201] });
 	});
 

@@ -200,9 +200,9 @@ describe(`On Error in n8n ${N8N_VERSION}`, () => {
 		expect(pairedOf(ex, 'Attend', 0)).toEqual([{ item: 0 }]);
 		expect(pairedOf(ex, 'Attend', 1)).toEqual([{ item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(failed.map((item) => item.label)).toEqual(['no access (403)', 'no such event (404)', 'bad input']);
-		expect(failed[0]).toMatchObject({ user: SEED.alan, details: { httpCode: '403' }, error: expect.stringContaining('[403]') });
-		expect(failed[1]).toMatchObject({ event: 999, details: { httpCode: '404' }, error: expect.stringContaining('event 999') });
-		expect(failed[2]).toMatchObject({ user: 'not-a-number', error: expect.stringMatching(/User ID: .* \(item 3\)/) });
+		expect(failed[0]).toMatchObject({ user: SEED.alan, error: { httpCode: '403', message: expect.stringContaining('[403]') } });
+		expect(failed[1]).toMatchObject({ event: 999, error: { httpCode: '404', message: expect.stringContaining('event 999') } });
+		expect(failed[2]).toMatchObject({ user: 'not-a-number', error: { message: expect.stringMatching(/User ID: .* \(item 3\)/) } });
 		// The nodes after each output got exactly those items.
 		expect(nodeOutput(ex, 'Succeeded')).toEqual(success);
 		expect(nodeOutput(ex, 'Failed')).toEqual(failed);

@@ -47,8 +47,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		credentials: { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: credentials },
 	});
 	const continueOnFail = this.continueOnFail();
-	// "Continue (using error output)": n8n-core moves an item to the error output only when its
-	// JSON holds nothing but error/message/details (handleNodeErrorOutput in workflow-execute).
+	// "Continue (using error output)": n8n-core moves an item to the error output when its JSON
+	// holds `error` alone (every n8n line; 1.x also takes error + message, 2.x error, message and
+	// details), then adds the input item's fields (handleNodeErrorOutput in workflow-execute).
+	// Setting the item's own `error` instead would make n8n replace the JSON by the bare message.
 	const toErrorOutput = node.onError === 'continueErrorOutput';
 
 	// 1. Check every item before anything is sent.
@@ -112,15 +114,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 /**
  * A failed item: `{ error, description, httpCode }` on the regular output; on the error output
- * the hint and the status go under `details`, the only other key n8n-core lets through there
- * (it then adds the fields of the paired input item).
+ * `{ error: { message, description, httpCode } }`, the one key every n8n line routes there.
  */
 function errorJson(error: Error, forErrorOutput: boolean): IDataObject {
-	const details: IDataObject = {};
+	const fields: IDataObject = {};
 	const description = (error as { description?: unknown }).description;
-	if (typeof description === 'string' && description !== '') details.description = description;
+	if (typeof description === 'string' && description !== '') fields.description = description;
 	const httpCode = (error as { httpCode?: unknown }).httpCode;
-	if (typeof httpCode === 'string' && httpCode !== '') details.httpCode = httpCode;
-	if (!forErrorOutput) return { error: error.message, ...details };
-	return Object.keys(details).length ? { error: error.message, details } : { error: error.message };
+	if (typeof httpCode === 'string' && httpCode !== '') fields.httpCode = httpCode;
+	return forErrorOutput ? { error: { message: error.message, ...fields } } : { error: error.message, ...fields };
 }
