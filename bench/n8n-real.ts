@@ -16,13 +16,14 @@ import { join, relative } from 'node:path';
 import type { INode, INodeParameters } from 'n8n-workflow';
 
 import { machineBusyMs, processCpuMs } from './lib';
+import { importEsm, RUNTIME_SCRIPT, runtimeDir } from './runtime-dir';
 import { buyers, DEMO_CREDENTIALS, httpEnrol, knolyxEnrol, type Batching } from './workflows';
 
 const REPO = join(__dirname, '..');
 const OUT = join(__dirname, 'out');
 const PKG = join(OUT, 'pkg');
 const USER_FOLDER = join(OUT, 'n8n-user');
-const MARKER = join(REPO, '.cache', 'n8n-2.41.1', '.install-complete');
+const marker = () => join(runtimeDir(), '.install-complete');
 const OWNER = { email: 'bench@example.com', password: 'Knolyx-Bench-1', firstName: 'Bench', lastName: 'Owner' };
 
 interface Runtime {
@@ -35,8 +36,6 @@ interface Runtime {
 	};
 }
 
-/** Native import() of the ESM runtime script (ts-node compiles this file to CommonJS). */
-const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<Runtime>;
 
 export interface RealVariant {
 	name: string;
@@ -61,7 +60,7 @@ export interface RealN8n {
 
 /** Why item 7 cannot run here, or undefined when it can. */
 export function realN8nUnavailable(): string | undefined {
-	if (!existsSync(MARKER)) return `the n8n runtime is not installed (${relative(REPO, MARKER)} missing; node scripts/n8n-runtime.mjs install takes ~10 minutes)`;
+	if (!existsSync(marker())) return `the n8n runtime is not installed (${marker()} missing; node scripts/n8n-runtime.mjs install takes ~10 minutes)`;
 	return undefined;
 }
 
@@ -95,7 +94,7 @@ export async function startRealN8n(
 	/** Development hook: change the built copy before n8n loads it (to try a change in a real n8n). */
 	afterBuild?: (pkgDir: string) => void,
 ): Promise<RealN8n> {
-	const runtime = await importEsm(join(REPO, 'scripts', 'n8n-runtime.mjs'));
+	const runtime = await importEsm<Runtime>(RUNTIME_SCRIPT);
 	buildPackage();
 	afterBuild?.(PKG);
 	mkdirSync(USER_FOLDER, { recursive: true });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { IConnections, IDataObject, INode, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
 
 import { MANUAL_TRIGGER_TYPE, SET_ITEMS_TYPE } from '../test/harness';
+import { runtimeDir } from './runtime-dir';
 
 export const KNOLYX_TYPE = 'n8n-nodes-knolyx.knolyx';
 export const HTTP_TYPE = 'n8n-nodes-base.httpRequest';
@@ -13,7 +14,7 @@ export const NOOP_TYPE = 'bench.noOp';
 export const DEMO_CREDENTIALS = { projectId: 'demo-project', apiKey: 'demo-api-key' };
 
 /** n8n-nodes-base as installed by scripts/n8n-runtime.mjs (n8n 2.41.1, the same n8n-core as ours). */
-export const N8N_NODES_BASE = join(__dirname, '..', '.cache', 'n8n-2.41.1', 'node_modules', 'n8n-nodes-base');
+export const N8N_NODES_BASE = join(runtimeDir(), 'node_modules', 'n8n-nodes-base');
 const HTTP_NODE_FILE = join(N8N_NODES_BASE, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js');
 /** The version n8n 2.41.1 puts on a new HTTP Request node (its defaultVersion). */
 export const HTTP_NODE_VERSION = 4.5;

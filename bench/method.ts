@@ -1,0 +1,21 @@
+export const METHOD = `## How it is measured
+
+- **Processes.** The sandbox runs in its own process; every measurement runs in a fresh child process (so each peak RSS belongs to one run) that executes a real workflow in-process with n8n-core 2.41.1's \`WorkflowExecute\` (test/harness). On 2 cores the client and the API each get one. The machine is shared with other engineers' test runs: the load average is printed above, and only ratios of runs made in this one run are reported. Repeated variants run interleaved round by round (A B C, B C A, ...) and the median is taken.
+- **Other load.** "Other processes (cores busy)" = the machine's busy CPU time during a measurement (/proc/stat) minus the CPU of this benchmark's own processes (worker, sandbox, n8n), divided by the wall time: how much of the 2 cores other people's processes took meanwhile. The client of the concurrent runs is CPU-bound, so its wall time grows with this; the sequential runs are latency-bound and barely move.
+- **HTTP Request nodes.** n8n's own \`HttpRequest\` class (n8n-nodes-base 2.41.1 from the n8n install made by \`scripts/n8n-runtime.mjs\`), loaded in-process on Node 20 with our n8n-core 2.41.1, typeVersion 4.5 (what n8n 2.41.1 puts on a new node). Two nodes: POST /user/provision (body fields from the item), then PUT /workgroup/{id}/member/{{ $json.email }}/; the API key and project id as header parameters, everything else at its default. "Batching" = the node's Batching option.
+- **Sequential loop.** A plain \`for\` loop with axios (keep-alive), and the Knolyx node at concurrency 1.
+- **Failed items** = buyers who are not members of the workgroup in the sandbox at the end (so a provision that failed counts even if the add-member step then "succeeded"); every node runs with On Error = Continue so a run always finishes. **Duplicate writes** = the sandbox's count of writes that repeated the same key and payload and changed nothing.
+- **Rate limit.** The sandbox admits 100 requests per sliding second and answers 429 with \`Retry-After\` in whole seconds (at least 1). The hand-tuned batching is 50 items per 1 000 ms per node: 100 per 1 000 ms with two nodes in a row overlaps at the hand-over and fails items.
+- **Bench-only sandbox change.** The sandbox finds users by e-mail with a scan of all users (≈1 ms per request at 10 000 users, making the sandbox the bottleneck at N = 10 000); bench/sandbox-server.ts adds an index with the same answers.
+- **Trigger.** The Knolyx Trigger and a bare trigger (its webhook() only JSON-parses the body) hosted by the harness's trigger host (n8n-core \`WebhookContext\` over real express, production URL). The Knolyx Trigger is activated against the sandbox (real registration, real secret); the deliveries are then PUT directly, one at a time, with the registration's token. 10 % of the deliveries repeat an earlier id. The heap of the seen-id structures is measured in isolation (\`--expose-gc\`, heap before/after building them, at the bound, with platform-style UUIDs).
+- **Memory.** Peak RSS of the worker process (\`process.resourceUsage().maxRSS\`), and the heap kept by the run: heap after a full GC with the finished run still referenced, minus the heap before the run.
+- **Real n8n (item 7).** \`scripts/n8n-runtime.mjs\` starts n8n 2.41.1 on Node 24 with this package built into bench/out/pkg and linked as a community package (user folder bench/out/n8n-user). Workflows Webhook (POST, respond when the last node finishes) → Split Out → enrolment are created and published over n8n's REST API; the time is the wall time of the webhook call.
+`;
+
+export const NOT_MEASURED = `## What was measured and what was not
+
+- Measured: items 1-7 as listed above, all in this run.
+- The HTTP Request node's "Retry On Fail" setting (off by default) was not tried: the issue compares defaults and the Batching option.
+- The trigger was measured in the harness's n8n-core host, not in the real n8n: n8n's own cost per execution of saving the workflow's static data (which holds the seen-id store, its size is reported) is not in the handler time.
+- Peak memory of the real n8n process was not measured (item 6 is measured in the harness, one process per run).
+`;
