@@ -14,7 +14,11 @@ export interface Measured {
 	serverMaxInFlight: number;
 	enrolled?: number;
 	throttled: number;
+	/** Every request the sandbox answered: [start, end] in ms from just before the worker started, and the status. */
+	trace?: RequestTrace;
 }
+
+export type RequestTrace = Array<[number, number, number]>;
 
 let prefixCounter = 0;
 /** A fresh e-mail prefix per run, so runs never share users. */
@@ -26,6 +30,7 @@ export async function measure(
 	faults: Record<string, unknown>,
 	job: (ids: { workgroupId: number; prefix: string }) => Job,
 	prepare?: () => Promise<void>,
+	options: { trace?: boolean } = {},
 ): Promise<Measured> {
 	const demo = await sandbox.call<{ workgroups: Record<string, number> }>('reset');
 	if (prepare) await prepare();
@@ -35,7 +40,9 @@ export async function measure(
 	const prefix = nextPrefix('b');
 	const spec = job({ workgroupId, prefix });
 	const sandboxCpuBefore = await sandbox.call<number>('cpu');
+	if (options.trace) await sandbox.call('traceStart');
 	const result = await runJob(spec, JOB_TIMEOUT_MS);
+	const trace = options.trace ? await sandbox.call<RequestTrace>('traceGet') : undefined;
 	const sandboxCpuMs = (await sandbox.call<number>('cpu')) - sandboxCpuBefore;
 	if (result.error) log(`  run failed: ${result.error.split('\n')[0]}`);
 	const stats = await sandbox.stats();
@@ -54,6 +61,7 @@ export async function measure(
 		serverMaxInFlight: stats.maxInFlight,
 		enrolled,
 		throttled: stats.faultsInjected.rateLimit ?? 0,
+		trace,
 	};
 }
 
@@ -82,13 +90,13 @@ export function enrolJob(
 }
 
 /** Runs the variants in interleaved rounds (A B C, B C A, ...) and keeps every measurement. */
-export async function sideBySide(sandbox: SandboxProcess, faults: Record<string, unknown>, variants: Variant[]) {
+export async function sideBySide(sandbox: SandboxProcess, faults: Record<string, unknown>, variants: Variant[], options: { trace?: boolean } = {}) {
 	const runs = new Map<string, Measured[]>(variants.map((v) => [v.name, []]));
 	const maxRounds = Math.max(...variants.map((v) => v.rounds));
 	for (let turn = 0; turn < maxRounds; turn++) {
 		const order = variants.map((_, i) => variants[(i + turn) % variants.length]).filter((v) => v.rounds > turn);
 		for (const variant of order) {
-			const m = await measure(sandbox, faults, variant.job);
+			const m = await measure(sandbox, faults, variant.job, undefined, options);
 			log(
 				`  ${variant.name.padEnd(34)} ${String(m.result.ms).padStart(7)} ms  cpu ${m.result.cpuMs} ms  other load ${round(m.otherCores, 1)} cores  failed ${failedOf(m)}  requests ${m.requests}  dup ${m.duplicateWrites}  rss ${m.result.maxRssMb} MB`,
 			);

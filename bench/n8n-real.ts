@@ -55,7 +55,34 @@ export interface RealN8n {
 		prefix: string,
 	): Promise<{ ms: number; status: number; body: string; n8nCpuMs?: number; machineBusyMs?: number }>;
 	startupMs: number;
+	url: string;
+	pid: number;
+	rest: InstanceType<Runtime['N8nRest']>;
+	credential: { id: string; name: string };
+	/** Creates and publishes a workflow (removed again by stop()); resolves with its id. */
+	addWorkflow(name: string, nodes: INode[]): Promise<string>;
 	stop(): Promise<void>;
+}
+
+/** Nodes in a row: each one's main output into the next. */
+export function chain(nodes: INode[]): Record<string, unknown> {
+	const connections: Record<string, unknown> = {};
+	for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	return connections;
+}
+
+let shared: Promise<RealN8n> | undefined;
+
+/** One real n8n for every row of this run that needs one (stopped by stopSharedN8n). */
+export function sharedRealN8n(sandboxUrl: string, log: (...a: unknown[]) => void): Promise<RealN8n> {
+	shared ??= startRealN8n(sandboxUrl, log);
+	return shared;
+}
+
+export async function stopSharedN8n(): Promise<void> {
+	const started = shared;
+	shared = undefined;
+	if (started) await (await started.catch(() => undefined))?.stop();
 }
 
 /** Why item 7 cannot run here, or undefined when it can. */
@@ -114,6 +141,19 @@ export async function startRealN8n(
 		const created = new Map<string, string>(); // variant key → webhook path
 		const workflowIds: string[] = [];
 
+		const addWorkflow = async (name: string, nodes: INode[]): Promise<string> => {
+			const workflow = await rest.request<{ id: string }>('POST', '/rest/workflows', {
+				name,
+				nodes,
+				connections: chain(nodes),
+				settings: { executionOrder: 'v1' },
+				active: false,
+			});
+			workflowIds.push(workflow.id);
+			await rest.activateWorkflow(workflow.id);
+			return workflow.id;
+		};
+
 		const ensureWorkflow = async (variant: RealVariant, workgroupId: number): Promise<string> => {
 			const key = `${variant.kind}-${variant.batching ? `${variant.batching.batchSize}-${variant.batching.batchInterval}` : 'default'}-${workgroupId}`;
 			const existing = created.get(key);
@@ -152,23 +192,18 @@ export async function startRealN8n(
 					}),
 				),
 			];
-			const connections: Record<string, unknown> = {};
-			for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-			const workflow = await rest.request<{ id: string }>('POST', '/rest/workflows', {
-				name: `bench ${variant.name} ${key}`,
-				nodes,
-				connections,
-				settings: { executionOrder: 'v1' },
-				active: false,
-			});
-			workflowIds.push(workflow.id);
-			await rest.activateWorkflow(workflow.id);
+			await addWorkflow(`bench ${variant.name} ${key}`, nodes);
 			created.set(key, path);
 			return path;
 		};
 
 		return {
 			startupMs,
+			url: n8n.url,
+			pid: n8n.pid,
+			rest,
+			credential,
+			addWorkflow,
 			async run(variant, n, workgroupId, prefix) {
 				const path = await ensureWorkflow(variant, workgroupId);
 				const body = JSON.stringify({ buyers: buyers(n, prefix) });

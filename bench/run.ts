@@ -12,11 +12,12 @@ import { join } from 'node:path';
 import { argv, log, t0, wanted, WRITE } from './config';
 import { round, runJob, startSandboxProcess } from './lib';
 import { METHOD, NOT_MEASURED } from './method';
-import { realN8nUnavailable } from './n8n-real';
+import { realN8nUnavailable, stopSharedN8n } from './n8n-real';
 import { resolveRuntimeDir } from './runtime-dir';
 import { misses, notes, sections, summary, table } from './report';
 import { benchBulk } from './rows/bulk';
 import { benchGetAll } from './rows/getall';
+import { benchGrowth } from './rows/growth';
 import { benchMemory } from './rows/memory';
 import { benchRate } from './rows/rate';
 import { benchRealN8n } from './rows/real-n8n';
@@ -44,8 +45,10 @@ async function main(): Promise<void> {
 		if (wanted('getall')) await benchGetAll(sandbox);
 		if (wanted('trigger')) await benchTrigger(sandbox);
 		if (wanted('memory')) await benchMemory(sandbox, bulk);
+		if (wanted('growth')) await benchGrowth(sandbox);
 		if (wanted('n8n')) await benchRealN8n(sandbox);
 	} finally {
+		await stopSharedN8n();
 		await sandbox.close();
 	}
 	const elapsed = round((Date.now() - t0) / 1000, 0);

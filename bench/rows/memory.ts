@@ -3,23 +3,24 @@ import { QUICK, LATENCY_MS, log } from '../config';
 import { sections, goal, table, fmtMs } from '../report';
 import { round, type SandboxProcess } from '../lib';
 import { measure, type Measured, enrolJob, failedOf } from '../measure';
+import { keptMb, knolyxEnrolAt } from './growth';
 
 export async function benchMemory(sandbox: SandboxProcess, bulk: Map<string, Measured[]> | undefined): Promise<void> {
 	const small = QUICK ? 100 : 1000;
 	const large = QUICK ? 1000 : 10_000;
 	log(`6. memory: peak RSS at N = ${small} and N = ${large}`);
 	const url = sandbox.url;
-	const runOne = async (name: string, client: 'knolyx' | 'passthrough', n: number): Promise<Measured> => {
+	const runOne = async (name: string, client: 'passthrough', n: number): Promise<Measured> => {
 		const m = await measure(sandbox, { latencyMs: LATENCY_MS }, enrolJob(url, client, n));
-		log(`  ${name.padEnd(34)} N=${n} ${m.result.ms} ms, peak RSS ${m.result.maxRssMb} MB, failed ${failedOf(m, client === 'knolyx' ? n : undefined)}`);
+		log(`  ${name.padEnd(34)} N=${n} ${m.result.ms} ms, peak RSS ${m.result.maxRssMb} MB, failed ${failedOf(m)}`);
 		return m;
 	};
-	const knolyxSmall = bulk?.get('Knolyx node, default (adaptive)')?.at(-1) ?? (await runOne('Knolyx node, default', 'knolyx', small));
-	const knolyxLarge = await runOne('Knolyx node, default', 'knolyx', large);
+	const knolyxSmall = bulk?.get('Knolyx node, default (adaptive)')?.at(-1) ?? (await knolyxEnrolAt(sandbox, small));
+	const knolyxLarge = await knolyxEnrolAt(sandbox, large);
 	const baseSmall = await runOne('items only (pass-through node)', 'passthrough', small);
 	const baseLarge = await runOne('items only (pass-through node)', 'passthrough', large);
 	const perItem = (a: Measured, b: Measured) => ((b.result.maxRssMb - a.result.maxRssMb) * 1024) / (large - small);
-	const kept = (m: Measured) => (m.result.heapAfterMb ?? NaN) - (m.result.heapBeforeMb ?? NaN);
+	const kept = keptMb;
 	const keptPerItem = (a: Measured, b: Measured) => ((kept(b) - kept(a)) * 1024) / (large - small);
 	const itemsPerItem = (a: Measured, b: Measured) => (((b.result.itemsHeapMb ?? NaN) - (a.result.itemsHeapMb ?? NaN)) * 1024) / (large - small);
 	const memoryCells = (a: Measured, b: Measured): string[] => [

@@ -1,8 +1,12 @@
 /** Benchmark 2. Under a rate limit. */
-import { N, LATENCY_MS, RATE_LIMIT, log } from '../config';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { N, LATENCY_MS, RATE_LIMIT, WRITE, log } from '../config';
 import { sections, notes, goal, ratio, table, fmtMs } from '../report';
 import { round, type SandboxProcess } from '../lib';
-import { type Variant, enrolJob, sideBySide, failedOf } from '../measure';
+import { type Measured, type Variant, enrolJob, sideBySide, failedOf } from '../measure';
+import { rateLimitSvg } from '../svg';
 import { type Batching } from '../workflows';
 
 export async function benchRate(sandbox: SandboxProcess, httpAvailable: boolean, batchingInItem7: boolean): Promise<void> {
@@ -24,7 +28,8 @@ export async function benchRate(sandbox: SandboxProcess, httpAvailable: boolean,
 			rounds: 1,
 		});
 	}
-	const runs = await sideBySide(sandbox, { latencyMs: LATENCY_MS, rateLimitPerSecond: RATE_LIMIT }, variants);
+	const runs = await sideBySide(sandbox, { latencyMs: LATENCY_MS, rateLimitPerSecond: RATE_LIMIT }, variants, { trace: true });
+	const picture = drawRun(runs, variants);
 	const rows = variants.map((v) => {
 		const m = (runs.get(v.name) ?? [])[0];
 		return [v.name, fmtMs(m.result.ms), `${round(m.result.ms / floorMs)}×`, failedOf(m, N), m.duplicateWrites, m.throttled, m.requests, round(m.otherCores, 1)];
@@ -36,6 +41,7 @@ export async function benchRate(sandbox: SandboxProcess, httpAvailable: boolean,
 			`Floor N × 2 / limit = ${fmtMs(floorMs)} (the best any client can do).`,
 			'',
 			table(['variant', 'time', '÷ floor', 'failed items', 'duplicate writes', '429 answers', 'requests', 'other processes (cores busy)'], rows),
+			...(picture ? ['', `![The rate-limit run: requests per second and in flight over time, 429 answers in red](${picture})`, '', `Drawn from the sandbox's log of every request of this run (${picture}): the Knolyx node's limiter starts slowly, overshoots the unknown limit once, pauses for Retry-After and then holds just under it; the HTTP Request nodes send everything at once and every request over the limit is a failed item.`] : []),
 			...(batchingInItem7 ? ['', `The HTTP Request nodes with hand-tuned batching (${tuned.batchSize} per ${tuned.batchInterval} ms) under this limit: see item 7, measured in the real n8n.`] : []),
 		].join('\n'),
 	);
@@ -63,3 +69,17 @@ export async function benchRate(sandbox: SandboxProcess, httpAvailable: boolean,
 }
 
 // ---------------------------------------------------------------------------
+
+/** Writes the picture of the run (next to RESULTS.md in a full run, else into bench/out/); returns its path relative to bench/. */
+function drawRun(runs: Map<string, Measured[]>, variants: Variant[]): string | undefined {
+	const traced = variants.flatMap((v) => {
+		const trace = runs.get(v.name)?.[0]?.trace;
+		return trace ? [{ name: v.name, trace, throttledMeans: v.name.startsWith('Knolyx') ? 'each retried after Retry-After' : 'each a failed item: no retry by default' }] : [];
+	});
+	if (traced.length === 0) return undefined;
+	const file = WRITE ? 'rate-limit.svg' : join('out', 'rate-limit.svg');
+	mkdirSync(join(__dirname, '..', 'out'), { recursive: true });
+	writeFileSync(join(__dirname, '..', file), rateLimitSvg(traced, RATE_LIMIT, `Bulk enrolment, N = ${N}, under ${RATE_LIMIT} requests/s (429 + Retry-After), latency ${LATENCY_MS} ms`));
+	log(`  picture: bench/${file}`);
+	return file;
+}

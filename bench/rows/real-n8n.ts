@@ -4,7 +4,7 @@ import { sections, goal, ratio, table, fmtMs } from '../report';
 import { median, round, type SandboxProcess } from '../lib';
 import { nextPrefix } from '../measure';
 import { type Batching } from '../workflows';
-import { realN8nUnavailable, startRealN8n, type RealVariant } from '../n8n-real';
+import { realN8nUnavailable, sharedRealN8n, type RealVariant } from '../n8n-real';
 
 export async function benchRealN8n(sandbox: SandboxProcess): Promise<void> {
 	log(`7. real n8n 2.41.1: HTTP Request nodes vs the Knolyx node, N = ${N}`);
@@ -15,7 +15,7 @@ export async function benchRealN8n(sandbox: SandboxProcess): Promise<void> {
 		goal('7 real n8n', 'Knolyx ÷ HTTP Request nodes', 'not measured', 'report', undefined);
 		return;
 	}
-	const real = await startRealN8n(sandbox.url, log);
+	const real = await sharedRealN8n(sandbox.url, log);
 	const tuned: Batching = { batchSize: 50, batchInterval: 1000 };
 	const variants: RealVariant[] = [
 		{ name: 'Knolyx node, default', kind: 'knolyx' },
@@ -27,7 +27,7 @@ export async function benchRealN8n(sandbox: SandboxProcess): Promise<void> {
 		string,
 		{ ms: number[]; failed: number[]; cpu: number[]; other: number[]; rateMs?: number; rateFailed?: number; rateDup?: number }
 	>();
-	try {
+	{
 		const once = async (variant: RealVariant, n: number, faults: Record<string, unknown>) => {
 			const demo = await sandbox.call<{ workgroups: Record<string, number> }>('reset');
 			await sandbox.call('faults', { faults });
@@ -68,9 +68,8 @@ export async function benchRealN8n(sandbox: SandboxProcess): Promise<void> {
 			entry.rateDup = r.dup;
 			results.set(v.name, entry);
 		}
-	} finally {
-		await real.stop();
 	}
+	// The n8n instance is stopped by the runner once every row that needs it is done.
 	const httpMs = median(results.get('HTTP Request nodes, defaults')?.ms ?? [NaN]);
 	const knolyxMs = median(results.get('Knolyx node, default')?.ms ?? [NaN]);
 	const floorMs = ((N * 2) / RATE_LIMIT) * 1000;
