@@ -28,7 +28,7 @@ const OWNER = { email: 'bench@example.com', password: 'Knolyx-Bench-1', firstNam
 
 interface Runtime {
 	linkPackage(o: { userFolder: string; packageDir: string }): Promise<string>;
-	startN8n(o: { userFolder: string; timeoutMs?: number }): Promise<{ url: string; pid: number; logFile: string; startupMs?: number; stop(): Promise<unknown> }>;
+	startN8n(o: { userFolder: string; timeoutMs?: number; env?: Record<string, string> }): Promise<{ url: string; pid: number; logFile: string; startupMs?: number; stop(): Promise<unknown> }>;
 	N8nRest: new (url: string) => {
 		request<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
 		ensureOwner(owner: typeof OWNER): Promise<unknown>;
@@ -127,7 +127,9 @@ export async function startRealN8n(
 	mkdirSync(USER_FOLDER, { recursive: true });
 	await runtime.linkPackage({ userFolder: USER_FOLDER, packageDir: PKG });
 	const started = Date.now();
-	const n8n = await runtime.startN8n({ userFolder: USER_FOLDER, timeoutMs: 240_000 });
+	// BENCH_N8N_NODE_OPTIONS: flags for n8n's own Node (e.g. --cpu-prof) when looking into a result.
+	const nodeOptions = process.env.BENCH_N8N_NODE_OPTIONS;
+	const n8n = await runtime.startN8n({ userFolder: USER_FOLDER, timeoutMs: 240_000, env: nodeOptions ? { NODE_OPTIONS: nodeOptions } : {} });
 	const startupMs = Date.now() - started;
 	log(`  n8n ready at ${n8n.url} after ${Math.round(startupMs / 1000)} s (log ${relative(REPO, n8n.logFile)})`);
 	try {

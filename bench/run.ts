@@ -18,6 +18,7 @@ import { misses, notes, sections, summary, table } from './report';
 import { benchBulk } from './rows/bulk';
 import { benchGetAll } from './rows/getall';
 import { benchGrowth } from './rows/growth';
+import { benchTriggerInN8n } from './rows/n8n-trigger';
 import { benchMemory } from './rows/memory';
 import { benchRate } from './rows/rate';
 import { benchRealN8n } from './rows/real-n8n';
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
 		if (wanted('memory')) await benchMemory(sandbox, bulk);
 		if (wanted('growth')) await benchGrowth(sandbox);
 		if (wanted('n8n')) await benchRealN8n(sandbox);
+		if (wanted('n8n-trigger')) await benchTriggerInN8n(sandbox);
 	} finally {
 		await stopSharedN8n();
 		await sandbox.close();

@@ -74,6 +74,7 @@ type Command =
 	| { cmd: 'members'; workgroupId: number; prefix: string; n: number }
 	| { cmd: 'rules'; courseId: number }
 	| { cmd: 'cpu' }
+	| { cmd: 'webhooks' }
 	| { cmd: 'traceStart' }
 	| { cmd: 'traceGet' }
 	| { cmd: 'close' };
@@ -110,6 +111,8 @@ async function handle(message: Command): Promise<unknown> {
 			const used = process.cpuUsage();
 			return (used.user + used.system) / 1000;
 		}
+		case 'webhooks':
+			return [...s.state.webhooks.values()].map((w) => ({ id: w.id, url: w.url, securityToken: w.securityToken }));
 		case 'traceStart':
 			trace = { t0: performance.now(), entries: [] };
 			return null;

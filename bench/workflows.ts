@@ -104,22 +104,25 @@ export interface Batching {
 	batchInterval: number;
 }
 
+/** The API key and project id as an HTTP Request node's header parameters (how a user without this package sends them). */
+export const HTTP_AUTH_HEADERS: INodeParameters = {
+	sendHeaders: true,
+	specifyHeaders: 'keypair',
+	headerParameters: {
+		parameters: [
+			{ name: 'X-Api-Key', value: DEMO_CREDENTIALS.apiKey },
+			{ name: 'X-Project-Id', value: DEMO_CREDENTIALS.projectId },
+		],
+	},
+};
+
 /**
  * Flow B step 5 as a user without this package builds it: two HTTP Request
  * nodes, the API key and project id as headers, everything else at its
  * default (or with the Batching option).
  */
 export function httpEnrol(baseUrl: string, workgroupId: number, batching?: Batching): Step[] {
-	const headers = {
-		sendHeaders: true,
-		specifyHeaders: 'keypair',
-		headerParameters: {
-			parameters: [
-				{ name: 'X-Api-Key', value: DEMO_CREDENTIALS.apiKey },
-				{ name: 'X-Project-Id', value: DEMO_CREDENTIALS.projectId },
-			],
-		},
-	};
+	const headers = HTTP_AUTH_HEADERS;
 	const options: INodeParameters = batching ? { batching: { batch: { ...batching } } } : {};
 	return [
 		{
