@@ -71,6 +71,14 @@ export function chain(nodes: INode[]): Record<string, unknown> {
 	return connections;
 }
 
+/** The first node of a workflow: a trigger with its own webhook id. */
+export function triggerNode(name: string, type: string, parameters: INodeParameters, extra: Partial<INode> = {}): INode {
+	return { id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], webhookId: randomUUID(), parameters, ...extra };
+}
+
+/** n8n's Webhook node (typeVersion 2) with these parameters. */
+export const webhookNode = (parameters: INodeParameters): INode => triggerNode('Webhook', 'n8n-nodes-base.webhook', parameters, { typeVersion: 2 });
+
 let shared: Promise<RealN8n> | undefined;
 
 /** One real n8n for every row of this run that needs one (stopped by stopSharedN8n). */
@@ -164,15 +172,7 @@ export async function startRealN8n(
 			const steps =
 				variant.kind === 'knolyx' ? [knolyxEnrol(workgroupId, undefined)] : httpEnrol(sandboxUrl, workgroupId, variant.batching);
 			const nodes: INode[] = [
-				{
-					id: randomUUID(),
-					name: 'Webhook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: randomUUID(),
-					parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
-				},
+				webhookNode({ httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} }),
 				{
 					id: randomUUID(),
 					name: 'Buyers',

@@ -8,7 +8,7 @@ import type { INode } from 'n8n-workflow';
 
 import { QUICK, log } from '../config';
 import { machineBusyMs, processCpuMs, round, type SandboxProcess } from '../lib';
-import { realN8nUnavailable, sharedRealN8n, type RealN8n } from '../n8n-real';
+import { realN8nUnavailable, sharedRealN8n, triggerNode, webhookNode, type RealN8n } from '../n8n-real';
 import { goal, ratio, sections, table } from '../report';
 import { HTTP_AUTH_HEADERS, HTTP_NODE_VERSION, HTTP_TYPE } from '../workflows';
 
@@ -120,35 +120,15 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 		position: [250, 0],
 		parameters: { url: `${sandbox.url}/public/api/v1/course/${COURSE_ID}`, ...HTTP_AUTH_HEADERS, options: {} },
 	});
-	const knolyxWebhookId = randomUUID();
-	await real.addWorkflow('bench trigger: Knolyx Trigger', [
-		{
-			id: randomUUID(),
-			name: 'Knolyx Trigger',
-			type: 'n8n-nodes-knolyx.knolyxTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: knolyxWebhookId,
-			parameters: { events: ['COURSE_PAYMENT_RECEIVED'], options: {} },
-			credentials: { knolyxApi: { id: real.credential.id, name: real.credential.name } },
-		},
-		httpStep(),
-	]);
+	const knolyxTrigger = triggerNode('Knolyx Trigger', 'n8n-nodes-knolyx.knolyxTrigger', { events: ['COURSE_PAYMENT_RECEIVED'], options: {} }, {
+		credentials: { knolyxApi: { id: real.credential.id, name: real.credential.name } },
+	});
+	const knolyxWebhookId = knolyxTrigger.webhookId as string;
+	await real.addWorkflow('bench trigger: Knolyx Trigger', [knolyxTrigger, httpStep()]);
 	const registered = (await sandbox.call<Array<{ url: string; securityToken: string }>>('webhooks')).find((w) => w.url.includes(knolyxWebhookId));
 	if (!registered) throw new Error('publishing the Knolyx Trigger workflow registered no webhook on the sandbox');
 	const webhookPath = `bench-trigger-${randomUUID().slice(0, 8)}`;
-	await real.addWorkflow('bench trigger: Webhook node', [
-		{
-			id: randomUUID(),
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: { httpMethod: 'PUT', path: webhookPath, responseMode: 'onReceived', options: {} },
-		},
-		httpStep(),
-	]);
+	await real.addWorkflow('bench trigger: Webhook node', [webhookNode({ httpMethod: 'PUT', path: webhookPath, responseMode: 'onReceived', options: {} }), httpStep()]);
 	const targets: Target[] = [
 		{ name: 'Knolyx Trigger', url: `${real.url}/webhook/${knolyxWebhookId}/webhook`, token: registered.securityToken },
 		{ name: 'Webhook node (n8n)', url: `${real.url}/webhook/${webhookPath}` },
