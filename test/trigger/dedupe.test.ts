@@ -171,6 +171,21 @@ describe('saves that overwrite each other (n8n saves static data whole, last wri
 		expect(stored(early).at).toEqual([0, 1, 1, 2, 3, 4].map((s) => t0 / 1000 + s));
 	});
 
+	it('an id both processes accepted (a racing resend) does not hide this process’s ids another save dropped', () => {
+		const p1 = newScope();
+		const p2 = newScope();
+		const empty = JSON.stringify({});
+		deliver(JSON.parse(empty) as IDataObject, p1, 'a', t0); // P1's save of 'a' is about to be overwritten
+		const p2Save = JSON.parse(empty) as IDataObject; // P2 loaded before P1's save landed
+		deliver(p2Save, p2, 'x', t0 + 100);
+		deliver(JSON.parse(empty) as IDataObject, p1, 'x', t0 + 200); // the resend raced onto P1 too, same second
+		// P2's save won. P1's next delivery must put 'a' back, so a resend of 'a' to P2 is recognised.
+		const loaded = reload(p2Save);
+		deliver(loaded, p1, 'd', t0 + 300);
+		expect([...stored(loaded).ids].sort()).toEqual(['a', 'd', 'x']);
+		expect(deliver(reload(loaded), p2, 'a', t0 + 400)).toBe(false);
+	});
+
 	it('matches a plain model over a random mix of new ids, resends, stale loads and foreign saves', () => {
 		// The model: every id accepted within the window (by anyone) must be found by a process that
 		// accepted it, and by any process once a save holding it has been loaded.

@@ -160,6 +160,8 @@ export class RecentIds {
 	/** Accepted ids in order; `log[i]` has sequence number `logStart + i` (entries of evicted ids are skipped). */
 	private log: string[] = [];
 	private logStart = 0;
+	/** The last stored windows this process wrote: first id, last id, length. */
+	private saves: Array<{ first: string | undefined; last: string | undefined; length: number }> = [];
 
 	has(id: string, nowMs: number, limits: DedupeLimits): boolean {
 		if (limits.maxEntries <= 0) return false;
@@ -193,6 +195,19 @@ export class RecentIds {
 		return this.seen.get(id);
 	}
 
+	/** Notes a stored window this process is about to save. */
+	noteSaved(ids: readonly string[]): void {
+		this.saves.push({ first: ids[0], last: ids[ids.length - 1], length: ids.length });
+		if (this.saves.length > 64) this.saves.shift();
+	}
+
+	/** Whether `ids` is (by its first and last id and length) a window this process saved. */
+	saved(ids: readonly string[]): boolean {
+		const first = ids[0];
+		const last = ids[ids.length - 1];
+		return this.saves.some((save) => save.length === ids.length && save.first === first && save.last === last);
+	}
+
 	/** The ids accepted after sequence number `seq` and still held, oldest first, with when (ms). */
 	*after(seq: number): Generator<[string, number]> {
 		for (let i = Math.max(0, seq + 1 - this.logStart); i < this.log.length; i++) {
@@ -210,23 +225,21 @@ export class RecentIds {
  * webhook processor (or a main) loads it afresh for every delivery. Deliveries
  * handled at the same time each load the stored window, add their own id and
  * save; all but the last save lose the ids of the others. Every save here
- * carries every id this process accepted up to then, so a stored window lacks
- * only ids this process accepted after the newest one of its own it holds (the
- * ids of other processes may follow that one). Only those are looked at: from
- * the end of the stored window back to the newest id this process knows, then
- * this process's ids accepted after it.
+ * carries every id this process accepted up to then.
+ *
+ * So when the stored window is one this process saved (one n8n process, the usual
+ * case), it lacks only ids accepted after its newest entry: only those are looked
+ * at, whatever the window holds. A window another process saved (queue mode,
+ * several webhook processors) or one from before a restart may lack any of them:
+ * then every id of this process's window is looked up (the stored window's index
+ * makes each lookup O(1)).
  */
 function missingFrom(window: StoredWindow, recent: RecentIds, nowMs: number, limits: DedupeLimits): Array<[string, number]> {
-	const { ids } = window.store;
-	const { at } = window.store;
+	const { ids, at } = window.store;
 	let newest = -1;
-	for (let i = ids.length - 1; i >= 0; i--) {
-		const entry = recent.entryOf(ids[i]);
-		// This process's acceptance of the id, not an older one (an id accepted again after it expired).
-		if (entry !== undefined && at[i] === Math.floor(entry.at / 1000)) {
-			newest = entry.seq;
-			break;
-		}
+	if (ids.length > 0 && recent.saved(ids)) {
+		const entry = recent.entryOf(ids[ids.length - 1]);
+		if (entry !== undefined && at[ids.length - 1] === Math.floor(entry.at / 1000)) newest = entry.seq;
 	}
 	const cutoffMs = nowMs - limits.maxAgeMs;
 	const missing: Array<[string, number]> = [];
@@ -291,6 +304,7 @@ export function openDedupe(nodeStaticData: IDataObject, options: DedupeOptions):
 
 	/** Writes the stored window back: assigned again, so n8n sees the change whatever it wrapped. */
 	const save = () => {
+		memory.noteSaved(stored.store.ids);
 		const seen = isRecord(nodeStaticData.seen) ? nodeStaticData.seen : {};
 		seen[kind] = stored.store;
 		nodeStaticData.seen = seen as IDataObject;
