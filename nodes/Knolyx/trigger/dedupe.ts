@@ -10,10 +10,10 @@
  *   the first execution still runs (its static data is not saved yet), and puts back
  *   into every save the ids a concurrent save dropped (see `missingFrom`).
  *
- * Every step costs the same whatever the window holds: nothing scans or copies the
- * stored window per delivery, except a stored window this process sees for the
- * first time (n8n loads static data afresh for each delivery; its own parse of the
- * JSON is proportional to it anyway).
+ * Every step costs the same whatever the window holds while the static data stays
+ * in memory between deliveries: nothing scans or copies the stored window. A window
+ * loaded afresh (n8n loads static data for each delivery; its own parse, proxy and
+ * save of it are proportional to it anyway) is checked once, in full.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -160,8 +160,6 @@ export class RecentIds {
 	/** Accepted ids in order; `log[i]` has sequence number `logStart + i` (entries of evicted ids are skipped). */
 	private log: string[] = [];
 	private logStart = 0;
-	/** The last stored windows this process wrote: first id, last id, length. */
-	private saves: Array<{ first: string | undefined; last: string | undefined; length: number }> = [];
 
 	has(id: string, nowMs: number, limits: DedupeLimits): boolean {
 		if (limits.maxEntries <= 0) return false;
@@ -195,19 +193,6 @@ export class RecentIds {
 		return this.seen.get(id);
 	}
 
-	/** Notes a stored window this process is about to save. */
-	noteSaved(ids: readonly string[]): void {
-		this.saves.push({ first: ids[0], last: ids[ids.length - 1], length: ids.length });
-		if (this.saves.length > 64) this.saves.shift();
-	}
-
-	/** Whether `ids` is (by its first and last id and length) a window this process saved. */
-	saved(ids: readonly string[]): boolean {
-		const first = ids[0];
-		const last = ids[ids.length - 1];
-		return this.saves.some((save) => save.length === ids.length && save.first === first && save.last === last);
-	}
-
 	/** The ids accepted after sequence number `seq` and still held, oldest first, with when (ms). */
 	*after(seq: number): Generator<[string, number]> {
 		for (let i = Math.max(0, seq + 1 - this.logStart); i < this.log.length; i++) {
@@ -218,6 +203,9 @@ export class RecentIds {
 	}
 }
 
+/** Stored windows (their `ids` arrays) this process wrote and still holds: no other writer has touched them. */
+const ownWindows = new WeakSet<string[]>();
+
 /**
  * The ids of this process's window that the stored window lacks, oldest first.
  *
@@ -227,17 +215,17 @@ export class RecentIds {
  * save; all but the last save lose the ids of the others. Every save here
  * carries every id this process accepted up to then.
  *
- * So when the stored window is one this process saved (one n8n process, the usual
- * case), it lacks only ids accepted after its newest entry: only those are looked
- * at, whatever the window holds. A window another process saved (queue mode,
- * several webhook processors) or one from before a restart may lack any of them:
- * then every id of this process's window is looked up (the stored window's index
- * makes each lookup O(1)).
+ * So a stored window this process wrote itself and still holds (the same object,
+ * as when static data stays in memory between deliveries) lacks only ids accepted
+ * after its newest entry: only those are looked at, whatever the window holds.
+ * A window loaded afresh may come from another process's save (queue mode,
+ * several webhook processors) or from before a restart and may lack any of them:
+ * every id of this process's window is looked up (O(1) each with the index).
  */
 function missingFrom(window: StoredWindow, recent: RecentIds, nowMs: number, limits: DedupeLimits): Array<[string, number]> {
 	const { ids, at } = window.store;
 	let newest = -1;
-	if (ids.length > 0 && recent.saved(ids)) {
+	if (ids.length > 0 && ownWindows.has(ids)) {
 		const entry = recent.entryOf(ids[ids.length - 1]);
 		if (entry !== undefined && at[ids.length - 1] === Math.floor(entry.at / 1000)) newest = entry.seq;
 	}
@@ -304,7 +292,7 @@ export function openDedupe(nodeStaticData: IDataObject, options: DedupeOptions):
 
 	/** Writes the stored window back: assigned again, so n8n sees the change whatever it wrapped. */
 	const save = () => {
-		memory.noteSaved(stored.store.ids);
+		ownWindows.add(stored.store.ids);
 		const seen = isRecord(nodeStaticData.seen) ? nodeStaticData.seen : {};
 		seen[kind] = stored.store;
 		nodeStaticData.seen = seen as IDataObject;
