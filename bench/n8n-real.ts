@@ -17,18 +17,19 @@ import { join, relative } from 'node:path';
 import type { INode, INodeParameters } from 'n8n-workflow';
 
 import { machineBusyMs, processCpuMs } from './lib';
+import { importEsm, RUNTIME_SCRIPT, runtimeDir } from './runtime-dir';
 import { buyers, DEMO_CREDENTIALS, httpEnrol, knolyxEnrol, type Batching } from './workflows';
 
 const REPO = join(__dirname, '..');
 const OUT = join(__dirname, 'out');
 const PKG = join(OUT, 'pkg');
 const USER_FOLDER = join(OUT, 'n8n-user');
-const MARKER = join(REPO, '.cache', 'n8n-2.41.1', '.install-complete');
+const marker = () => join(runtimeDir(), '.install-complete');
 const OWNER = { email: 'bench@example.com', password: 'Knolyx-Bench-1', firstName: 'Bench', lastName: 'Owner' };
 
 interface Runtime {
 	linkPackage(o: { userFolder: string; packageDir: string }): Promise<string>;
-	startN8n(o: { userFolder: string; timeoutMs?: number }): Promise<{ url: string; pid: number; logFile: string; startupMs?: number; stop(): Promise<unknown> }>;
+	startN8n(o: { userFolder: string; timeoutMs?: number; env?: Record<string, string> }): Promise<{ url: string; pid: number; logFile: string; startupMs?: number; stop(): Promise<unknown> }>;
 	N8nRest: new (url: string) => {
 		request<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
 		ensureOwner(owner: typeof OWNER): Promise<unknown>;
@@ -36,8 +37,6 @@ interface Runtime {
 	};
 }
 
-/** Native import() of the ESM runtime script (ts-node compiles this file to CommonJS). */
-const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<Runtime>;
 
 export interface RealVariant {
 	name: string;
@@ -57,12 +56,47 @@ export interface RealN8n {
 		prefix: string,
 	): Promise<{ ms: number; status: number; body: string; n8nCpuMs?: number; machineBusyMs?: number }>;
 	startupMs: number;
+	url: string;
+	pid: number;
+	rest: InstanceType<Runtime['N8nRest']>;
+	credential: { id: string; name: string };
+	/** Creates and publishes a workflow (removed again by stop()); resolves with its id. */
+	addWorkflow(name: string, nodes: INode[]): Promise<string>;
 	stop(): Promise<void>;
+}
+
+/** Nodes in a row: each one's main output into the next. */
+export function chain(nodes: INode[]): Record<string, unknown> {
+	const connections: Record<string, unknown> = {};
+	for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	return connections;
+}
+
+/** The first node of a workflow: a trigger with its own webhook id. */
+export function triggerNode(name: string, type: string, parameters: INodeParameters, extra: Partial<INode> = {}): INode {
+	return { id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], webhookId: randomUUID(), parameters, ...extra };
+}
+
+/** n8n's Webhook node (typeVersion 2) with these parameters. */
+export const webhookNode = (parameters: INodeParameters): INode => triggerNode('Webhook', 'n8n-nodes-base.webhook', parameters, { typeVersion: 2 });
+
+let shared: Promise<RealN8n> | undefined;
+
+/** One real n8n for every row of this run that needs one (stopped by stopSharedN8n). */
+export function sharedRealN8n(sandboxUrl: string, log: (...a: unknown[]) => void): Promise<RealN8n> {
+	shared ??= startRealN8n(sandboxUrl, log);
+	return shared;
+}
+
+export async function stopSharedN8n(): Promise<void> {
+	const started = shared;
+	shared = undefined;
+	if (started) await (await started.catch(() => undefined))?.stop();
 }
 
 /** Why item 7 cannot run here, or undefined when it can. */
 export function realN8nUnavailable(): string | undefined {
-	if (!existsSync(MARKER)) return `the n8n runtime is not installed (${relative(REPO, MARKER)} missing; node scripts/n8n-runtime.mjs install takes ~10 minutes)`;
+	if (!existsSync(marker())) return `the n8n runtime is not installed (${marker()} missing; node scripts/n8n-runtime.mjs install takes ~10 minutes)`;
 	return undefined;
 }
 
@@ -96,13 +130,15 @@ export async function startRealN8n(
 	/** Development hook: change the built copy before n8n loads it (to try a change in a real n8n). */
 	afterBuild?: (pkgDir: string) => void,
 ): Promise<RealN8n> {
-	const runtime = await importEsm(join(REPO, 'scripts', 'n8n-runtime.mjs'));
+	const runtime = await importEsm<Runtime>(RUNTIME_SCRIPT);
 	buildPackage();
 	afterBuild?.(PKG);
 	mkdirSync(USER_FOLDER, { recursive: true });
 	await runtime.linkPackage({ userFolder: USER_FOLDER, packageDir: PKG });
 	const started = Date.now();
-	const n8n = await runtime.startN8n({ userFolder: USER_FOLDER, timeoutMs: 240_000 });
+	// BENCH_N8N_NODE_OPTIONS: flags for n8n's own Node (e.g. --cpu-prof) when looking into a result.
+	const nodeOptions = process.env.BENCH_N8N_NODE_OPTIONS;
+	const n8n = await runtime.startN8n({ userFolder: USER_FOLDER, timeoutMs: 240_000, env: nodeOptions ? { NODE_OPTIONS: nodeOptions } : {} });
 	const startupMs = Date.now() - started;
 	log(`  n8n ready at ${n8n.url} after ${Math.round(startupMs / 1000)} s (log ${relative(REPO, n8n.logFile)})`);
 	try {
@@ -116,6 +152,19 @@ export async function startRealN8n(
 		const created = new Map<string, string>(); // variant key → webhook path
 		const workflowIds: string[] = [];
 
+		const addWorkflow = async (name: string, nodes: INode[]): Promise<string> => {
+			const workflow = await rest.request<{ id: string }>('POST', '/rest/workflows', {
+				name,
+				nodes,
+				connections: chain(nodes),
+				settings: { executionOrder: 'v1' },
+				active: false,
+			});
+			workflowIds.push(workflow.id);
+			await rest.activateWorkflow(workflow.id);
+			return workflow.id;
+		};
+
 		const ensureWorkflow = async (variant: RealVariant, workgroupId: number): Promise<string> => {
 			const key = `${variant.kind}-${variant.batching ? `${variant.batching.batchSize}-${variant.batching.batchInterval}` : 'default'}-${workgroupId}`;
 			const existing = created.get(key);
@@ -124,15 +173,7 @@ export async function startRealN8n(
 			const steps =
 				variant.kind === 'knolyx' ? [knolyxEnrol(workgroupId, undefined)] : httpEnrol(sandboxUrl, workgroupId, variant.batching);
 			const nodes: INode[] = [
-				{
-					id: randomUUID(),
-					name: 'Webhook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: randomUUID(),
-					parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
-				},
+				webhookNode({ httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} }),
 				{
 					id: randomUUID(),
 					name: 'Buyers',
@@ -154,23 +195,18 @@ export async function startRealN8n(
 					}),
 				),
 			];
-			const connections: Record<string, unknown> = {};
-			for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-			const workflow = await rest.request<{ id: string }>('POST', '/rest/workflows', {
-				name: `bench ${variant.name} ${key}`,
-				nodes,
-				connections,
-				settings: { executionOrder: 'v1' },
-				active: false,
-			});
-			workflowIds.push(workflow.id);
-			await rest.activateWorkflow(workflow.id);
+			await addWorkflow(`bench ${variant.name} ${key}`, nodes);
 			created.set(key, path);
 			return path;
 		};
 
 		return {
 			startupMs,
+			url: n8n.url,
+			pid: n8n.pid,
+			rest,
+			credential,
+			addWorkflow,
 			async run(variant, n, workgroupId, prefix) {
 				const path = await ensureWorkflow(variant, workgroupId);
 				const body = JSON.stringify({ buyers: buyers(n, prefix) });

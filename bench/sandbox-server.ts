@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * The sandbox in its own process, driven by the benchmark runner over IPC.
  *
@@ -7,6 +7,8 @@
  * at once would slow the server down and the server would slow the client down.
  * On this 2-core machine each gets a core, as a real API would be elsewhere.
  */
+import http from 'node:http';
+
 import { SandboxState, startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
 import type { User } from '../sandbox/types';
 
@@ -43,6 +45,27 @@ SandboxState.prototype.findUserByEmail = function (this: SandboxState, email: st
 	return original.findUserByEmail.call(this, email);
 };
 
+/**
+ * A log of every request the sandbox answers, while asked for: [start, end] in ms since
+ * `traceStart` and the status. The rate-limit picture (bench/rate-limit.svg) is drawn from it.
+ * The sandbox's server is made by express through http.createServer; its listener is wrapped.
+ */
+let trace: { t0: number; entries: Array<[number, number, number]> } | undefined;
+const createServer = http.createServer.bind(http);
+(http as { createServer: unknown }).createServer = (...args: unknown[]) => {
+	const listener = args.find((a) => typeof a === 'function') as http.RequestListener | undefined;
+	if (!listener) return (createServer as (...a: unknown[]) => http.Server)(...args);
+	const traced: http.RequestListener = (req, res) => {
+		const current = trace;
+		if (current) {
+			const start = performance.now() - current.t0;
+			res.once('finish', () => current.entries.push([Math.round(start * 10) / 10, Math.round((performance.now() - current.t0) * 10) / 10, res.statusCode]));
+		}
+		listener(req, res);
+	};
+	return (createServer as (...a: unknown[]) => http.Server)(...args.map((a) => (a === listener ? traced : a)));
+};
+
 type Command =
 	| { cmd: 'reset' }
 	| { cmd: 'faults'; faults: Record<string, unknown> }
@@ -52,6 +75,9 @@ type Command =
 	| { cmd: 'members'; workgroupId: number; prefix: string; n: number }
 	| { cmd: 'rules'; courseId: number }
 	| { cmd: 'cpu' }
+	| { cmd: 'webhooks' }
+	| { cmd: 'traceStart' }
+	| { cmd: 'traceGet' }
 	| { cmd: 'close' };
 
 let sandbox: Sandbox | undefined;
@@ -85,6 +111,16 @@ async function handle(message: Command): Promise<unknown> {
 		case 'cpu': {
 			const used = process.cpuUsage();
 			return (used.user + used.system) / 1000;
+		}
+		case 'webhooks':
+			return [...s.state.webhooks.values()].map((w) => ({ id: w.id, url: w.url, securityToken: w.securityToken }));
+		case 'traceStart':
+			trace = { t0: performance.now(), entries: [] };
+			return null;
+		case 'traceGet': {
+			const entries = trace?.entries ?? [];
+			trace = undefined;
+			return entries;
 		}
 		case 'close':
 			await s.close();

@@ -31,13 +31,22 @@ export interface TriggerJob {
 	resentShare: number;
 	/** Extra unique deliveries afterwards, to fill the seen-id store to its bound. */
 	fill: number;
+	/** Deliveries pushed first into separate hosts of the same nodes, not measured (JIT warm-up). */
+	warmUp: number;
 }
 
 export interface TriggerResult {
 	deliveries: number;
+	warmUp: number;
 	uniqueIds: number;
 	knolyx: { handlerUsTotal: number; handlerUsMedian: number; roundTripUsMedian: number; executions: number; statuses: Record<string, number> };
 	bare: { handlerUsTotal: number; handlerUsMedian: number; roundTripUsMedian: number; executions: number };
+	/** The bare handler that also writes the HTTP answer itself, as the Knolyx Trigger must (noWebhookResponse). */
+	bareAnswering: { handlerUsTotal: number; handlerUsMedian: number; roundTripUsMedian: number; executions: number };
+	/** Ids in the stored window when the last 500 deliveries began. */
+	windowAtLastChunk: number;
+	/** The same for the answering bare handler (shows what the machine did meanwhile). */
+	answeringByChunk: number[];
 	/** Average number of cores other processes kept busy while the deliveries were pushed. */
 	otherCores?: number;
 	/** Median handler time of the Knolyx trigger per 500 deliveries, in order (shows growth with the store). */
@@ -76,6 +85,25 @@ class BareTrigger implements INodeType {
 		const req = this.getRequestObject() as { rawBody?: Buffer };
 		const body = JSON.parse((req.rawBody ?? Buffer.from('{}')).toString('utf8')) as IDataObject;
 		return { workflowData: [[{ json: body }]] };
+	}
+}
+
+/**
+ * The same, answering the HTTP request itself like the Knolyx Trigger does (n8n 2.41 saves
+ * static data before the execution only when the node answers): the time inside webhook()
+ * then includes writing the answer for both, as it does in n8n.
+ */
+class AnsweringBareTrigger extends BareTrigger {
+	constructor() {
+		super();
+		this.description = { ...this.description, displayName: 'Answering Bare Trigger', name: 'answeringBareTrigger' };
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const req = this.getRequestObject() as { rawBody?: Buffer };
+		const body = JSON.parse((req.rawBody ?? Buffer.from('{}')).toString('utf8')) as IDataObject;
+		this.getResponseObject().status(200).json({ received: true });
+		return { noWebhookResponse: true, workflowData: [[{ json: body }]] };
 	}
 }
 
@@ -156,39 +184,78 @@ async function main(): Promise<void> {
 	const credentials = { knolyxApi: { baseUrl: job.url, ...DEMO_CREDENTIALS } };
 	const hosts: TriggerHost[] = [];
 	try {
-		const knolyx = await startTriggerHost({
-			nodeType: timed(new KnolyxTrigger(), knolyxSamples),
-			type: 'n8n-nodes-knolyx.knolyxTrigger',
-			parameters: { events: ['COURSE_PAYMENT_RECEIVED', 'BUNDLE_PAYMENT_RECEIVED'], options: {} },
-			credentials,
-			credentialTypes: [new KnolyxApi()],
-		});
-		hosts.push(knolyx);
-		const bare = await startTriggerHost({
-			nodeType: timed(new BareTrigger(), bareSamples),
-			type: 'bench.bareTrigger',
-			parameters: {},
-			credentials: {},
-			credentialTypes: [],
-		});
-		hosts.push(bare);
-		await knolyx.activate('trigger'); // registers the webhook on the sandbox, stores the secret
-		await bare.activate('trigger');
+		const knolyxHost = async (samples: number[], webhookId: string) => {
+			const h = await startTriggerHost({
+				nodeType: timed(new KnolyxTrigger(), samples),
+				type: 'n8n-nodes-knolyx.knolyxTrigger',
+				parameters: { events: ['COURSE_PAYMENT_RECEIVED', 'BUNDLE_PAYMENT_RECEIVED'], options: {} },
+				credentials,
+				credentialTypes: [new KnolyxApi()],
+				webhookId,
+			});
+			hosts.push(h);
+			await h.activate('trigger'); // registers the webhook on the sandbox, stores the secret
+			const registrations = (h.nodeStaticData?.registrations ?? {}) as Record<string, { secret?: string }>;
+			const secret = registrations[h.url('trigger')]?.secret;
+			if (!secret) throw new Error('the trigger stored no secret on activation');
+			return { h, token: secret };
+		};
+		const bareHost = async (node: INodeType, samples: number[], webhookId: string) => {
+			const h = await startTriggerHost({ nodeType: timed(node, samples), type: `bench.${node.description.name}`, parameters: {}, credentials: {}, credentialTypes: [], webhookId });
+			hosts.push(h);
+			await h.activate('trigger');
+			return h;
+		};
+		const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+		// Warm-up: the same code on other hosts (their own webhook, static data and seen ids).
+		{
+			const scratch: number[] = [];
+			const warmKnolyx = await knolyxHost(scratch, 'bench-warm-up');
+			const warmBare = await bareHost(new BareTrigger(), scratch, 'bench-warm-up-bare');
+			const warmAnswering = await bareHost(new AnsweringBareTrigger(), scratch, 'bench-warm-up-answering');
+			const random = prng(99);
+			const warmIds: string[] = [];
+			for (let i = 0; i < job.warmUp; i++) {
+				const resend = warmIds.length > 0 && random() < job.resentShare;
+				const id = resend ? warmIds[Math.floor(random() * warmIds.length)] : uuid(random);
+				if (!resend) warmIds.push(id);
+				const body = message(id, i);
+				await put(agent, warmKnolyx.h.url('trigger'), body, warmKnolyx.token);
+				await put(agent, warmBare.url('trigger'), body);
+				await put(agent, warmAnswering.url('trigger'), body);
+			}
+		}
+
+		const answeringSamples: number[] = [];
+		const { h: knolyx, token } = await knolyxHost(knolyxSamples, 'bench-knolyx');
+		const bare = await bareHost(new BareTrigger(), bareSamples, 'bench-bare');
+		const answering = await bareHost(new AnsweringBareTrigger(), answeringSamples, 'bench-answering');
 		// The platform's creation PING (not a selected event) may still be on its way: let it land first.
 		await new Promise((resolve) => setTimeout(resolve, 300));
-		knolyxSamples.length = 0;
 		const knolyxUrl = knolyx.url('trigger');
-		const registrations = (knolyx.nodeStaticData?.registrations ?? {}) as Record<string, { secret?: string }>;
-		const token = registrations[knolyxUrl]?.secret;
-		if (!token) throw new Error('the trigger stored no secret on activation');
+		// The measured hosts warm up too, with an event type the trigger does not select (answered
+		// 200, no execution, no id kept): the first requests of a new host are slower for every handler.
+		for (let i = 0; i < Math.min(500, job.warmUp); i++) {
+			const ping = JSON.stringify({ id: `ping-${i}`, type: 'PING', data: { message: 'PING' } });
+			await put(agent, knolyxUrl, ping, token);
+			await put(agent, bare.url('trigger'), ping);
+			await put(agent, answering.url('trigger'), ping);
+		}
+		for (const samples of [knolyxSamples, bareSamples, answeringSamples]) samples.length = 0;
 		const executionsBefore = knolyx.executions().length;
+		const bareExecutionsBefore = bare.executions().length;
+		const answeringExecutionsBefore = answering.executions().length;
 
-		// 5 000 deliveries, 10 % of them resending an id already delivered.
+		// The deliveries, 10 % of them resending an id delivered before, within the window (older resends
+		// are new executions by design: the README's "Duplicates").
 		const random = prng(7);
 		const ids: string[] = [];
 		const sequence: Array<{ id: string; i: number }> = [];
 		for (let i = 0; i < job.deliveries; i++) {
-			if (ids.length > 0 && random() < job.resentShare) sequence.push({ id: ids[Math.floor(random() * ids.length)], i });
+			if (ids.length > 0 && random() < job.resentShare) {
+				sequence.push({ id: ids[ids.length - 1 - Math.floor(random() * Math.min(ids.length, dedupe.DEFAULT_DEDUPE_WINDOW))], i });
+			}
 			else {
 				const id = uuid(random);
 				ids.push(id);
@@ -196,14 +263,17 @@ async function main(): Promise<void> {
 			}
 		}
 		const bodies = sequence.map(({ id, i }) => message(id, i));
-		const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 		const statuses: Record<string, number> = {};
 		const knolyxTrips: number[] = [];
 		const bareTrips: number[] = [];
+		const answeringTrips: number[] = [];
+		const storedIds = () => ((knolyx.nodeStaticData?.seen as { production?: { ids: string[] } } | undefined)?.production?.ids.length ?? 0);
+		let windowAtLastChunk = 0;
 		const CHUNK = 250;
 		const pushStart = { t: Date.now(), cpu: process.cpuUsage(), busy: machineBusyMs() };
 		for (let start = 0; start < bodies.length; start += CHUNK) {
 			for (let i = start; i < Math.min(bodies.length, start + CHUNK); i++) {
+				if (i === bodies.length - 500) windowAtLastChunk = storedIds();
 				const t = performance.now();
 				const status = await put(agent, knolyxUrl, bodies[i], token);
 				knolyxTrips.push((performance.now() - t) * 1000);
@@ -213,6 +283,11 @@ async function main(): Promise<void> {
 				const t = performance.now();
 				await put(agent, bare.url('trigger'), bodies[i]);
 				bareTrips.push((performance.now() - t) * 1000);
+			}
+			for (let i = start; i < Math.min(bodies.length, start + CHUNK); i++) {
+				const t = performance.now();
+				await put(agent, answering.url('trigger'), bodies[i]);
+				answeringTrips.push((performance.now() - t) * 1000);
 			}
 		}
 		const pushMs = Date.now() - pushStart.t;
@@ -224,6 +299,8 @@ async function main(): Promise<void> {
 				: undefined;
 		const knolyxExecutions = knolyx.executions().length - executionsBefore;
 		const byChunk: number[] = [];
+		const answeringByChunk: number[] = [];
+		for (let start = 0; start < answeringSamples.length; start += 500) answeringByChunk.push(Math.round(median(answeringSamples.slice(start, start + 500))));
 		for (let start = 0; start < knolyxSamples.length; start += 500) byChunk.push(Math.round(median(knolyxSamples.slice(start, start + 500))));
 
 		// Fill the seen-id store past its bound with more unique deliveries.
@@ -253,6 +330,7 @@ async function main(): Promise<void> {
 
 		const result: TriggerResult = {
 			deliveries: job.deliveries,
+			warmUp: job.warmUp,
 			uniqueIds: new Set(sequence.map((s) => s.id)).size,
 			knolyx: {
 				handlerUsTotal: Math.round(knolyxSamples.slice(0, job.deliveries).reduce((a, b) => a + b, 0)),
@@ -265,8 +343,16 @@ async function main(): Promise<void> {
 				handlerUsTotal: Math.round(bareSamples.reduce((a, b) => a + b, 0)),
 				handlerUsMedian: Math.round(median(bareSamples)),
 				roundTripUsMedian: Math.round(median(bareTrips)),
-				executions: bare.executions().length,
+				executions: bare.executions().length - bareExecutionsBefore,
 			},
+			bareAnswering: {
+				handlerUsTotal: Math.round(answeringSamples.reduce((a, b) => a + b, 0)),
+				handlerUsMedian: Math.round(median(answeringSamples)),
+				roundTripUsMedian: Math.round(median(answeringTrips)),
+				executions: answering.executions().length - answeringExecutionsBefore,
+			},
+			windowAtLastChunk,
+			answeringByChunk,
 			knolyxByChunk: byChunk,
 			otherCores,
 			store: {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * The workflows the benchmarks run, as a user would wire them in n8n.
  */
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { IConnections, IDataObject, INode, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
 
 import { MANUAL_TRIGGER_TYPE, SET_ITEMS_TYPE } from '../test/harness';
+import { runtimeDir } from './runtime-dir';
 
 export const KNOLYX_TYPE = 'n8n-nodes-knolyx.knolyx';
 export const HTTP_TYPE = 'n8n-nodes-base.httpRequest';
@@ -14,7 +15,7 @@ export const NOOP_TYPE = 'bench.noOp';
 export const DEMO_CREDENTIALS = { projectId: 'demo-project', apiKey: 'demo-api-key' };
 
 /** n8n-nodes-base as installed by scripts/n8n-runtime.mjs (n8n 2.41.1, the same n8n-core as ours). */
-export const N8N_NODES_BASE = join(__dirname, '..', '.cache', 'n8n-2.41.1', 'node_modules', 'n8n-nodes-base');
+export const N8N_NODES_BASE = join(runtimeDir(), 'node_modules', 'n8n-nodes-base');
 const HTTP_NODE_FILE = join(N8N_NODES_BASE, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js');
 /** The version n8n 2.41.1 puts on a new HTTP Request node (its defaultVersion). */
 export const HTTP_NODE_VERSION = 4.5;
@@ -104,22 +105,25 @@ export interface Batching {
 	batchInterval: number;
 }
 
+/** The API key and project id as an HTTP Request node's header parameters (how a user without this package sends them). */
+export const HTTP_AUTH_HEADERS: INodeParameters = {
+	sendHeaders: true,
+	specifyHeaders: 'keypair',
+	headerParameters: {
+		parameters: [
+			{ name: 'X-Api-Key', value: DEMO_CREDENTIALS.apiKey },
+			{ name: 'X-Project-Id', value: DEMO_CREDENTIALS.projectId },
+		],
+	},
+};
+
 /**
  * Flow B step 5 as a user without this package builds it: two HTTP Request
  * nodes, the API key and project id as headers, everything else at its
  * default (or with the Batching option).
  */
 export function httpEnrol(baseUrl: string, workgroupId: number, batching?: Batching): Step[] {
-	const headers = {
-		sendHeaders: true,
-		specifyHeaders: 'keypair',
-		headerParameters: {
-			parameters: [
-				{ name: 'X-Api-Key', value: DEMO_CREDENTIALS.apiKey },
-				{ name: 'X-Project-Id', value: DEMO_CREDENTIALS.projectId },
-			],
-		},
-	};
+	const headers = HTTP_AUTH_HEADERS;
 	const options: INodeParameters = batching ? { batching: { batch: { ...batching } } } : {};
 	return [
 		{

@@ -1,71 +1,107 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import {
 	DEFAULT_LIMITS,
-	hasSeen,
-	lacksRecent,
-	mergeRecent,
-	pruneSeen,
+	openDedupe,
 	readSeenStore,
 	RecentIds,
 	recentIds,
-	recordSeen,
 	type DedupeLimits,
+	type SeenStore,
 } from '../../nodes/Knolyx/trigger/dedupe';
 
 const DAY = 24 * 60 * 60 * 1000;
 const t0 = Date.UTC(2030, 0, 1);
+let scopeCount = 0;
+/** Each test its own process-local window. */
+const newScope = () => `test-scope-${++scopeCount}`;
 
-describe('seen store (static data)', () => {
-	it('remembers accepted ids', () => {
-		const store = readSeenStore(undefined);
-		recordSeen(store, 'a', t0, DEFAULT_LIMITS);
-		expect(hasSeen(store, 'a', t0 + 1000, DEFAULT_LIMITS)).toBe(true);
-		expect(hasSeen(store, 'b', t0 + 1000, DEFAULT_LIMITS)).toBe(false);
+/** One delivery as receive() does it: duplicate → repair, else accept. Returns whether it ran. */
+function deliver(staticData: IDataObject, scope: string, id: string, nowMs: number, limits = DEFAULT_LIMITS, writable = true): boolean {
+	const dedupe = openDedupe(staticData, { scope, kind: 'production', limits, nowMs, writable });
+	if (dedupe.isDuplicate(id)) {
+		dedupe.repair();
+		return false;
+	}
+	dedupe.accept(id);
+	return true;
+}
+const stored = (staticData: IDataObject) => (staticData.seen as { production: SeenStore }).production;
+/** Static data as n8n saves and reloads it. */
+const reload = (staticData: IDataObject) => JSON.parse(JSON.stringify(staticData)) as IDataObject;
+
+describe('stored window (static data)', () => {
+	it('remembers accepted ids, also after a reload in a new process', () => {
+		const data: IDataObject = {};
+		expect(deliver(data, newScope(), 'a', t0)).toBe(true);
+		expect(deliver(data, newScope(), 'a', t0 + 1000)).toBe(false);
+		expect(deliver(reload(data), newScope(), 'a', t0 + 1000)).toBe(false);
+		expect(deliver(data, newScope(), 'b', t0 + 1000)).toBe(true);
 	});
 
-	it('is bounded: the oldest ids are evicted first', () => {
+	it('is bounded: the oldest ids are evicted first, in the same object (no copy) with an index in step', () => {
 		const limits: DedupeLimits = { maxEntries: 5000, maxAgeMs: 7 * DAY };
-		const store = readSeenStore(undefined);
-		for (let i = 0; i < 6000; i++) recordSeen(store, `id-${i}`, t0 + i, limits);
-		expect(store.ids).toHaveLength(5000);
-		expect(store.at).toHaveLength(5000);
-		expect(hasSeen(store, 'id-999', t0 + 6000, limits)).toBe(false);
-		expect(hasSeen(store, 'id-1000', t0 + 6000, limits)).toBe(true);
-		expect(hasSeen(store, 'id-5999', t0 + 6000, limits)).toBe(true);
+		const data: IDataObject = {};
+		const scope = newScope();
+		for (let i = 0; i < 6000; i++) deliver(data, scope, `id-${i}`, t0 + i, limits);
+		expect(stored(data).ids).toHaveLength(5000);
+		expect(stored(data).at).toHaveLength(5000);
+		expect(stored(data).ids[0]).toBe('id-1000');
+		// A new process (no memory) with the same object: only the stored window answers.
+		const other = newScope();
+		expect(deliver(data, other, 'id-999', t0 + 6000, limits)).toBe(true);
+		expect(deliver(data, other, 'id-1001', t0 + 6000, limits)).toBe(false);
+		expect(deliver(data, other, 'id-5999', t0 + 6000, limits)).toBe(false);
+		expect(deliver(reload(data), newScope(), 'id-1000', t0 + 6000, limits)).toBe(true); // evicted by id-999 above
 	});
 
 	it('forgets ids older than the age limit', () => {
-		const store = readSeenStore(undefined);
-		recordSeen(store, 'old', t0, DEFAULT_LIMITS);
-		recordSeen(store, 'new', t0 + 6 * DAY, DEFAULT_LIMITS);
-		expect(hasSeen(store, 'old', t0 + 7 * DAY + 2000, DEFAULT_LIMITS)).toBe(false);
-		expect(pruneSeen(store, t0 + 7 * DAY + 2000, DEFAULT_LIMITS)).toBe(true);
-		expect(store.ids).toEqual(['new']);
+		const data: IDataObject = {};
+		deliver(data, newScope(), 'old', t0);
+		deliver(data, newScope(), 'new', t0 + 6 * DAY);
+		expect(deliver(data, newScope(), 'old', t0 + 7 * DAY + 2000)).toBe(true);
+		expect(stored(data).ids).toEqual(['new', 'old']);
 	});
 
 	it('keeps integer-like ids in insertion order (arrays, not object keys)', () => {
 		const limits: DedupeLimits = { maxEntries: 2, maxAgeMs: DAY };
-		const store = readSeenStore(undefined);
-		recordSeen(store, 'zzz', t0, limits);
-		recordSeen(store, '10', t0 + 1, limits);
-		recordSeen(store, '2', t0 + 2, limits);
-		expect(store.ids).toEqual(['10', '2']);
+		const data: IDataObject = {};
+		const scope = newScope();
+		deliver(data, scope, 'zzz', t0, limits);
+		deliver(data, scope, '10', t0 + 1, limits);
+		deliver(data, scope, '2', t0 + 2, limits);
+		expect(stored(data).ids).toEqual(['10', '2']);
 	});
 
-	it('survives a JSON round trip (as n8n saves static data) and ignores malformed data', () => {
-		const store = readSeenStore(undefined);
-		recordSeen(store, 'a', t0, DEFAULT_LIMITS);
-		const reloaded = readSeenStore(JSON.parse(JSON.stringify(store)));
-		expect(hasSeen(reloaded, 'a', t0, DEFAULT_LIMITS)).toBe(true);
+	it('ignores malformed data; readSeenStore copies', () => {
 		expect(readSeenStore({ ids: ['a'], at: [] })).toEqual({ ids: [], at: [] });
 		expect(readSeenStore('junk')).toEqual({ ids: [], at: [] });
+		const store = { ids: ['a'], at: [1] };
+		const copy = readSeenStore(store);
+		expect(copy).toEqual(store);
+		expect(copy.ids).not.toBe(store.ids);
+		const data: IDataObject = { seen: { production: { ids: ['a', 2], at: [t0 / 1000, t0 / 1000] } } };
+		expect(deliver(data, newScope(), 'a', t0)).toBe(true);
+		expect(stored(data)).toEqual({ ids: ['a'], at: [t0 / 1000] });
 	});
 
 	it('a window of 0 turns detection off', () => {
 		const off: DedupeLimits = { maxEntries: 0, maxAgeMs: DAY };
-		const store = readSeenStore(undefined);
-		recordSeen(store, 'a', t0, off);
-		expect(store.ids).toEqual([]);
-		expect(hasSeen(store, 'a', t0, off)).toBe(false);
+		const data: IDataObject = {};
+		const scope = newScope();
+		expect(deliver(data, scope, 'a', t0, off)).toBe(true);
+		expect(deliver(data, scope, 'a', t0, off)).toBe(true);
+		expect(data.seen).toBeUndefined();
+	});
+
+	it('static data that may not be written is left alone; its ids reach the next save', () => {
+		const data: IDataObject = {};
+		const scope = newScope();
+		expect(deliver(data, scope, 'early', t0, DEFAULT_LIMITS, false)).toBe(true);
+		expect(data.seen).toBeUndefined();
+		expect(deliver(data, scope, 'early', t0 + 10, DEFAULT_LIMITS, false)).toBe(false);
+		deliver(data, scope, 'later', t0 + 20);
+		expect(stored(data).ids).toEqual(['early', 'later']);
 	});
 });
 
@@ -78,6 +114,16 @@ describe('recent ids (process memory)', () => {
 		expect(window.has('a', t0, limits)).toBe(false);
 		expect(window.has('d', t0, limits)).toBe(true);
 		expect(window.has('d', t0 + 2000, limits)).toBe(false);
+		expect([...window.after(-1)].map(([id]) => id)).toEqual(['b', 'c', 'd']);
+	});
+
+	it('keeps its order log bounded however many ids pass', () => {
+		const limits: DedupeLimits = { maxEntries: 10, maxAgeMs: DAY };
+		const window = new RecentIds();
+		for (let i = 0; i < 10_000; i++) window.add(`id-${i}`, t0 + i, limits);
+		expect(window.size).toBe(10);
+		expect((window as unknown as { log: string[] }).log.length).toBeLessThanOrEqual(2 * 10 + 64 + 1);
+		expect([...window.after(window.entryOf('id-9997')!.seq)].map(([id]) => id)).toEqual(['id-9998', 'id-9999']);
 	});
 
 	it('keeps one window per scope', () => {
@@ -89,51 +135,105 @@ describe('recent ids (process memory)', () => {
 });
 
 describe('saves that overwrite each other (n8n saves static data whole, last writer wins)', () => {
-	it('mergeRecent adds the ids of this process the stored window lacks, oldest first, within the limits', () => {
-		const limits: DedupeLimits = { maxEntries: 4, maxAgeMs: DAY };
-		const recent = new RecentIds();
-		const store = readSeenStore(undefined);
-		recordSeen(store, 'x', t0, limits);
-		recent.add('a', t0 - 5000, limits);
-		recent.add('x', t0, limits);
-		recent.add('b', t0 + 5000, limits);
-		expect(lacksRecent(store, recent, t0 + 6000, limits)).toBe(true);
-		expect(mergeRecent(store, recent, t0 + 6000, limits)).toBe(true);
-		expect(store.ids).toEqual(['a', 'x', 'b']);
-		expect(store.at).toEqual([t0 / 1000 - 5, t0 / 1000, t0 / 1000 + 5]);
-		expect(lacksRecent(store, recent, t0 + 6000, limits)).toBe(false);
-		expect(mergeRecent(store, recent, t0 + 6000, limits)).toBe(false);
-		// Expired ids are not written back; the size limit still holds.
-		expect(mergeRecent(readSeenStore(undefined), recent, t0 + 2 * DAY, limits)).toBe(false);
-		for (const id of ['c', 'd', 'e']) recent.add(id, t0 + 7000, limits);
-		mergeRecent(store, recent, t0 + 8000, limits);
-		expect(store.ids).toHaveLength(4);
-		expect(store.ids.at(-1)).toBe('e');
-	});
-
 	it('concurrent deliveries that each load the saved window and save it back lose no id', () => {
-		// One process: every delivery reads the saved JSON, records its id, saves.
+		// One process: every delivery loads the saved JSON, accepts its id, saves.
 		// Deliveries 1..n all load before any save (the worst interleaving).
-		const limits = DEFAULT_LIMITS;
-		const recent = new RecentIds();
-		let saved = JSON.stringify(readSeenStore(undefined));
-		const loaded = Array.from({ length: 20 }, () => readSeenStore(JSON.parse(saved)));
-		loaded.forEach((store, i) => {
-			recent.add(`id-${i}`, t0 + i, limits);
-			recordSeen(store, `id-${i}`, t0 + i, limits);
-			mergeRecent(store, recent, t0 + i, limits);
-		});
-		// Saves land in any order; the last one wins. Without mergeRecent it would hold one id.
+		const scope = newScope();
+		let saved = JSON.stringify({});
+		const loaded = Array.from({ length: 20 }, () => JSON.parse(saved) as IDataObject);
+		loaded.forEach((data, i) => deliver(data, scope, `id-${i}`, t0 + i));
+		// Saves land in any order; the last one wins. A save built after delivery i holds every id accepted up to i.
 		for (const i of [19, 3, 0, 7]) {
 			saved = JSON.stringify(loaded[i]);
-			const store = readSeenStore(JSON.parse(saved));
-			// A save built after delivery i holds every id accepted up to i.
-			for (let j = 0; j <= i; j++) expect(hasSeen(store, `id-${j}`, t0 + 20, limits)).toBe(true);
+			const ids = (JSON.parse(saved) as { seen: { production: SeenStore } }).seen.production.ids;
+			for (let j = 0; j <= i; j++) expect(ids).toContain(`id-${j}`);
 		}
-		// A later delivery (a resend, say) heals what an earlier-built save dropped.
-		const next = readSeenStore(JSON.parse(saved));
-		expect(lacksRecent(next, recent, t0 + 30, limits)).toBe(true);
-		mergeRecent(next, recent, t0 + 30, limits);
-		for (let j = 0; j < 20; j++) expect(hasSeen(next, `id-${j}`, t0 + 30, limits)).toBe(true);
+		// A later delivery (a resend, say) heals what an earlier-built save dropped, without duplicating.
+		const next = JSON.parse(saved) as IDataObject;
+		expect(deliver(next, scope, 'id-2', t0 + 30)).toBe(false);
+		expect([...stored(next).ids].sort()).toEqual(Array.from({ length: 20 }, (_, j) => `id-${j}`).sort());
+		expect(deliver(next, scope, 'id-20', t0 + 31)).toBe(true);
+		expect(stored(next).ids).toHaveLength(21);
+	});
+
+	it('ids of another process at the end of the stored window do not hide this process’s lost ids', () => {
+		const scope = newScope();
+		const data: IDataObject = {};
+		deliver(data, scope, 'a', t0);
+		const early = reload(data);
+		deliver(data, scope, 'b', t0 + 1000);
+		deliver(data, scope, 'c', t0 + 2000);
+		const foreign = stored(early);
+		foreign.ids.push('x', 'y');
+		foreign.at.push(t0 / 1000 + 1, t0 / 1000 + 3);
+		expect(deliver(early, scope, 'd', t0 + 4000)).toBe(true);
+		expect(stored(early).ids).toEqual(['a', 'x', 'b', 'c', 'y', 'd']);
+		expect(stored(early).at).toEqual([0, 1, 1, 2, 3, 4].map((s) => t0 / 1000 + s));
+	});
+
+	it('an id both processes accepted (a racing resend) does not hide this process’s ids another save dropped', () => {
+		const p1 = newScope();
+		const p2 = newScope();
+		const empty = JSON.stringify({});
+		deliver(JSON.parse(empty) as IDataObject, p1, 'a', t0); // P1's save of 'a' is about to be overwritten
+		const p2Save = JSON.parse(empty) as IDataObject; // P2 loaded before P1's save landed
+		deliver(p2Save, p2, 'x', t0 + 100);
+		deliver(JSON.parse(empty) as IDataObject, p1, 'x', t0 + 200); // the resend raced onto P1 too, same second
+		// P2's save won. P1's next delivery must put 'a' back, so a resend of 'a' to P2 is recognised.
+		const loaded = reload(p2Save);
+		deliver(loaded, p1, 'd', t0 + 300);
+		expect([...stored(loaded).ids].sort()).toEqual(['a', 'd', 'x']);
+		expect(deliver(reload(loaded), p2, 'a', t0 + 400)).toBe(false);
+	});
+
+	it('matches a plain model over a random mix of new ids, resends, stale loads and foreign saves', () => {
+		// The model: every id accepted within the window (by anyone) must be found by a process that
+		// accepted it, and by any process once a save holding it has been loaded.
+		const limits: DedupeLimits = { maxEntries: 300, maxAgeMs: DAY };
+		let seed = 42;
+		const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+		const scope = newScope();
+		let live: IDataObject = {}; // the object this process keeps between deliveries (the harness case)
+		const snapshots: IDataObject[] = [];
+		const accepted: string[] = [];
+		let executions = 0;
+		for (let step = 0; step < 3000; step++) {
+			const now = t0 + step * 10;
+			const roll = random();
+			if (roll < 0.05 && snapshots.length > 0) {
+				live = reload(snapshots[Math.floor(random() * snapshots.length)]); // a save built earlier landed last
+			} else if (roll < 0.08) {
+				const store = stored(live) ?? { ids: [], at: [] };
+				const foreignId = `f-${step}`;
+				store.ids.push(foreignId); // another process's save, within its bound
+				store.at.push(Math.floor(now / 1000));
+				if (store.ids.length > limits.maxEntries) {
+					store.ids.shift();
+					store.at.shift();
+				}
+				live = reload(live);
+			} else if (roll < 0.2 && accepted.length > 0) {
+				const id = accepted[accepted.length - 1 - Math.floor(random() * Math.min(accepted.length, 200))];
+				expect(deliver(live, scope, id, now, limits)).toBe(false);
+			} else {
+				const id = `n-${step}`;
+				expect(deliver(live, scope, id, now, limits)).toBe(true);
+				accepted.push(id);
+				executions++;
+			}
+			if (step % 50 === 0) snapshots.push(reload(live));
+			const store = stored(live);
+			if (store) {
+				expect(store.ids.length).toBeLessThanOrEqual(limits.maxEntries);
+				expect(new Set(store.ids).size).toBe(store.ids.length);
+			}
+		}
+		// Whatever was loaded last, a fresh process (no memory) that loads the last save after one more
+		// delivery of this process knows the window's newest ids.
+		deliver(live, scope, 'final', t0 + 40_000, limits);
+		const fresh = reload(live);
+		const freshScope = newScope();
+		for (const id of accepted.slice(-250)) expect(deliver(fresh, freshScope, id, t0 + 40_001, limits)).toBe(false);
+		expect(executions).toBe(accepted.length);
 	});
 });

@@ -6,28 +6,9 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { deliveryWebhookUrl, kindOf, scopeOf } from './context';
-import {
-	DEFAULT_DEDUPE_WINDOW,
-	DEFAULT_LIMITS,
-	hasSeen,
-	lacksRecent,
-	mergeRecent,
-	readSeenStore,
-	recentIds,
-	recordSeen,
-	type DedupeLimits,
-} from './dedupe';
+import { DEFAULT_DEDUPE_WINDOW, DEFAULT_LIMITS, openDedupe } from './dedupe';
 import { buildItem, DEFAULT_EVENTS, isSelected, parseEnvelope } from './events';
-import {
-	commit,
-	isComplete,
-	pendingFor,
-	pendingOfKind,
-	peekTriggerData,
-	seenStore,
-	triggerData,
-	type StoredRegistration,
-} from './registrations';
+import { isComplete, pendingFor, pendingOfKind, peekTriggerData, type StoredRegistration } from './registrations';
 import { matchesAny, tokenFromHeaders } from './security';
 
 export interface TriggerOptions {
@@ -98,35 +79,24 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	}
 
 	// 4. Was it seen already (the platform resends what it thinks was not confirmed).
-	const limits: DedupeLimits = {
-		maxEntries: Math.max(0, Math.floor(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW)),
-		maxAgeMs: DEFAULT_LIMITS.maxAgeMs,
-	};
 	const now = Date.now();
-	const memory = recentIds(`${scope}|${kind}`);
-	const storedSeen = readSeenStore(stored.seen[kind]);
-	if (memory.has(envelope.id, now, limits) || hasSeen(storedSeen, envelope.id, now, limits)) {
-		ctx.logger.debug(`Knolyx Trigger: message ${envelope.id} was already handled; no new execution`);
-		// The stored window lost ids this process accepted (a concurrent save won):
-		// write them back now, so a restart or another process still knows them.
-		if (knownInStaticData && lacksRecent(storedSeen, memory, now, limits)) {
-			const data = triggerData(staticData);
-			mergeRecent(seenStore(data, kind), memory, now, limits);
-			commit(staticData, data);
-		}
-		return { webhookResponse: { received: true, ignored: 'duplicate message' } };
-	}
-	memory.add(envelope.id, now, limits);
-	if (knownInStaticData) {
+	const dedupe = openDedupe(staticData, {
+		scope: `${scope}|${kind}`,
+		kind,
+		limits: { maxEntries: Math.max(0, Math.floor(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW)), maxAgeMs: DEFAULT_LIMITS.maxAgeMs },
+		nowMs: now,
 		// Only static data that knows this registration is written: a copy that does
 		// not (the creation PING racing n8n's save) would overwrite the newer one.
-		// Each save carries this process's recent ids too (see mergeRecent).
-		const data = triggerData(staticData);
-		const store = seenStore(data, kind);
-		recordSeen(store, envelope.id, now, limits);
-		mergeRecent(store, memory, now, limits);
-		commit(staticData, data);
+		writable: knownInStaticData,
+	});
+	if (dedupe.isDuplicate(envelope.id)) {
+		ctx.logger.debug(`Knolyx Trigger: message ${envelope.id} was already handled; no new execution`);
+		// The stored window may have lost ids this process accepted (a concurrent save
+		// won): they are written back now, so a restart or another process still knows them.
+		dedupe.repair();
+		return { webhookResponse: { received: true, ignored: 'duplicate message' } };
 	}
+	dedupe.accept(envelope.id);
 
 	// 5. One item per event. The node answers the platform itself: with
 	// noWebhookResponse, n8n 2.41 saves the static data changed above (the seen id)

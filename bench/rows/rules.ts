@@ -1,0 +1,53 @@
+/** Benchmark 3. Rule edits. */
+import { QUICK, LATENCY_MS, log } from '../config';
+import { sections, goal, table, fmtMs } from '../report';
+import { round, type SandboxProcess } from '../lib';
+import { measure } from '../measure';
+
+const RULE_READ = 'GET /public/api/v1/business-rule/course/{id}';
+const RULE_SAVE = 'POST /public/api/v1/business-rule/course/{id}';
+
+export async function benchRules(sandbox: SandboxProcess): Promise<void> {
+	const items = QUICK ? 50 : 200;
+	log(`3. rule edits, ${items} items, latency ${LATENCY_MS} ms`);
+	let workgroupIds: number[] = [];
+	let courseId = 0;
+	const m = await measure(
+		sandbox,
+		{ latencyMs: LATENCY_MS },
+		() => ({ kind: 'rules', url: sandbox.url, courseId, workgroupIds }),
+		async () => {
+			const seeded = await sandbox.call<{ courses: number[]; workgroups: number[] }>('seed', {
+				spec: { courses: [{ title: 'Bench course' }], workgroups: Array.from({ length: items }, (_, i) => ({ name: `Bench WG ${i}` })) },
+			});
+			courseId = seeded.courses[0];
+			workgroupIds = seeded.workgroups;
+		},
+	);
+	const rules = await sandbox.call<Array<{ associations?: { WORKGROUP?: number[] } }>>('rules', { courseId });
+	const present = new Set(rules.flatMap((r) => r.associations?.WORKGROUP ?? []));
+	const lost = workgroupIds.filter((id) => !present.has(id)).length;
+	log(`  ${m.result.ms} ms, ${m.requests} requests, lost edits ${lost}, failed ${m.result.errorItems}`);
+	sections.push(
+		[
+			`### 3. Rule edits: ${items} items adding different workgroups to the rule of one course, latency ${LATENCY_MS} ms`,
+			'',
+			table(
+				['HTTP requests', 'reads / saves', 'wall time', '÷ one request latency', 'lost edits', 'failed items'],
+				[[m.requests, `${m.byRoute[RULE_READ] ?? 0} / ${m.byRoute[RULE_SAVE] ?? 0}`, fmtMs(m.result.ms), `${round(m.result.ms / LATENCY_MS, 1)}×`, lost, m.result.errorItems]],
+			),
+		].join('\n'),
+	);
+	goal(
+		'3 rule edits',
+		`HTTP requests for ${items} edits`,
+		`${m.requests} (${m.byRoute[RULE_READ] ?? 0} reads, ${m.byRoute[RULE_SAVE] ?? 0} save)`,
+		'2: one read, one save',
+		m.requests <= 2,
+		() =>
+			`One request over (+${LATENCY_MS} ms of latency for the whole batch): the rule editor (nodes/Knolyx/actions/rule/editor.ts) reads the list again after the save to verify that every edit holds. What would close it: when the save answers with the saved list (the sandbox does; the API contract says its response is "not shown"), verify against that answer and read again only when it is not a list.`,
+	);
+	goal('3 rule edits', 'at worst 2 per item, no lost edit', `${round(m.requests / items, 3)} per item, ${lost} lost`, '≤ 2 per item, 0 lost', m.requests <= 2 * items && lost === 0);
+}
+
+// ---------------------------------------------------------------------------
