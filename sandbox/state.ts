@@ -52,6 +52,8 @@ export class SandboxState {
 	readonly onboardingEmails: OnboardingEmail[] = [];
 	/** "userId:courseId" of completed courses (a second completion emits nothing). */
 	readonly completions = new Set<string>();
+	/** Courses that have no image: their image endpoint answers 404. */
+	readonly coursesWithoutImage = new Set<number>();
 	private readonly nextIds = new Map<IdKind, number>();
 
 	reset(): void {
@@ -72,6 +74,7 @@ export class SandboxState {
 		}
 		this.onboardingEmails.length = 0;
 		this.completions.clear();
+		this.coursesWithoutImage.clear();
 		this.nextIds.clear();
 	}
 
@@ -86,7 +89,7 @@ export class SandboxState {
 		return key;
 	}
 
-	addCourse(input: { title: string; description?: string }): Course {
+	addCourse(input: { title: string; description?: string; image?: boolean }): Course {
 		const course: Course = {
 			id: this.nextId('course'),
 			title: input.title,
@@ -94,6 +97,7 @@ export class SandboxState {
 			createdAt: new Date().toISOString(),
 		};
 		this.courses.set(course.id, course);
+		if (input.image === false) this.coursesWithoutImage.add(course.id);
 		return course;
 	}
 

@@ -88,10 +88,11 @@ const report = { version, nodes: [], exportsNodeConnectionTypes: wf.NodeConnecti
 try {
 	const { Knolyx } = require(dist + '/nodes/Knolyx/Knolyx.node.js');
 	const { KnolyxTrigger } = require(dist + '/nodes/Knolyx/KnolyxTrigger.node.js');
+	const { KnolyxPollTrigger } = require(dist + '/nodes/Knolyx/KnolyxPollTrigger.node.js');
 	const { KnolyxApi } = require(dist + '/credentials/KnolyxApi.credentials.js');
 	const cred = new KnolyxApi();
 	if (!cred.authenticate || !cred.test) throw new Error('credential without authenticate/test');
-	for (const node of [new Knolyx(), new KnolyxTrigger()]) {
+	for (const node of [new Knolyx(), new KnolyxTrigger(), new KnolyxPollTrigger()]) {
 		const d = node.description;
 		const resources = d.properties.find((p) => p.name === 'resource')?.options ?? [{ value: undefined }];
 		let combos = 0;
@@ -106,7 +107,7 @@ try {
 		}
 		const outputs = JSON.stringify(d.outputs);
 		if (outputs !== '["main"]') throw new Error(d.name + ': outputs ' + outputs);
-		report.nodes.push({ name: d.name, combos, usableAsTool: d.usableAsTool === true, webhooks: (d.webhooks ?? []).length });
+		report.nodes.push({ name: d.name, combos, usableAsTool: d.usableAsTool === true, webhooks: (d.webhooks ?? []).length, polling: d.polling === true });
 	}
 	for (const cls of ['NodeApiError', 'NodeOperationError']) if (typeof wf[cls] !== 'function') throw new Error(cls + ' missing');
 	report.ok = true;
@@ -133,7 +134,7 @@ install();
 const floor = check('n8n-workflow');
 const below = check('wf-below');
 console.log(`n8n-workflow ${floor.version} (n8n 1.85, the stated floor): ${floor.ok ? 'loads' : `FAILS: ${floor.error}`}`);
-for (const n of floor.nodes ?? []) console.log(`  ${n.name}: ${n.combos} resource/operation combination(s) resolved; usableAsTool ${n.usableAsTool}; webhooks ${n.webhooks}`);
+for (const n of floor.nodes ?? []) console.log(`  ${n.name}: ${n.combos} resource/operation combination(s) resolved; usableAsTool ${n.usableAsTool}; webhooks ${n.webhooks}; polling ${n.polling}`);
 console.log(`n8n-workflow ${below.version} (below the floor): ${below.ok ? 'loads (the floor is stated too high)' : `fails as expected (no NodeConnectionTypes export: ${below.error})`}`);
 if (!floor.ok || below.ok || below.exportsNodeConnectionTypes) {
 	console.error('floor check FAILED');

@@ -27,7 +27,9 @@ export function courseRoutes(ctx: SandboxContext): Router {
 	});
 
 	router.get('/course/:id/image', requirePermission('COURSE_GET'), (req, res) => {
-		res.type('image/png').send(coursePng(find(req.params.id).id));
+		const course = find(req.params.id);
+		if (state.coursesWithoutImage.has(course.id)) throw notFound();
+		res.type('image/png').send(coursePng(course.id));
 	});
 
 	return router;

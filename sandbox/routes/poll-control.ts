@@ -6,7 +6,8 @@
  *   POST   /sandbox/events/{eventId}/attendees            { userId } | { email, firstName?, lastName? } | { count }
  *   DELETE /sandbox/events/{eventId}/attendees/{userId}
  *   POST   /sandbox/communities/{communityId}/events      { title?, startDateTime?, endDateTime?, count? }
- *   POST   /sandbox/courses                               { title?, description?, count? }
+ *   POST   /sandbox/courses                               { title?, description?, image?, count? }
+ *     (image: false makes a course with no image: its image endpoint answers 404)
  */
 import { Router, type Request } from 'express';
 import type { SandboxContext } from '../context';
@@ -110,8 +111,10 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 		const body = bodyOf(req);
 		const title = optionalText(body, 'title');
 		const description = optionalText(body, 'description');
+		if (body.image !== undefined && typeof body.image !== 'boolean') throw badRequest('image must be true or false');
+		const image = body.image as boolean | undefined;
 		const courses = Array.from({ length: countOf(body) }, () =>
-			state.addCourse({ title: title ?? `Course ${state.courses.size + 1}`, description }),
+			state.addCourse({ title: title ?? `Course ${state.courses.size + 1}`, description, image }),
 		);
 		res.status(201).json({ courses });
 	});

@@ -62,9 +62,22 @@ describe('Course → Get Image (n8n in-memory binary data)', () => {
 		expect(result.error?.message).toBe('Knolyx: Entity not found (course 999, or its image: the course may have none) [404]');
 		const errorOutput = await getImage([{ course: 101 }, { course: 999 }], {}, 'continueErrorOutput');
 		await expectImage(errorOutput.items[0], 101);
-		expect(errorOutput.errorItems.map((item) => [item.pairedItem, item.json.course, (item.json.details as { httpCode?: string }).httpCode])).toEqual([
+		expect(errorOutput.errorItems.map((item) => [item.pairedItem, item.json.course, (item.json.error as { httpCode?: string }).httpCode])).toEqual([
 			[{ item: 1 }, 999, '404'],
 		]);
+	});
+
+	it('a course that exists but has no image is a clear error naming the course, and nothing is output', async () => {
+		const added = await fetch(`${ctx.sandbox.url}/sandbox/courses`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ title: 'No cover yet', image: false }),
+		});
+		const { courses } = (await added.json()) as { courses: Array<{ id: number }> };
+		const id = courses[0].id;
+		const result = await getImage([{ course: id }]);
+		expect(result.error?.message).toBe(`Knolyx: Entity not found (course ${id}, or its image: the course may have none) [404]`);
+		expect(result.items).toEqual([]);
 	});
 
 	it('an empty field name is refused before any request', async () => {
