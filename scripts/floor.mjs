@@ -21,8 +21,15 @@
 //      ones (jest.floor.config.js). Left out, because they assert what differs in
 //      n8n itself, not in the nodes: n8n's wording when a required parameter is
 //      missing (1.85: "The workflow has issues..."), an expression with an arrow
-//      function (1.85's expression engine: "invalid syntax"), and two checks that
-//      spy on n8n 2.x's logger class.
+//      function (1.85's expression engine: "invalid syntax"), two checks that
+//      spy on n8n 2.x's logger class, the agent-safety tests whose test agent reads
+//      a refused tool call as 2.x reports it (n8n-core 1.84 hands the agent the
+//      error's description as the tool's answer, "Error during node execution: Use
+//      … instead. To allow this tool anyway, a person must switch on …"; the refusal
+//      on the 1.x line is checked in the MCP e2e on n8n 1.123.81), and the
+//      filesystem binary-data test (n8n-core 1.84's BinaryDataService takes its
+//      configuration from n8n's own start-up, which the harness does not run; Get
+//      Image in 1.x's default binary mode is checked in the e2e on 1.123.81).
 //
 // Extra arguments go to jest (e.g. `npm run test:floor -- test/harness.test.ts`).
 import { spawnSync } from 'node:child_process';
@@ -43,6 +50,11 @@ const VERSION_SPECIFIC = [
 	'as primitive nodes: course list',
 	'a failed delete is logged, not thrown',
 	'against a local sandbox: registers anyway and logs a clear warning',
+	'Replace All called by an agent is refused with a clear text',
+	'Delete rule and Delete webhook called by an agent are refused',
+	'the refusal also holds when only one sign of a tool run is there',
+	'the switch a person turns on lets the agent run it',
+	'stores the image as a file n8n reads back byte for byte',
 ];
 const MARKER = path.join(DIR, '.install-complete');
 
