@@ -595,7 +595,8 @@ async function main() {
 			counts.twoProcessors.missingFromStore = ids.filter((id) => !stored.has(id)).length;
 			// Not a guarantee: the two processors share the seen ids only through the workflow's
 			// static data, which each saves whole (last writer wins), so a save of one can drop ids
-			// the other accepted a moment before. Measured here: 0 to 4 of 200. The check keeps the
+			// the other accepted a moment before. Measured here: 0 of 200 on a quiet machine, 1 to 4 on a
+			// loaded one. The check keeps the
 			// share small (a store that lost every other process's ids would start ~half again).
 			check(
 				`two webhook processors: resends after the first execution started almost no execution (at most 5 %)`,
