@@ -1,7 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-/** Which permission of the API key each kind of request needs (knolyx-facts.md). */
+/** Which permission of the API key each kind of request needs (docs/api.md, README "Operations"). */
 export type KnolyxPermission =
 	| 'USER_PROVISION'
 	| 'WORKGROUP_ADD_MEMBER'

@@ -5,6 +5,7 @@ import { ENDPOINTS } from './catalogue';
 import { asNodeError } from './errors';
 import type { KnolyxClient } from './index';
 import { outcomeUnknown } from './index';
+import { isRecord } from '../helpers/objects';
 
 /**
  * Webhook creation made safe to retry, shared by Webhook → Create and the trigger's
@@ -28,9 +29,6 @@ export interface WebhookRequest {
 /** POST attempts when the answer is lost: each after the first is preceded by a check of the list. */
 const CREATE_ATTEMPTS = 3;
 
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function idFrom(value: unknown): string | undefined {
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);

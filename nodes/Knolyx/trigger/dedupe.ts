@@ -16,6 +16,7 @@
  * save of it are proportional to it anyway) is checked once, in full.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { isRecord } from '../helpers/objects';
 
 export interface DedupeLimits {
 	/** How many ids are kept; the oldest are dropped first. 0 turns duplicate detection off. */
@@ -41,8 +42,6 @@ export interface SeenStore {
 	at: number[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Stored windows already checked, by their `ids` array (the one n8n's object holds): the `at` array they were checked with. */
 const checked = new WeakMap<string[], number[]>();

@@ -2,9 +2,10 @@
  * The events Knolyx delivers to a webhook, as a discriminated union on `type`,
  * and the parsing of a delivery body into one of them.
  *
- * Envelope (api-contract §6): `{ id: string, type: string, data: object }`.
+ * Envelope (docs/api.md, Webhook deliveries): `{ id: string, type: string, data: object }`.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { isRecord } from '../helpers/objects';
 
 export const KNOWN_EVENT_TYPES = [
 	'COURSE_STARTED',
@@ -105,9 +106,6 @@ export function isKnownEvent(event: ParsedEvent): event is KnolyxEvent {
 	return !('unknownType' in event);
 }
 
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export type EnvelopeResult = { ok: true; envelope: KnolyxEnvelope } | { ok: false; reason: string };
 

@@ -6,7 +6,7 @@
  * active workflow never touch each other's webhook. Only webhooks whose id this
  * node stored (or whose creation it is still waiting for) are ever deleted.
  */
-import type { IDataObject, IHookFunctions, INode, JsonObject } from 'n8n-workflow';
+import type { IHookFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
 
@@ -28,13 +28,11 @@ import {
 } from './registrations';
 import { generateSecret, redact, redactDeep } from './security';
 import { judgeWebhookUrl, WEBHOOK_URL_HINT, type UrlVerdict } from './webhook-url';
+import { isRecord } from '../helpers/objects';
 
 /** How long delete() waits for a creation still in flight (test listener stopped by the creation PING). */
 const PENDING_WAIT_MS = 60_000;
 
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A copy of an error with every secret replaced, so nothing the platform echoed can leak it. */
 function sanitized(node: INode, error: unknown, secrets: string[], extra?: { message?: string; description?: string }) {

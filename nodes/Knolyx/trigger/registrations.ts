@@ -17,6 +17,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { readSeenStore, type SeenStore } from './dedupe';
+import { isRecord } from '../helpers/objects';
 
 export type RegistrationKind = 'test' | 'production';
 
@@ -32,9 +33,6 @@ export interface TriggerStaticData {
 	seen: Partial<Record<RegistrationKind, SeenStore>>;
 }
 
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The trigger's view of the node's static data. The objects returned are the

@@ -1,6 +1,6 @@
 /**
  * Whether the platform can deliver to n8n's webhook URL. Knolyx accepts only
- * https URLs that do not point to localhost (knolyx-facts.md, Webhooks); n8n
+ * https URLs that do not point to localhost (docs/api.md, Webhook deliveries); n8n
  * running on a laptop gives http://localhost:5678/… unless WEBHOOK_URL is set.
  */
 
