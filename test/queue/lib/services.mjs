@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 
 import { freePort } from '../../../scripts/n8n-runtime.mjs';
-import { killGroup, RUN_DIR, sleep, trackPid, waitFor } from '../../e2e/lib/processes.mjs';
+import { killGroup, RUN_ROOT, sleep, trackPid, waitFor } from '../../e2e/lib/processes.mjs';
 
 const say = (msg) => console.error(`[queue services] ${msg}`);
 
@@ -172,7 +172,7 @@ export async function startPostgres({ dir, port, database = 'n8n' }) {
 	if (owner) {
 		// The postgres user must reach the folder: the folders from the run folder
 		// (mkdtemp makes it 0700) down to `dir` get o+x; /tmp itself is open.
-		for (let d = path.dirname(dir); d.startsWith(RUN_DIR); d = path.dirname(d)) {
+		for (let d = path.dirname(dir); d.startsWith(RUN_ROOT); d = path.dirname(d)) {
 			fs.chmodSync(d, (fs.statSync(d).mode & 0o777) | 0o711);
 		}
 		fs.chownSync(dir, owner.uid, owner.gid);
