@@ -7,16 +7,13 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IConnections, IDataObject, INode, INodeExecutionData, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
-import { LoadOptionsContext } from 'n8n-core';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { DEMO, startSandbox, type DemoIds, type Sandbox, type SandboxOptions, type SandboxStats } from '../../sandbox';
 import {
-	createAdditionalData,
+	callListSearch,
 	createNodeTypes,
-	HarnessCredentialsHelper,
 	MANUAL_TRIGGER_TYPE,
 	runNode,
 	runWorkflow,
@@ -192,20 +189,15 @@ export async function listSearch(
 	filter?: string,
 	credentials: Partial<CredentialData> = {},
 ): Promise<INodeListSearchResult> {
-	const nodeType = new Knolyx();
-	const node: INode = {
-		id: 'n',
-		name: 'Knolyx',
+	return await callListSearch({
+		nodeType: new Knolyx(),
 		type: NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
 		parameters: { resource: 'course', operation: 'get' },
-		credentials: { knolyxApi: { id: 'test-knolyxApi', name: 'Test knolyxApi' } },
-	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: createNodeTypes({ [NODE_TYPE]: nodeType }) });
-	const helper = new HarnessCredentialsHelper([new KnolyxApi()], { knolyxApi: { ...credentialsFor(sandbox, credentials) } });
-	const context = new LoadOptionsContext(workflow, node, createAdditionalData(helper), 'parameters.courseId');
-	return await nodeType.methods.listSearch[method].call(context, filter);
+		credentials: { knolyxApi: { ...credentialsFor(sandbox, credentials) } },
+		method,
+		path: 'parameters.courseId',
+		filter,
+	});
 }
 
 /** Requests per route since the last reset, only the routes that were hit. */

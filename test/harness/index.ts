@@ -4,3 +4,4 @@ export { createNodeTypes, MANUAL_TRIGGER_TYPE, SET_ITEMS_TYPE } from './node-typ
 export { runWorkflow, runNode, type RunWorkflowOptions, type RunWorkflowResult, type RunNodeOptions } from './run';
 export { testCredential } from './credential-test';
 export { startTriggerHost, type TriggerHost, type TriggerHostOptions, type TriggerMode } from './trigger-host';
+export { callListSearch, type ListSearchCall } from './list-search';

@@ -1,13 +1,11 @@
 /** Poll Trigger tests: the node hosted as n8n hosts a poll trigger, the sandbox over real HTTP. */
 import axios, { type AxiosInstance } from 'axios';
 import type { IDataObject, INode, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
-import { LoadOptionsContext } from 'n8n-core';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { KnolyxPollTrigger } from '../../nodes/Knolyx/KnolyxPollTrigger.node';
 import { DEMO, type Sandbox } from '../../sandbox';
-import { createAdditionalData, createNodeTypes, HarnessCredentialsHelper, runWorkflow } from '../harness';
+import { callListSearch, createNodeTypes, runWorkflow } from '../harness';
 import { startPollHost, type PollHost } from '../harness/poll-host';
 
 export const TYPE = 'n8n-nodes-knolyx.knolyxPollTrigger';
@@ -84,22 +82,15 @@ export async function runManually(sandbox: Sandbox, parameters: INodeParameters)
 
 /** The Event picker, called as the editor calls it, with the Community ID typed in the node. */
 export async function searchEvents(sandbox: Sandbox, communityId: string, filter?: string): Promise<INodeListSearchResult> {
-	const nodeType = new KnolyxPollTrigger();
-	const node: INode = {
-		id: 'p',
-		name: 'Knolyx Poll Trigger',
+	return await callListSearch({
+		nodeType: new KnolyxPollTrigger(),
 		type: TYPE,
-		typeVersion: 1,
-		position: [0, 0],
 		parameters: { event: 'newAttendee', attendeesOf: 'event', communityId },
-		credentials: { knolyxApi: { id: 'test-knolyxApi', name: 'Test knolyxApi' } },
-	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: createNodeTypes({ [TYPE]: nodeType }) });
-	const helper = new HarnessCredentialsHelper([new KnolyxApi()], credentialsFor(sandbox));
-	// The editor sends the parameters as currently typed along with the search.
-	const additionalData = createAdditionalData(helper, undefined, { currentNodeParameters: node.parameters });
-	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.eventId');
-	return await nodeType.methods.listSearch.searchCommunityEvents.call(context, filter);
+		credentials: credentialsFor(sandbox),
+		method: 'searchCommunityEvents',
+		path: 'parameters.eventId',
+		filter,
+	});
 }
 
 /** Requests the sandbox answered on one route since its stats were last reset. */
