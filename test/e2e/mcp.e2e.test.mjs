@@ -8,12 +8,10 @@
 // Skipped, with the reason printed, when the installed n8n has no MCP Server Trigger.
 
 
-import fs from 'node:fs';
-import path from 'node:path';
 
 import { CREDENTIAL, N8nRest, OWNER, prepareUserFolder, readExample, startServer, TYPES } from './lib/n8n.mjs';
 import { callTool, connectMcp, MCP_TRIGGER_TYPE, mcpTriggerInstalled, mcpUrl } from './lib/mcp.mjs';
-import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, RUN_ROOT, startSandboxProcess } from './lib/processes.mjs';
+import { endTestFile, RUN_DIR, startSandboxProcess } from './lib/processes.mjs';
 import { DEMO, SandboxClient } from './lib/sandbox.mjs';
 
 const TOOL_TYPE = `${TYPES.action}Tool`;
@@ -91,15 +89,7 @@ describeIfMcp(`Knolyx tools for an outside AI agent through the MCP Server Trigg
 
 	afterAll(async () => {
 		await client?.close().catch(() => {});
-		await n8n?.stop().catch((e) => console.error(`[e2e mcp] stopping n8n: ${e.message}`));
-		await sandbox?.stop().catch((e) => console.error(`[e2e mcp] stopping the sandbox: ${e.message}`));
-		for (const [from, to] of [
-			[n8n?.logFile, 'mcp-n8n.log'],
-			[sandbox?.logFile, 'mcp-sandbox.log'],
-		]) {
-			if (from && fs.existsSync(from)) fs.copyFileSync(from, path.join(ARTIFACTS_DIR, to));
-		}
-		if (OWN_RUN_DIR) fs.rmSync(RUN_ROOT, { recursive: true, force: true });
+		await endTestFile('mcp', { n8n, sandbox });
 	}, 60_000);
 
 	test('n8n lists the MCP Server Trigger and the Knolyx tool, with the agent-safety switch', async () => {

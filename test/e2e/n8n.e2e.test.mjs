@@ -15,8 +15,6 @@
 //   4. The editor in headless Chromium: node panel, triggers and actions, add both nodes.
 
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 
 import { launchBrowser, screenshot } from './lib/browser.mjs';
 import {
@@ -36,7 +34,7 @@ import {
 	TYPES,
 	waitForExecutions,
 } from './lib/n8n.mjs';
-import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, RUN_ROOT, sleep, startSandboxProcess, waitFor } from './lib/processes.mjs';
+import { endTestFile, RUN_DIR, sleep, startSandboxProcess, waitFor } from './lib/processes.mjs';
 import { DEMO, routeCount, SandboxClient } from './lib/sandbox.mjs';
 
 // ----------------------------------------------------------------- the workflows
@@ -117,16 +115,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-	await n8n?.stop().catch((e) => console.error(`[e2e] stopping n8n: ${e.message}`));
-	await sandbox?.stop().catch((e) => console.error(`[e2e] stopping the sandbox: ${e.message}`));
-	for (const [from, to] of [
-		[n8n?.logFile, 'n8n.log'],
-		[sandbox?.logFile, 'sandbox.log'],
-	]) {
-		if (from && fs.existsSync(from)) fs.copyFileSync(from, path.join(ARTIFACTS_DIR, to));
-	}
-	// Run directly with jest (not through scripts/e2e.mjs, which removes its own run folder).
-	if (OWN_RUN_DIR) fs.rmSync(RUN_ROOT, { recursive: true, force: true });
+	await endTestFile('n8n', { n8n, sandbox });
 }, 60_000);
 
 // ----------------------------------------------------------------- 1.

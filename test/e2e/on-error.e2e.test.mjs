@@ -13,13 +13,11 @@
 //      filesystem by default) and read back byte for byte.
 // Run with `npm run test:e2e -- test/e2e/on-error` (scripts/e2e.mjs).
 
-import fs from 'node:fs';
-import path from 'node:path';
 
 import { N8N_MAJOR, N8N_VERSION } from '../../scripts/n8n-runtime.mjs';
 
-import { CREDENTIAL, nodeOutput, OWNER, prepareUserFolder, runManually, startServer, TYPES, N8nRest, USER_FOLDER } from './lib/n8n.mjs';
-import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, RUN_ROOT, startSandboxProcess } from './lib/processes.mjs';
+import { CREDENTIAL, nodeOutput, OWNER, prepareUserFolder, runManually, startServer, TYPES, N8nRest } from './lib/n8n.mjs';
+import { endTestFile, RUN_DIR, startSandboxProcess } from './lib/processes.mjs';
 import { DEMO, SandboxClient } from './lib/sandbox.mjs';
 
 // Demo seed (sandbox/README.md): Ada (1001, FEMALE) is in workgroup 204, which gives access to
@@ -157,13 +155,7 @@ let rest;
  * (appended to, so an earlier file's stopped sandbox would be found first) and n8n keeps its
  * database in one user folder. This file starts from, and leaves, neither.
  */
-function clearSharedRunFiles() {
-	fs.rmSync(path.join(RUN_DIR, 'sandbox.log'), { force: true });
-	fs.rmSync(USER_FOLDER, { recursive: true, force: true });
-}
-
 beforeAll(async () => {
-	clearSharedRunFiles();
 	sandbox = await startSandboxProcess({ seed: 'demo' });
 	sb = new SandboxClient(sandbox.url);
 	await prepareUserFolder({
@@ -179,16 +171,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-	await n8n?.stop().catch((e) => console.error(`[e2e] stopping n8n: ${e.message}`));
-	await sandbox?.stop().catch((e) => console.error(`[e2e] stopping the sandbox: ${e.message}`));
-	for (const [from, to] of [
-		[n8n?.logFile, 'on-error-n8n.log'],
-		[sandbox?.logFile, 'on-error-sandbox.log'],
-	]) {
-		if (from && fs.existsSync(from)) fs.copyFileSync(from, path.join(ARTIFACTS_DIR, to));
-	}
-	clearSharedRunFiles();
-	if (OWN_RUN_DIR) fs.rmSync(RUN_ROOT, { recursive: true, force: true });
+	await endTestFile('on-error', { n8n, sandbox });
 }, 60_000);
 
 describe(`On Error in n8n ${N8N_VERSION}`, () => {

@@ -10,7 +10,6 @@
 // Screenshots (test-artifacts/e2e/): page-1280x800*.png and page-narrow-390.png.
 
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 
 import { launchBrowser, screenshot } from './lib/browser.mjs';
@@ -27,7 +26,7 @@ import {
 	TYPES,
 	waitForExecutions,
 } from './lib/n8n.mjs';
-import { ARTIFACTS_DIR, OWN_RUN_DIR, RUN_DIR, RUN_ROOT, startSandboxProcess, waitFor } from './lib/processes.mjs';
+import { ARTIFACTS_DIR, endTestFile, RUN_DIR, startSandboxProcess, waitFor } from './lib/processes.mjs';
 import { DEMO, SandboxClient } from './lib/sandbox.mjs';
 
 const IDS = { flowBSetup: 'pageFlowBSetupRl', flowB: 'pageFlowBPayment', trigger: 'pageCourseDoneTr' };
@@ -77,15 +76,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await browser?.close();
-	await n8n?.stop().catch((e) => console.error(`[e2e page] stopping n8n: ${e.message}`));
-	await sandbox?.stop().catch((e) => console.error(`[e2e page] stopping the sandbox: ${e.message}`));
-	for (const [from, to] of [
-		[n8n?.logFile, 'page-n8n.log'],
-		[sandbox?.logFile, 'page-sandbox.log'],
-	]) {
-		if (from && fs.existsSync(from)) fs.copyFileSync(from, path.join(ARTIFACTS_DIR, to));
-	}
-	if (OWN_RUN_DIR) fs.rmSync(RUN_ROOT, { recursive: true, force: true });
+	await endTestFile('page', { n8n, sandbox });
 }, 60_000);
 
 /** Wait until the element's text matches (the page answers a click asynchronously); resolves with the text. */

@@ -6,12 +6,10 @@
 // publication (tested below), so the published workflow polls every minute and each wait for a
 // poll takes up to 60 s. The tests run in order and share the one n8n (restarted once).
 
-import fs from 'node:fs';
-import path from 'node:path';
 
 import { execution, executionsOf, N8nRest, nodeOutput, OWNER, runManually, waitForExecutions } from './lib/n8n.mjs';
-import { attendeeWorkflow, POLL_USER_FOLDER, POLL_TYPE, preparePollUserFolder, registerAttendee, startPollServer } from './lib/poll.mjs';
-import { ARTIFACTS_DIR, sleep, startSandboxProcess, waitFor } from './lib/processes.mjs';
+import { attendeeWorkflow, POLL_TYPE, preparePollUserFolder, registerAttendee, startPollServer } from './lib/poll.mjs';
+import { endTestFile, sleep, startSandboxProcess, waitFor } from './lib/processes.mjs';
 import { DEMO, routeCount, SandboxClient } from './lib/sandbox.mjs';
 
 const SEED = { community: 301, event: 401 }; // sandbox demo seed
@@ -57,14 +55,8 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-	await n8n?.stop().catch((e) => console.error(`[e2e poll] stopping n8n: ${e.message}`));
-	await sandbox?.stop().catch((e) => console.error(`[e2e poll] stopping the sandbox: ${e.message}`));
-	const log = path.join(POLL_USER_FOLDER, 'n8n.log');
-	if (fs.existsSync(log)) {
-		fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
-		fs.copyFileSync(log, path.join(ARTIFACTS_DIR, 'n8n-poll.log'));
-	}
-});
+	await endTestFile('poll', { n8n, sandbox });
+}, 60_000);
 
 /** Items the Poll Trigger emitted and the Set node built, in one execution. */
 async function itemsOf(executionId) {

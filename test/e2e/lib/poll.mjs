@@ -13,7 +13,7 @@ export const POLL_TYPE = `${PACKAGE_NAME}.knolyxPollTrigger`;
 
 /**
  * The poll test's own n8n user folder, so that it does not share a database with the other e2e
- * file when both run in one jest run. Its n8n.log is kept as test-artifacts/e2e/n8n-poll.log.
+ * file when both run in one jest run. Its n8n.log is kept as test-artifacts/e2e/poll-n8n.log (endTestFile).
  */
 export const POLL_USER_FOLDER = path.join(RUN_DIR, 'n8n-poll');
 

@@ -147,3 +147,20 @@ export function processesInside(dir) {
 	}
 	return found;
 }
+
+/**
+ * The end of one e2e test file: stop its n8n and sandbox, keep their logs as
+ * `<label>-n8n.log` / `<label>-sandbox.log` in ARTIFACTS_DIR (also when jest runs without
+ * scripts/e2e.mjs), and remove the run folder when this module made it.
+ */
+export async function endTestFile(label, { n8n, sandbox }) {
+	await n8n?.stop().catch((e) => console.error(`[e2e ${label}] stopping n8n: ${e.message}`));
+	await sandbox?.stop().catch((e) => console.error(`[e2e ${label}] stopping the sandbox: ${e.message}`));
+	for (const [from, to] of [
+		[n8n?.logFile, `${label}-n8n.log`],
+		[sandbox?.logFile, `${label}-sandbox.log`],
+	]) {
+		if (from && fs.existsSync(from)) fs.copyFileSync(from, path.join(ARTIFACTS_DIR, to));
+	}
+	if (OWN_RUN_DIR) fs.rmSync(RUN_ROOT, { recursive: true, force: true });
+}
