@@ -6,19 +6,12 @@
  */
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IConnections, IDataObject, INode, INodeExecutionData, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { DEMO, startSandbox, type DemoIds, type Sandbox, type SandboxOptions, type SandboxStats } from '../../sandbox';
-import {
-	callListSearch,
-	createNodeTypes,
-	MANUAL_TRIGGER_TYPE,
-	runNode,
-	runWorkflow,
-	SET_ITEMS_TYPE,
-} from '../harness';
+import { callListSearch, createNodeTypes, manualWorkflow, runNode, runWorkflow, type WorkflowStep } from '../harness';
 
 export { DEMO };
 export type { Sandbox, DemoIds };
@@ -144,34 +137,21 @@ export interface ChainStep {
  */
 export async function runChain(
 	sandbox: Sandbox,
-	steps: ChainStep[],
+	chain: ChainStep[],
 	items: IDataObject[] = [{}],
 	opts: Pick<RunOptions, 'credentials'> = {},
 ): Promise<{ output(name: string): IDataObject[]; error?: Error }> {
-	const nodes: INode[] = [
-		{ id: 't', name: 'Trigger', type: MANUAL_TRIGGER_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'i', name: 'Items', type: SET_ITEMS_TYPE, typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(items) } },
-		...steps.map(
-			(step, index): INode => ({
-				id: `s${index}`,
-				name: step.name,
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [400 + index * 200, 0],
-				parameters: step.parameters,
-				...(step.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-				...(step.executeOnce ? { executeOnce: true } : {}),
-			}),
-		),
-	];
-	const names = nodes.map((node) => node.name);
-	const connections: IConnections = {};
-	for (let i = 0; i < names.length - 1; i++) {
-		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
-	}
+	const steps = chain.map(
+		(step): WorkflowStep => ({
+			name: step.name,
+			type: NODE_TYPE,
+			parameters: step.parameters,
+			onError: step.continueOnFail ? 'continueRegularOutput' : undefined,
+			executeOnce: step.executeOnce,
+		}),
+	);
 	const result = await runWorkflow({
-		nodes,
-		connections,
+		...manualWorkflow({ items, steps }),
 		nodeTypes: createNodeTypes({ [NODE_TYPE]: new Knolyx() }),
 		credentials: { knolyxApi: { ...credentialsFor(sandbox, opts.credentials) } },
 		credentialTypes: [new KnolyxApi()],
