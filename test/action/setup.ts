@@ -4,14 +4,13 @@
  * 127.0.0.1), reset to the demo seed before every test, and small builders for the node's
  * parameters, credentials and workflows.
  */
-import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeExecutionData, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { DEMO, startSandbox, type DemoIds, type Sandbox, type SandboxOptions, type SandboxStats } from '../../sandbox';
 import { callListSearch, createNodeTypes, manualWorkflow, runNode, runWorkflow, type WorkflowStep } from '../harness';
+import { startScriptedProxy } from '../faults/proxy';
 
 export { DEMO };
 export type { Sandbox, DemoIds };
@@ -225,30 +224,5 @@ export interface PrefixProxy {
  * itself only serves /public/api/v1 at its root.
  */
 export async function startPrefixProxy(target: string, prefix = '/api'): Promise<PrefixProxy> {
-	const targetUrl = new URL(target);
-	const server = createServer((req, res) => {
-		const path = req.url ?? '/';
-		if (!path.startsWith(`${prefix}/`)) {
-			res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"message":"outside the tenant prefix"}');
-			return;
-		}
-		const upstream = httpRequest(
-			{ host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: path.slice(prefix.length), headers: req.headers },
-			(answer) => {
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			},
-		);
-		upstream.on('error', () => res.destroy());
-		req.pipe(upstream);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			}),
-	};
+	return await startScriptedProxy(target, prefix);
 }
