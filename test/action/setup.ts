@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Shared set-up of the action-node workflow tests: one sandbox per test file (real HTTP on
  * 127.0.0.1), reset to the demo seed before every test, and small builders for the node's
