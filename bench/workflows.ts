@@ -4,9 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IConnections, IDataObject, INode, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
 
-import { MANUAL_TRIGGER_TYPE, SET_ITEMS_TYPE } from '../test/harness';
+import { manualWorkflow, type ManualWorkflow, type WorkflowStep } from '../test/harness';
 import { runtimeDir } from './runtime-dir';
 
 export const KNOLYX_TYPE = 'n8n-nodes-knolyx.knolyx';
@@ -48,35 +48,11 @@ export function buyers(n: number, prefix: string): Buyer[] {
 	}));
 }
 
-interface Step {
-	name: string;
-	type: string;
-	typeVersion: number;
-	parameters: INodeParameters;
-}
+type Step = WorkflowStep & { typeVersion: number };
 
 /** Manual Trigger → Set Items (the buyers) → steps in a line; every step continues on error. */
-export function chain(items: IDataObject[], steps: Step[]): { nodes: INode[]; connections: IConnections; last: string } {
-	const nodes: INode[] = [
-		{ id: 't', name: 'Trigger', type: MANUAL_TRIGGER_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'i', name: 'Buyers', type: SET_ITEMS_TYPE, typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(items) } },
-		...steps.map(
-			(step, index): INode => ({
-				id: `s${index}`,
-				name: step.name,
-				type: step.type,
-				typeVersion: step.typeVersion,
-				position: [400 + index * 200, 0],
-				parameters: step.parameters,
-				onError: 'continueRegularOutput',
-			}),
-		),
-	];
-	const connections: IConnections = {};
-	for (let i = 0; i < nodes.length - 1; i++) {
-		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	}
-	return { nodes, connections, last: nodes[nodes.length - 1].name };
+export function chain(items: IDataObject[], steps: Step[]): ManualWorkflow {
+	return manualWorkflow({ items, itemsName: 'Buyers', steps: steps.map((step) => ({ ...step, onError: 'continueRegularOutput' })) });
 }
 
 const rl = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });

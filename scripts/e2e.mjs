@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { endRunProcesses, killGroup } from './lib/processes.mjs';
 // Importing n8n-runtime reads (and removes) `--n8n <version>` from process.argv and
 // exports the choice as KNOLYX_N8N_VERSION, which jest and the tests inherit.
 import { ensureN8n, N8N_VERSION, NODE_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
@@ -66,46 +67,6 @@ function ensureBuild() {
 	say(`built in ${secs(t)}`);
 }
 
-const killGroup = (pid, signal) => {
-	try {
-		process.kill(-pid, signal);
-		return true;
-	} catch {
-		return false;
-	}
-};
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Kill what the run left: recorded process groups (if still inside the run folder) and every process inside it. */
-async function cleanup(runDir) {
-	const { processesInside } = await import('../test/e2e/lib/processes.mjs');
-	const inside = (pid) => processesInside(runDir).some((p) => p.pid === pid);
-	const pidsFile = path.join(runDir, 'pids');
-	const recorded = fs.existsSync(pidsFile)
-		? fs.readFileSync(pidsFile, 'utf8').split('\n').filter(Boolean).map((l) => Number(l.split(' ')[0]))
-		: [];
-	const leftovers = processesInside(runDir);
-	for (const pid of recorded) if (inside(pid)) killGroup(pid, 'SIGTERM');
-	for (const { pid } of leftovers) {
-		try {
-			process.kill(pid, 'SIGTERM');
-		} catch {
-			/* gone */
-		}
-	}
-	for (let i = 0; i < 50 && processesInside(runDir).length; i++) await sleep(100);
-	for (const pid of recorded) if (inside(pid)) killGroup(pid, 'SIGKILL');
-	for (const { pid } of processesInside(runDir)) {
-		try {
-			process.kill(pid, 'SIGKILL');
-		} catch {
-			/* gone */
-		}
-	}
-	const still = processesInside(runDir);
-	return { leftovers, still };
-}
-
 /** Each test file's n8n and sandbox logs (test/e2e/lib/processes.mjs: one folder per file). */
 function keepLogs(runDir) {
 	fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
@@ -144,7 +105,7 @@ async function main() {
 	fs.rmSync(ARTIFACTS_DIR, { recursive: true, force: true });
 	fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'knolyx-e2e-'));
-	process.env.KNOLYX_E2E_RUN_DIR = runDir; // for jest, and for test/e2e/lib/processes.mjs imported by cleanup()
+	process.env.KNOLYX_E2E_RUN_DIR = runDir; // for jest and the test libraries
 	const tJest = Date.now();
 	say(`jest (run folder ${runDir}, limit ${JEST_TIMEOUT_MS / 1000} s)`);
 	const jest = spawn(
@@ -175,20 +136,8 @@ async function main() {
 	killGroup(jest.pid, 'SIGKILL'); // anything jest itself left in its group
 	const jestTime = secs(tJest);
 
-	const { leftovers, still } = await cleanup(runDir);
+	code = await endRunProcesses(runDir, code, say);
 	keepLogs(runDir);
-	if (leftovers.length) {
-		say(`${leftovers.length} process(es) of the run were still running after jest and were killed:`);
-		for (const p of leftovers) say(`  ${p.pid} ${p.cmd}`);
-		if (code === 0) {
-			say('failing the run: the tests must stop every process they start');
-			code = 1;
-		}
-	}
-	if (still.length) {
-		say(`could not kill: ${still.map((p) => p.pid).join(', ')}`);
-		code ||= 1;
-	}
 	if (process.env.KNOLYX_E2E_KEEP === '1') say(`kept the run folder ${runDir}`);
 	else fs.rmSync(runDir, { recursive: true, force: true });
 

@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { endRunProcesses, killGroup, killRunProcesses } from './lib/processes.mjs';
 import { ensureN8n, N8N_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
 
 const TIMEOUT_MS = Number(process.env.KNOLYX_QUEUE_TIMEOUT_MS ?? 15 * 60_000);
@@ -31,25 +32,7 @@ const say = (msg) => console.error(`[queue ${secs()}] ${msg}`);
 // The run folder first: the test libraries (test/e2e/lib/processes.mjs) read it when imported.
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'knolyx-queue-'));
 process.env.KNOLYX_E2E_RUN_DIR = runDir;
-const { processesInside } = await import('../test/e2e/lib/processes.mjs');
 const { ensureDebianPackages } = await import('../test/queue/lib/services.mjs');
-
-const killGroup = (pid, signal) => {
-	try {
-		process.kill(-pid, signal);
-		return true;
-	} catch {
-		return false;
-	}
-};
-const kill = (pid, signal) => {
-	try {
-		process.kill(pid, signal);
-	} catch {
-		/* gone */
-	}
-};
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function ensureBuild() {
 	const built = ['dist/nodes/Knolyx/Knolyx.node.js', 'dist/nodes/Knolyx/KnolyxTrigger.node.js', 'dist/credentials/KnolyxApi.credentials.js'];
@@ -57,24 +40,6 @@ function ensureBuild() {
 	say('dist/ is missing: npm run build');
 	const res = spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
 	if (res.status !== 0) throw new Error('npm run build failed');
-}
-
-/** Kill what the run left: recorded process groups still inside the run folder, then every process inside it. */
-async function cleanup() {
-	const pidsFile = path.join(runDir, 'pids');
-	const recorded = fs.existsSync(pidsFile)
-		? fs.readFileSync(pidsFile, 'utf8').split('\n').filter(Boolean).map((l) => Number(l.split(' ')[0]))
-		: [];
-	const inside = () => processesInside(runDir);
-	const leftovers = inside();
-	const leftoverPids = new Set(leftovers.map((p) => p.pid));
-	for (const pid of recorded) if (leftoverPids.has(pid)) killGroup(pid, 'SIGTERM');
-	for (const { pid } of leftovers) kill(pid, 'SIGTERM');
-	for (let i = 0; i < 50 && inside().length; i++) await sleep(100);
-	for (const pid of recorded) if (leftoverPids.has(pid)) killGroup(pid, 'SIGKILL');
-	for (const { pid } of inside()) kill(pid, 'SIGKILL');
-	await sleep(200);
-	return { leftovers, still: inside() };
 }
 
 function keepArtifacts() {
@@ -137,20 +102,8 @@ async function main() {
 		say(`queue run exited ${code} after ${secs(tRun)}`);
 	}
 
-	const { leftovers, still } = await cleanup();
+	code = await endRunProcesses(runDir, code, say);
 	keepArtifacts();
-	if (leftovers.length) {
-		say(`${leftovers.length} process(es) of the run were still running and were killed:`);
-		for (const p of leftovers) say(`  ${p.pid} ${p.cmd || p.cwd}`);
-		if (code === 0) {
-			say('failing the run: the test must stop every process it starts');
-			code = 1;
-		}
-	}
-	if (still.length) {
-		say(`could not kill: ${still.map((p) => p.pid).join(', ')}`);
-		code ||= 1;
-	}
 	if (process.env.KNOLYX_QUEUE_KEEP === '1') say(`kept the run folder ${runDir}`);
 	else fs.rmSync(runDir, { recursive: true, force: true });
 	if (timedOut) code ||= 1;
@@ -161,7 +114,7 @@ async function main() {
 
 main().catch(async (err) => {
 	console.error(`[queue] ${err.stack ?? err}`);
-	await cleanup().catch(() => {});
+	await killRunProcesses(runDir).catch(() => {});
 	fs.rmSync(runDir, { recursive: true, force: true });
 	process.exit(1);
 });

@@ -15,7 +15,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { KnolyxApi } from '../credentials/KnolyxApi.credentials';
-import { createNodeTypes, runNode, runWorkflow, startTriggerHost, testCredential } from './harness';
+import { createNodeTypes, manualWorkflow, runNode, runWorkflow, startTriggerHost, testCredential } from './harness';
 
 /** Test-only node: GET {baseUrl}/echo/{id} with the knolyxApi credential, one request per item. */
 class EchoNode implements INodeType {
@@ -192,14 +192,11 @@ const credentials = () => ({ knolyxApi: { baseUrl, projectId: 'proj-1', apiKey: 
 
 describe('runWorkflow', () => {
 	it('runs Manual Trigger → Set Items → node with real HTTP and the credential headers', async () => {
-		const main = (node: string) => ({ main: [[{ node, type: NodeConnectionTypes.Main, index: 0 }]] });
 		const result = await runWorkflow({
-			nodes: [
-				{ id: 'a', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-				{ id: 'b', name: 'Items', type: 'test.setItems', typeVersion: 1, position: [1, 0], parameters: { items: '[{"id":"x"},{"id":"y"}]' } },
-				{ id: 'c', name: 'Echo', type: 'n8n-nodes-knolyx.echo', typeVersion: 1, position: [2, 0], parameters: { id: '={{ $json.id }}' } },
-			],
-			connections: { Start: main('Items'), Items: main('Echo') },
+			...manualWorkflow({
+				items: [{ id: 'x' }, { id: 'y' }],
+				steps: [{ name: 'Echo', type: 'n8n-nodes-knolyx.echo', parameters: { id: '={{ $json.id }}' } }],
+			}),
 			nodeTypes: createNodeTypes([new EchoNode()]),
 			credentials: credentials(),
 			credentialTypes: [new KnolyxApi()],

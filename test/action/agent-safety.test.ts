@@ -9,7 +9,6 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
-	INode,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
@@ -19,7 +18,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
-import { createNodeTypes, MANUAL_TRIGGER_TYPE, runNode, runWorkflow } from '../harness';
+import { createNodeTypes, manualWorkflow, runNode, runWorkflow, stepNode } from '../harness';
 import { credentialsFor, rl, routes, rulesOf, runOk, useSandbox } from './setup';
 
 const ctx = useSandbox();
@@ -90,24 +89,10 @@ async function callTool(
 	args: IDataObject,
 	{ toolName = 'Replace_rules', toolType = TOOL_TYPE }: { toolName?: string; toolType?: string } = {},
 ): Promise<IDataObject> {
-	const nodes: INode[] = [
-		{ id: 't', name: 'Trigger', type: MANUAL_TRIGGER_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 'a',
-			name: 'Agent',
-			type: AGENT_TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: { calls: JSON.stringify([{ tool: toolName, args }]) },
-		},
-		{ id: 'k', name: toolName, type: toolType, typeVersion: 1, position: [200, 200], parameters },
-	];
+	const agent = manualWorkflow({ steps: [{ name: 'Agent', type: AGENT_TYPE, parameters: { calls: JSON.stringify([{ tool: toolName, args }]) } }] });
 	const result = await runWorkflow({
-		nodes,
-		connections: {
-			Trigger: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
-			[toolName]: { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
-		},
+		nodes: [...agent.nodes, stepNode({ name: toolName, type: toolType, parameters }, 'k', [200, 200])],
+		connections: { ...agent.connections, [toolName]: { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] } },
 		nodeTypes: createNodeTypes({ [AGENT_TYPE]: new FakeAgent(), [toolType]: new KnolyxTool() }),
 		credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
 		credentialTypes: [new KnolyxApi()],

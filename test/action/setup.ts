@@ -1,24 +1,15 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Shared set-up of the action-node workflow tests: one sandbox per test file (real HTTP on
  * 127.0.0.1), reset to the demo seed before every test, and small builders for the node's
  * parameters, credentials and workflows.
  */
-import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { IConnections, IDataObject, INode, INodeExecutionData, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { DEMO, startSandbox, type DemoIds, type Sandbox, type SandboxOptions, type SandboxStats } from '../../sandbox';
-import {
-	callListSearch,
-	createNodeTypes,
-	MANUAL_TRIGGER_TYPE,
-	runNode,
-	runWorkflow,
-	SET_ITEMS_TYPE,
-} from '../harness';
+import { callListSearch, createNodeTypes, manualWorkflow, runNode, runWorkflow, type WorkflowStep } from '../harness';
+import { startScriptedProxy } from '../faults/proxy';
 
 export { DEMO };
 export type { Sandbox, DemoIds };
@@ -144,34 +135,21 @@ export interface ChainStep {
  */
 export async function runChain(
 	sandbox: Sandbox,
-	steps: ChainStep[],
+	chain: ChainStep[],
 	items: IDataObject[] = [{}],
 	opts: Pick<RunOptions, 'credentials'> = {},
 ): Promise<{ output(name: string): IDataObject[]; error?: Error }> {
-	const nodes: INode[] = [
-		{ id: 't', name: 'Trigger', type: MANUAL_TRIGGER_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'i', name: 'Items', type: SET_ITEMS_TYPE, typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(items) } },
-		...steps.map(
-			(step, index): INode => ({
-				id: `s${index}`,
-				name: step.name,
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [400 + index * 200, 0],
-				parameters: step.parameters,
-				...(step.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-				...(step.executeOnce ? { executeOnce: true } : {}),
-			}),
-		),
-	];
-	const names = nodes.map((node) => node.name);
-	const connections: IConnections = {};
-	for (let i = 0; i < names.length - 1; i++) {
-		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
-	}
+	const steps = chain.map(
+		(step): WorkflowStep => ({
+			name: step.name,
+			type: NODE_TYPE,
+			parameters: step.parameters,
+			onError: step.continueOnFail ? 'continueRegularOutput' : undefined,
+			executeOnce: step.executeOnce,
+		}),
+	);
 	const result = await runWorkflow({
-		nodes,
-		connections,
+		...manualWorkflow({ items, steps }),
 		nodeTypes: createNodeTypes({ [NODE_TYPE]: new Knolyx() }),
 		credentials: { knolyxApi: { ...credentialsFor(sandbox, opts.credentials) } },
 		credentialTypes: [new KnolyxApi()],
@@ -245,30 +223,5 @@ export interface PrefixProxy {
  * itself only serves /public/api/v1 at its root.
  */
 export async function startPrefixProxy(target: string, prefix = '/api'): Promise<PrefixProxy> {
-	const targetUrl = new URL(target);
-	const server = createServer((req, res) => {
-		const path = req.url ?? '/';
-		if (!path.startsWith(`${prefix}/`)) {
-			res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"message":"outside the tenant prefix"}');
-			return;
-		}
-		const upstream = httpRequest(
-			{ host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: path.slice(prefix.length), headers: req.headers },
-			(answer) => {
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			},
-		);
-		upstream.on('error', () => res.destroy());
-		req.pipe(upstream);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			}),
-	};
+	return await startScriptedProxy(target, prefix);
 }

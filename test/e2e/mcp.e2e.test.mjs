@@ -9,10 +9,9 @@
 
 
 
-import { CREDENTIAL, N8nRest, OWNER, prepareUserFolder, readExample, startServer, TYPES } from './lib/n8n.mjs';
+import { CREDENTIAL, readExample, startTestFile, TYPES } from './lib/n8n.mjs';
 import { callTool, connectMcp, MCP_TRIGGER_TYPE, mcpTriggerInstalled, mcpUrl } from './lib/mcp.mjs';
-import { endTestFile, RUN_DIR, startSandboxProcess } from './lib/processes.mjs';
-import { DEMO, SandboxClient } from './lib/sandbox.mjs';
+import { endTestFile, RUN_DIR } from './lib/processes.mjs';
 
 const TOOL_TYPE = `${TYPES.action}Tool`;
 const installed = mcpTriggerInstalled();
@@ -76,12 +75,7 @@ let rulesBefore;
 
 describeIfMcp(`Knolyx tools for an outside AI agent through the MCP Server Trigger (n8n ${installed.n8nVersion})`, () => {
 	beforeAll(async () => {
-		sandbox = await startSandboxProcess({ seed: 'demo' });
-		sb = new SandboxClient(sandbox.url);
-		await prepareUserFolder({ sandboxUrl: sandbox.url, apiKey: DEMO.apiKey, projectId: DEMO.projectId, workflows: [workflow] });
-		n8n = await startServer();
-		rest = new N8nRest(n8n.url);
-		await rest.ensureOwner(OWNER);
+		({ sandbox, sb, n8n, rest } = await startTestFile({ workflows: [workflow] }));
 		rulesBefore = (await sb.state()).rules;
 		url = mcpUrl(n8n.url, { path: trigger.parameters.path, typeVersion: trigger.typeVersion });
 		console.log(`[e2e mcp] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${installed.n8nVersion} ${n8n.url}; MCP ${url}`);

@@ -26,16 +26,16 @@ import {
 	N8nRest,
 	nodeOutput,
 	OWNER,
-	prepareUserFolder,
 	readExample,
 	runManually,
 	startServer,
+	startTestFile,
 	testCredentialData,
 	TYPES,
 	waitForExecutions,
 } from './lib/n8n.mjs';
-import { endTestFile, RUN_DIR, sleep, startSandboxProcess, waitFor } from './lib/processes.mjs';
-import { DEMO, routeCount, SandboxClient } from './lib/sandbox.mjs';
+import { endTestFile, RUN_DIR, sleep, waitFor } from './lib/processes.mjs';
+import { DEMO, routeCount } from './lib/sandbox.mjs';
 
 // ----------------------------------------------------------------- the workflows
 
@@ -89,28 +89,10 @@ let sb;
 let n8n;
 /** @type {N8nRest} */
 let rest;
-const timings = {};
+let timings;
 
 beforeAll(async () => {
-	let t = Date.now();
-	sandbox = await startSandboxProcess({ seed: 'demo' });
-	sb = new SandboxClient(sandbox.url);
-	timings.sandboxMs = Date.now() - t;
-
-	t = Date.now();
-	await prepareUserFolder({
-		sandboxUrl: sandbox.url,
-		apiKey: DEMO.apiKey,
-		projectId: DEMO.projectId,
-		workflows: [flowA, flowBSetup, flowB, triggerWf],
-	});
-	timings.cliImportMs = Date.now() - t;
-
-	t = Date.now();
-	n8n = await startServer();
-	timings.n8nStartMs = Date.now() - t;
-	rest = new N8nRest(n8n.url);
-	await rest.ensureOwner(OWNER);
+	({ sandbox, sb, n8n, rest, timings } = await startTestFile({ workflows: [flowA, flowBSetup, flowB, triggerWf] }));
 	console.log(`[e2e] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${N8N_VERSION} at ${n8n.url}; ${JSON.stringify(timings)}`);
 }, 300_000);
 

@@ -16,9 +16,9 @@
 
 import { N8N_MAJOR, N8N_VERSION } from '../../scripts/n8n-runtime.mjs';
 
-import { CREDENTIAL, nodeOutput, OWNER, prepareUserFolder, runManually, startServer, TYPES, N8nRest } from './lib/n8n.mjs';
-import { endTestFile, RUN_DIR, startSandboxProcess } from './lib/processes.mjs';
-import { DEMO, SandboxClient } from './lib/sandbox.mjs';
+import { CREDENTIAL, nodeOutput, runManually, startTestFile, TYPES } from './lib/n8n.mjs';
+import { endTestFile, RUN_DIR } from './lib/processes.mjs';
+import { DEMO } from './lib/sandbox.mjs';
 
 // Demo seed (sandbox/README.md): Ada (1001, FEMALE) is in workgroup 204, which gives access to
 // community 301 of event 401; Alan (1002, MALE) has no access to it.
@@ -156,17 +156,7 @@ let rest;
  * database in one user folder. This file starts from, and leaves, neither.
  */
 beforeAll(async () => {
-	sandbox = await startSandboxProcess({ seed: 'demo' });
-	sb = new SandboxClient(sandbox.url);
-	await prepareUserFolder({
-		sandboxUrl: sandbox.url,
-		apiKey: DEMO.apiKey,
-		projectId: DEMO.projectId,
-		workflows: Object.values(WF),
-	});
-	n8n = await startServer();
-	rest = new N8nRest(n8n.url);
-	await rest.ensureOwner(OWNER);
+	({ sandbox, sb, n8n, rest } = await startTestFile({ workflows: Object.values(WF) }));
 	console.log(`[e2e on-error] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${n8n.url}`);
 }, 300_000);
 

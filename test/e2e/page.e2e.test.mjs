@@ -16,18 +16,15 @@ import { launchBrowser, screenshot } from './lib/browser.mjs';
 import { fitsWidth, lowContrastTexts } from './lib/contrast.mjs';
 import {
 	execution,
-	N8nRest,
 	nodeOutput,
-	OWNER,
-	prepareUserFolder,
 	readExample,
 	runManually,
-	startServer,
+	startTestFile,
 	TYPES,
 	waitForExecutions,
 } from './lib/n8n.mjs';
-import { ARTIFACTS_DIR, endTestFile, RUN_DIR, startSandboxProcess, waitFor } from './lib/processes.mjs';
-import { DEMO, SandboxClient } from './lib/sandbox.mjs';
+import { ARTIFACTS_DIR, endTestFile, RUN_DIR, waitFor } from './lib/processes.mjs';
+import { DEMO } from './lib/sandbox.mjs';
 
 const IDS = { flowBSetup: 'pageFlowBSetupRl', flowB: 'pageFlowBPayment', trigger: 'pageCourseDoneTr' };
 const flowBSetup = { ...readExample('flow-b-setup-course-rule.json'), id: IDS.flowBSetup };
@@ -58,17 +55,7 @@ let page;
 const loaded = [];
 
 beforeAll(async () => {
-	sandbox = await startSandboxProcess({ seed: 'demo' });
-	sb = new SandboxClient(sandbox.url);
-	await prepareUserFolder({
-		sandboxUrl: sandbox.url,
-		apiKey: DEMO.apiKey,
-		projectId: DEMO.projectId,
-		workflows: [flowBSetup, flowB, triggerWf],
-	});
-	n8n = await startServer();
-	rest = new N8nRest(n8n.url);
-	await rest.ensureOwner(OWNER);
+	({ sandbox, sb, n8n, rest } = await startTestFile({ workflows: [flowBSetup, flowB, triggerWf] }));
 	({ page, ...browser } = await launchBrowser({ viewport: { width: 1280, height: 800 } }));
 	page.on('request', (req) => loaded.push(req.url()));
 	console.log(`[e2e page] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${n8n.url}`);

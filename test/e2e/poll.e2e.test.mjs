@@ -7,10 +7,10 @@
 // poll takes up to 60 s. The tests run in order and share the one n8n (restarted once).
 
 
-import { execution, executionsOf, N8nRest, nodeOutput, OWNER, runManually, waitForExecutions } from './lib/n8n.mjs';
-import { attendeeWorkflow, POLL_TYPE, preparePollUserFolder, registerAttendee, startPollServer } from './lib/poll.mjs';
-import { endTestFile, sleep, startSandboxProcess, waitFor } from './lib/processes.mjs';
-import { DEMO, routeCount, SandboxClient } from './lib/sandbox.mjs';
+import { execution, executionsOf, N8nRest, nodeOutput, OWNER, runManually, startServer, startTestFile, waitForExecutions } from './lib/n8n.mjs';
+import { attendeeWorkflow, POLL_TYPE, registerAttendee } from './lib/poll.mjs';
+import { endTestFile, sleep, waitFor } from './lib/processes.mjs';
+import { routeCount } from './lib/sandbox.mjs';
 
 const SEED = { community: 301, event: 401 }; // sandbox demo seed
 const EVERY_MINUTE = { item: [{ mode: 'everyMinute' }] };
@@ -40,17 +40,7 @@ let n8n;
 let rest;
 
 beforeAll(async () => {
-	sandbox = await startSandboxProcess({ seed: 'demo' });
-	sb = new SandboxClient(sandbox.url);
-	await preparePollUserFolder({
-		sandboxUrl: sandbox.url,
-		apiKey: DEMO.apiKey,
-		projectId: DEMO.projectId,
-		workflows: [attendeesWf, everyFiveSecondsWf],
-	});
-	n8n = await startPollServer();
-	rest = new N8nRest(n8n.url);
-	await rest.ensureOwner(OWNER);
+	({ sandbox, sb, n8n, rest } = await startTestFile({ workflows: [attendeesWf, everyFiveSecondsWf] }));
 	console.log(`[e2e poll] sandbox ${sandbox.url}; n8n ${n8n.url}`);
 }, 300_000);
 
@@ -134,7 +124,7 @@ describe('Knolyx Poll Trigger in n8n 2.41.1', () => {
 		const port = n8n.port;
 		await n8n.stop();
 		const whileDown = await registerAttendee(sb, SEED.event);
-		n8n = await startPollServer({ port });
+		n8n = await startServer({ port });
 		rest = new N8nRest(n8n.url);
 		await rest.login(OWNER);
 		const triggered = async () => (await executionsOf(rest, attendeesWf.id)).filter((e) => e.mode === 'trigger');

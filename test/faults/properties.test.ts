@@ -26,7 +26,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 import { setGlobalState } from 'n8n-workflow';
 
-import { formatApiDate, InvalidDateError, toApiDate, toInstant } from '../../nodes/Knolyx/helpers/dates';
+import { formatApiDate, InvalidDateError, toApiDate } from '../../nodes/Knolyx/helpers/dates';
 import { applyRuleEdit, type Rule, type RuleEdit } from '../../nodes/Knolyx/helpers/rules';
 import type { FaultConfig, Sandbox } from '../../sandbox';
 import { readRules } from '../../sandbox/rules';
@@ -376,7 +376,6 @@ describe('date conversion (properties)', () => {
 						`${new Date(ms).toISOString().slice(0, 19)}.${fraction}z`,
 					];
 					for (const form of forms) expect([form, toApiDate(form, zone)]).toEqual([form, expected]);
-					expect(toInstant(`${new Date(ms).toISOString().slice(0, 19)}.${fraction}Z`)).toBeLessThanOrEqual(ms + 999);
 				},
 			),
 			{ numRuns: 1000 },

@@ -20,7 +20,7 @@ import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { PERMISSIONS, type Sandbox } from '../../sandbox';
-import { runNode, startTriggerHost, testCredential, type TriggerHost } from '../harness';
+import { runNode, testCredential, triggerHosts, type TriggerHost } from '../harness';
 import { DEMO, rl, useSandbox } from '../action/setup';
 import { recordCounts } from './helpers';
 
@@ -185,17 +185,11 @@ describe('the API key', () => {
 });
 
 describe('the webhook secret (and the API key) in the trigger', () => {
-	let hosts: TriggerHost[] = [];
-	afterEach(async () => {
-		for (const h of hosts) {
-			await h.deactivate('trigger').catch(() => undefined);
-			await h.close();
-		}
-		hosts = [];
-	});
+	const hosts = triggerHosts();
+	afterEach(() => hosts.endAll());
 
 	async function host(apiKey: string, webhookId: string): Promise<TriggerHost> {
-		const h = await startTriggerHost({
+		return await hosts.start({
 			nodeType: new KnolyxTrigger(),
 			type: 'n8n-nodes-knolyx.knolyxTrigger',
 			parameters: { events: ['*'], options: {} },
@@ -203,8 +197,6 @@ describe('the webhook secret (and the API key) in the trigger', () => {
 			credentialTypes: [new KnolyxApi()],
 			webhookId,
 		});
-		hosts.push(h);
-		return h;
 	}
 
 	it('appear in no answer, item, error or log line: wrong tokens, garbage, a failed activation and a failed delete', async () => {

@@ -9,12 +9,12 @@
  * membership, attendance or rule); nothing reported as done is missing at the end; and when
  * no answer was ever lost after a write was applied, the sandbox saw no repeated write at all.
  */
-import type { IConnections, INode, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import type { FaultConfig, Sandbox } from '../../sandbox';
-import { createNodeTypes, MANUAL_TRIGGER_TYPE, runWorkflow, SET_ITEMS_TYPE } from '../harness';
+import { createNodeTypes, manualWorkflow, runWorkflow } from '../harness';
 import { credentialsFor, rl, useSandbox } from '../action/setup';
 import { faultSummary, faultTotal, recordCounts, repeatedWrites, tally, type Tally, waitIdle } from './helpers';
 
@@ -84,35 +84,12 @@ function branches(courseId: number, requestOptions: INodeParameters): Branch[] {
 /** Manual Trigger → Set Items (N items) → every branch, each a Knolyx node with Continue On Fail. */
 async function runStorm(sandbox: Sandbox, courseId: number, requestOptions: INodeParameters) {
 	const list = branches(courseId, requestOptions);
-	const nodes: INode[] = [
-		{ id: 't', name: 'Trigger', type: MANUAL_TRIGGER_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 'i',
-			name: 'Items',
-			type: SET_ITEMS_TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: { items: JSON.stringify(Array.from({ length: N }, (_, n) => ({ n }))) },
-		},
-		...list.map(
-			(branch, index): INode => ({
-				id: `b${index}`,
-				name: branch.name,
-				type: NODE,
-				typeVersion: 1,
-				position: [400, index * 150],
-				parameters: branch.parameters,
-				onError: 'continueRegularOutput',
-			}),
-		),
-	];
-	const connections: IConnections = {
-		Trigger: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
-		Items: { main: [list.map((branch) => ({ node: branch.name, type: 'main' as const, index: 0 }))] },
-	};
 	const result = await runWorkflow({
-		nodes,
-		connections,
+		...manualWorkflow({
+			items: Array.from({ length: N }, (_, n) => ({ n })),
+			steps: list.map((branch) => ({ name: branch.name, type: NODE, parameters: branch.parameters, onError: 'continueRegularOutput' })),
+			layout: 'branches',
+		}),
 		nodeTypes: createNodeTypes({ [NODE]: new Knolyx() }),
 		credentials: { knolyxApi: { ...credentialsFor(sandbox) } },
 		credentialTypes: [new KnolyxApi()],

@@ -14,7 +14,7 @@ import { runInNewContext } from 'node:vm';
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { recentIds } from '../../nodes/Knolyx/trigger/dedupe';
-import { startTriggerHost, type TriggerHost } from '../harness';
+import { triggerHosts, type TriggerHost } from '../harness';
 import { DEMO, useSandbox } from '../action/setup';
 import { recordCounts } from './helpers';
 
@@ -63,17 +63,11 @@ const randomToken = (i: number): Record<string, string> => {
 	}
 };
 
-let hosts: TriggerHost[] = [];
-afterEach(async () => {
-	for (const h of hosts) {
-		await h.deactivate('trigger').catch(() => undefined);
-		await h.close();
-	}
-	hosts = [];
-});
+const hosts = triggerHosts();
+afterEach(() => hosts.endAll());
 
 async function activeHost(dedupeWindow?: number): Promise<{ h: TriggerHost; token: string }> {
-	const h = await startTriggerHost({
+	const h = await hosts.start({
 		nodeType: new KnolyxTrigger(),
 		type: 'n8n-nodes-knolyx.knolyxTrigger',
 		parameters: { events: ['COURSE_STARTED', 'COURSE_COMPLETED'], options: dedupeWindow === undefined ? {} : { dedupeWindow } },
@@ -81,7 +75,6 @@ async function activeHost(dedupeWindow?: number): Promise<{ h: TriggerHost; toke
 		credentialTypes: [new KnolyxApi()],
 		webhookId: `abuse-${randomUUID()}`,
 	});
-	hosts.push(h);
 	await h.activate('trigger');
 	const webhook = [...ctx.sandbox.state.webhooks.values()].find((w) => w.url === h.url('trigger'));
 	if (!webhook) throw new Error('no webhook registered');

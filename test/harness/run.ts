@@ -16,7 +16,8 @@ import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 
 import { createAdditionalData } from './context';
 import { HarnessCredentialsHelper, type HarnessCredentials } from './credentials-helper';
-import { createNodeTypes, MANUAL_TRIGGER_TYPE, SET_ITEMS_TYPE } from './node-types';
+import { createNodeTypes } from './node-types';
+import { manualWorkflow } from './workflow';
 
 export interface RunWorkflowOptions {
 	nodes: INode[];
@@ -128,30 +129,12 @@ export async function runNode(
 }> {
 	const description = NodeHelpers.getVersionedNodeType(opts.nodeType, opts.typeVersion).description;
 	const latest = Array.isArray(description.version) ? Math.max(...description.version) : description.version;
-	const nodes: INode[] = [
-		{ id: '1', name: 'Trigger', type: MANUAL_TRIGGER_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: '2',
-			name: 'Items',
-			type: SET_ITEMS_TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: { items: JSON.stringify(opts.items) },
-		},
-		{
-			id: '3',
-			name: 'Node',
-			type: opts.type,
-			typeVersion: opts.typeVersion ?? latest,
-			position: [400, 0],
-			parameters: opts.parameters,
-			...(opts.onError ? { onError: opts.onError } : opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-		},
-	];
-	const main = (to: string) => ({ main: [[{ node: to, type: 'main' as const, index: 0 }]] });
+	const onError = opts.onError ?? (opts.continueOnFail ? 'continueRegularOutput' : undefined);
 	const result = await runWorkflow({
-		nodes,
-		connections: { Trigger: main('Items'), Items: main('Node') },
+		...manualWorkflow({
+			items: opts.items,
+			steps: [{ name: 'Node', type: opts.type, typeVersion: opts.typeVersion ?? latest, parameters: opts.parameters, onError }],
+		}),
 		nodeTypes: createNodeTypes({ [opts.type]: opts.nodeType }),
 		credentials: opts.credentials,
 		credentialTypes: opts.credentialTypes,

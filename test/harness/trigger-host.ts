@@ -227,3 +227,30 @@ function parseBody(raw: Buffer, contentType: string): unknown {
 	if (/^text\//i.test(contentType)) return text;
 	return {};
 }
+
+export interface TriggerHosts {
+	/** startTriggerHost, remembered for endAll. */
+	start(opts: TriggerHostOptions): Promise<TriggerHost>;
+	/** Deactivates every started host's production registration (a failure is ignored: the test may have broken it on purpose) and closes it. */
+	endAll(): Promise<void>;
+}
+
+/** The trigger hosts of a test file, ended together: `const hosts = triggerHosts(); afterEach(() => hosts.endAll());`. */
+export function triggerHosts(): TriggerHosts {
+	let open: TriggerHost[] = [];
+	return {
+		async start(opts) {
+			const host = await startTriggerHost(opts);
+			open.push(host);
+			return host;
+		},
+		async endAll() {
+			const ending = open;
+			open = [];
+			for (const host of ending) {
+				await host.deactivate('trigger').catch(() => undefined);
+				await host.close();
+			}
+		},
+	};
+}

@@ -2,7 +2,13 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 
-import { formatApiDate, InvalidDateError, isBlank, toApiDate, toInstant, zoneOffset } from '../../nodes/Knolyx/helpers/dates';
+import { formatApiDate, InvalidDateError, isBlank, toApiDate } from '../../nodes/Knolyx/helpers/dates';
+
+/**
+ * The instant toApiDate gives (to the second: the API's format has no fraction). The cases
+ * below have whole-second inputs, so this is the instant the node computes.
+ */
+const instantOf = (value: unknown, timeZone?: string): number => Date.parse(`${toApiDate(value, timeZone).replace(' ', 'T')}Z`);
 
 describe('the API format', () => {
 	it('is taken as UTC, whatever the workflow time zone', () => {
@@ -140,7 +146,7 @@ describe('invalid dates are refused, never shifted to another day', () => {
 
 	it('an unknown time zone is an error, not UTC', () => {
 		expect(() => toApiDate('2026-01-01T00:00:00', 'Mars/Olympus')).toThrow('unknown time zone "Mars/Olympus"');
-		expect(() => zoneOffset('Mars/Olympus', 0)).toThrow(InvalidDateError);
+		expect(() => toApiDate('2026-01-01T00:00:00', 'Mars/Olympus')).toThrow(InvalidDateError);
 	});
 
 	it('isBlank', () => {
@@ -196,7 +202,7 @@ describe('properties', () => {
 			fc.property(instant, (ms) => {
 				const text = formatApiDate(ms);
 				expect(text).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-				expect(toInstant(text)).toBe(wholeSecond(ms));
+				expect(instantOf(text)).toBe(wholeSecond(ms));
 				expect(toApiDate(text, 'Asia/Tokyo')).toBe(text);
 			}),
 			{ numRuns: 500 },
@@ -224,7 +230,7 @@ describe('properties', () => {
 			fc.property(fc.constantFrom(...near), fc.integer({ min: -3 * 3600, max: 3 * 3600 }), ([zone, at], seconds) => {
 				const ms = at + seconds * 1000;
 				const wall = wallClock(ms, zone);
-				const parsed = toInstant(wall, zone);
+				const parsed = instantOf(wall, zone);
 				expect([wall, zone, wallClock(parsed, zone)]).toEqual([wall, zone, wall]);
 				expect(parsed).toBeLessThanOrEqual(ms);
 			}),
@@ -237,7 +243,7 @@ describe('properties', () => {
 			fc.property(fc.integer({ min: Date.UTC(1850, 0, 1), max: Date.UTC(2150, 0, 1) }), fc.constantFrom(...ZONES), (raw, zone) => {
 				const ms = wholeSecond(raw);
 				const wall = wallClock(ms, zone);
-				const parsed = toInstant(wall, zone);
+				const parsed = instantOf(wall, zone);
 				expect([wall, zone, wallClock(parsed, zone)]).toEqual([wall, zone, wall]);
 				expect(parsed).toBeLessThanOrEqual(ms);
 			}),

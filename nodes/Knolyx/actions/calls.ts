@@ -82,27 +82,36 @@ export interface Enrolment {
 	removalDate: string | null;
 }
 
-export interface EnrolResult {
+export interface EnrolResult<UserId = undefined> {
 	provisioned: ProvisionResult;
-	/** Set when asked for: read from the provision answer before the membership is added. */
-	userId?: number;
+	/** Event → Register's: read from the provision answer before the membership is added. */
+	userId: UserId;
 	membership: IDataObject;
 }
 
-/**
- * Provision the user, then add them to the workgroup: User → Enrol in Workgroup and Event →
- * Register. With `needUserId`, the user ID is checked
- * before the membership is added, so a provision answer without one changes nothing more.
- */
-export async function provisionAndAddMember(
+/** Provision the user, read what `readUserId` needs from the answer, then add them to the workgroup. */
+async function enrol<UserId>(
 	runtime: OperationRuntime,
 	enrolment: Enrolment,
-	needUserId = false,
-): Promise<EnrolResult> {
+	readUserId: (runtime: OperationRuntime, result: ProvisionResult) => UserId,
+): Promise<EnrolResult<UserId>> {
 	const provisioned = await provisionUser(runtime, enrolment.user);
-	const userId = needUserId ? userIdOf(runtime, provisioned) : undefined;
+	const userId = readUserId(runtime, provisioned);
 	const membership = await addMember(runtime, enrolment.workgroupId, enrolment.user.email, enrolment.removalDate);
 	return { provisioned, userId, membership };
+}
+
+/** User → Enrol in Workgroup: provision the user, then add them to the workgroup. */
+export async function provisionAndAddMember(runtime: OperationRuntime, enrolment: Enrolment): Promise<EnrolResult> {
+	return await enrol(runtime, enrolment, () => undefined);
+}
+
+/**
+ * Event → Register: the same, with the user ID (attendance needs it) checked before the
+ * membership is added, so a provision answer without one changes nothing more.
+ */
+export async function provisionAndAddMemberWithUserId(runtime: OperationRuntime, enrolment: Enrolment): Promise<EnrolResult<number>> {
+	return await enrol(runtime, enrolment, userIdOf);
 }
 
 /** The numeric user id from a provision answer, or a clear error. */

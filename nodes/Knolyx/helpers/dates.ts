@@ -67,7 +67,7 @@ function utcMillis(f: Fields): number {
 const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
 
 /** Offset of `timeZone` from UTC at the instant `millis`, in milliseconds. */
-export function zoneOffset(timeZone: string, millis: number): number {
+function zoneOffset(timeZone: string, millis: number): number {
 	let formatter = zoneFormatters.get(timeZone);
 	if (!formatter) {
 		let created: Intl.DateTimeFormat | undefined;
@@ -136,7 +136,7 @@ function isLuxonLike(value: object): value is { toMillis: () => number } {
  * Converts what a user passed to the instant it means (epoch ms).
  * @throws InvalidDateError with a short reason
  */
-export function toInstant(value: unknown, timeZone = 'UTC'): number {
+function toInstant(value: unknown, timeZone = 'UTC'): number {
 	if (value instanceof Date) {
 		if (Number.isNaN(value.getTime())) throw new InvalidDateError('not a valid date');
 		return value.getTime();

@@ -20,7 +20,8 @@ import {
 	runN8nCli,
 	startN8n,
 } from '../../../scripts/n8n-runtime.mjs';
-import { REPO_ROOT, RUN_DIR, trackPid, waitFor } from './processes.mjs';
+import { REPO_ROOT, RUN_DIR, startSandboxProcess, trackPid, waitFor } from './processes.mjs';
+import { DEMO, SandboxClient } from './sandbox.mjs';
 
 export const USER_FOLDER = path.join(RUN_DIR, 'n8n');
 export const OWNER = { email: 'e2e-owner@example.com', password: 'Knolyx-E2e-1', firstName: 'E2E', lastName: 'Owner' };
@@ -61,6 +62,34 @@ export async function startServer({ port } = {}) {
 	const n8n = await startN8n({ port, userFolder: USER_FOLDER });
 	trackPid(n8n.pid, 'n8n');
 	return n8n;
+}
+
+/**
+ * The start of an e2e test file: the sandbox (demo seed), the user folder with the credential
+ * and `workflows` imported, n8n started and its owner logged in. Returns
+ * { sandbox, sb, n8n, rest, timings }; what started is stopped again when a later step fails.
+ */
+export async function startTestFile({ workflows }) {
+	const timings = {};
+	let t = Date.now();
+	const sandbox = await startSandboxProcess({ seed: 'demo' });
+	timings.sandboxMs = Date.now() - t;
+	let n8n;
+	try {
+		t = Date.now();
+		await prepareUserFolder({ sandboxUrl: sandbox.url, apiKey: DEMO.apiKey, projectId: DEMO.projectId, workflows });
+		timings.cliImportMs = Date.now() - t;
+		t = Date.now();
+		n8n = await startServer();
+		timings.n8nStartMs = Date.now() - t;
+		const rest = new N8nRest(n8n.url);
+		await rest.ensureOwner(OWNER);
+		return { sandbox, sb: new SandboxClient(sandbox.url), n8n, rest, timings };
+	} catch (e) {
+		await n8n?.stop().catch(() => undefined);
+		await sandbox.stop().catch(() => undefined);
+		throw e;
+	}
 }
 
 export function newWorkflowId() {

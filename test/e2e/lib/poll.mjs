@@ -2,38 +2,10 @@
 // Poll Trigger, and the sandbox's control endpoints that play people using the platform's own
 // pages (sandbox/routes/poll-control.ts).
 
-import fs from 'node:fs';
-import path from 'node:path';
-
-import { linkPackage, PACKAGE_NAME, runN8nCli, startN8n } from '../../../scripts/n8n-runtime.mjs';
+import { PACKAGE_NAME } from '../../../scripts/n8n-runtime.mjs';
 import { CREDENTIAL } from './n8n.mjs';
-import { RUN_DIR, trackPid } from './processes.mjs';
 
 export const POLL_TYPE = `${PACKAGE_NAME}.knolyxPollTrigger`;
-
-/**
- * The poll test's own n8n user folder, so that it does not share a database with the other e2e
- * file when both run in one jest run. Its n8n.log is kept as test-artifacts/e2e/poll-n8n.log (endTestFile).
- */
-export const POLL_USER_FOLDER = path.join(RUN_DIR, 'n8n-poll');
-
-/** Links the package and imports the sandbox credential and `workflows` with n8n's CLI. */
-export async function preparePollUserFolder({ sandboxUrl, apiKey, projectId, workflows }) {
-	await linkPackage({ userFolder: POLL_USER_FOLDER });
-	const dir = path.join(RUN_DIR, 'import-poll');
-	fs.mkdirSync(path.join(dir, 'workflows'), { recursive: true });
-	fs.writeFileSync(path.join(dir, 'credentials.json'), JSON.stringify([{ ...CREDENTIAL, data: { baseUrl: sandboxUrl, projectId, apiKey } }]));
-	for (const wf of workflows) fs.writeFileSync(path.join(dir, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
-	await runN8nCli(['import:credentials', `--input=${path.join(dir, 'credentials.json')}`], { userFolder: POLL_USER_FOLDER });
-	await runN8nCli(['import:workflow', '--separate', `--input=${path.join(dir, 'workflows')}`], { userFolder: POLL_USER_FOLDER });
-}
-
-/** Starts (or restarts) the poll test's n8n; its process group is recorded for the run's cleanup. */
-export async function startPollServer({ port } = {}) {
-	const n8n = await startN8n({ port, userFolder: POLL_USER_FOLDER });
-	trackPid(n8n.pid, 'n8n-poll');
-	return n8n;
-}
 
 /**
  * A workflow: Knolyx Poll Trigger (New Attendee of one event) → a Set node that maps the attendee,

@@ -6,15 +6,17 @@
 // the sandbox (cwd), Chromium's --user-data-dir. Each process group we start is
 // also written to <runDir>/pids. scripts/e2e.mjs kills what is listed there and
 // every process whose cwd or command line is inside the run folder after jest
-// ends (sweepRunDir), so nothing outlives the run.
+// ends (scripts/lib/processes.mjs killRunProcesses), so nothing outlives the run.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { killGroup, sleep } from '../../../scripts/lib/processes.mjs';
 import { REPO_ROOT } from '../../../scripts/n8n-runtime.mjs';
 
+export { killGroup, processesInside, sleep } from '../../../scripts/lib/processes.mjs';
 export { REPO_ROOT };
 
 /** True when this module made the run folder (jest run directly, not through scripts/e2e.mjs). */
@@ -39,20 +41,9 @@ export const RUN_DIR = fs.mkdtempSync(path.join(RUN_ROOT, 'file-'));
 export const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', 'e2e');
 fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
 
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
 /** Remember a process group leader, so the runner can kill its group if we cannot. */
 export function trackPid(pid, label) {
 	if (pid) fs.appendFileSync(path.join(RUN_ROOT, 'pids'), `${pid} ${label}\n`);
-}
-
-export function killGroup(pid, signal = 'SIGKILL') {
-	try {
-		process.kill(-pid, signal);
-		return true;
-	} catch {
-		return false;
-	}
 }
 
 /** Poll `fn` until it returns a truthy value (returned) or the time is up (throws with `what` and the last value). */
@@ -113,39 +104,6 @@ export async function startSandboxProcess({ seed = 'demo', timeoutMs = 60_000 } 
 		await stop();
 		throw new Error(`${e.message}\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
 	}
-}
-
-/**
- * Every process whose working folder or command line is inside `dir`
- * (n8n and its task runner run in the user folder, the sandbox in the run
- * folder, Chromium has --user-data-dir there). Linux /proc only.
- */
-export function processesInside(dir) {
-	const found = [];
-	let entries = [];
-	try {
-		entries = fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e));
-	} catch {
-		return found;
-	}
-	for (const e of entries) {
-		const pid = Number(e);
-		if (pid === process.pid) continue;
-		let cwd = '';
-		let cmd = '';
-		try {
-			cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
-		} catch {
-			/* gone or not ours */
-		}
-		try {
-			cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-		} catch {
-			/* gone */
-		}
-		if (cwd === dir || cwd.startsWith(dir + path.sep) || cmd.includes(dir)) found.push({ pid, cwd, cmd: cmd.slice(0, 200) });
-	}
-	return found;
 }
 
 /**

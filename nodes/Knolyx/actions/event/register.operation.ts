@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalApiDate, requireId } from '../../helpers/validation';
-import { attendEvent, provisionAndAddMember } from '../calls';
+import { attendEvent, provisionAndAddMemberWithUserId } from '../calls';
 import type { Enrolment } from '../calls';
 import { removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
@@ -35,8 +35,8 @@ export const register: KnolyxOperation<EventRef & Enrolment> = {
 		};
 	},
 	async execute(params, runtime) {
-		const { provisioned, userId, membership } = await provisionAndAddMember(runtime, params, true);
-		const attendanceResult = await attendEvent(runtime, params.communityId, params.eventId, userId as number);
+		const { provisioned, userId, membership } = await provisionAndAddMemberWithUserId(runtime, params);
+		const attendanceResult = await attendEvent(runtime, params.communityId, params.eventId, userId);
 		return {
 			email: params.user.email,
 			userId,
