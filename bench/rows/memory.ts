@@ -68,7 +68,7 @@ export async function benchMemory(sandbox: SandboxProcess, bulk: Map<string, Mea
 		'≤ 1.5× (only the items)',
 		addedByNode <= 1.5 * addedItems,
 		() =>
-			`The node's run keeps ${round(addedByNode - addedItems, 2)} KB per item (${round(((addedByNode - addedItems) * (large - small)) / 1024, 1)} MB per ${large - small} items) beyond its output items and beyond what the same workflow holds without it. Not attributed further: a heap snapshot diff of a 2 000-item run (separate run) shows only plain objects and strings growing with N, no node-specific structure; candidates are n8n's per-item execution metadata and strings kept from expression results. What would close it: find the holder with a retainer analysis of such a snapshot. The peak RSS growth is garbage, not this (see the table note).`,
+			`The node's run keeps ${round(addedByNode - addedItems, 2)} KB per item (${round(((addedByNode - addedItems) * (large - small)) / 1024, 1)} MB per ${large - small} items) beyond its output items and beyond what the same workflow holds without it. What a heap snapshot diff showed (Knolyx node against the pass-through node, N = 2 000, taken where the run's data is still referenced, BENCH_HEAP_SNAPSHOT; separate run): beyond compiled code, only the output items (per item 3 objects: the item's JSON, its user and membership; 3 strings from the answers; about one property array), nothing of the node's own (client, limiter, answers) kept. A figure above the goal points at a new holder: compare two such snapshots. The peak RSS growth is garbage, not this (see the table note).`,
 	);
 }
 
