@@ -44,7 +44,7 @@ export async function benchMemory(sandbox: SandboxProcess, bulk: Map<string, Mea
 				],
 			),
 			'',
-			'"Heap kept by the run" = heap in use after a full GC with the finished run (every node\'s output) still referenced, minus the same before the run: what the run holds. "The items alone" = the heap of a structured clone of the run\'s input and output items, measured the same way. Peak RSS also counts garbage not yet collected, which V8 lets grow during a long allocation-heavy run (a run at N = 10 000 with --max-old-space-size=128 finished with 0 failures and a peak RSS of 229 MB instead of 378-443 MB; separate run).',
+			'"Heap kept by the run" = heap in use after a full GC with the finished run (its input, every node\'s output, the execution\'s data) still referenced, minus the same once the run is let go: what the run holds. Code V8 compiled during the run stays either way, so it is not counted (it grows with the run\'s length, not per item: measured against the heap before the run, it added about 0.3 KB per item between N = 1 000 and 2 000 in a heap snapshot diff, separate run). "The items alone" = the heap freed when a structured clone of the run\'s input and output items is let go. Peak RSS also counts garbage not yet collected, which V8 lets grow during a long allocation-heavy run (a run at N = 10 000 with --max-old-space-size=128 finished with 0 failures and a peak RSS of 229 MB instead of 378-443 MB; separate run).',
 			'',
 			`Failed items at N=${large}: ${failedOf(knolyxLarge, large)}; duplicate writes: ${knolyxLarge.duplicateWrites}.`,
 		].join('\n'),
@@ -68,7 +68,7 @@ export async function benchMemory(sandbox: SandboxProcess, bulk: Map<string, Mea
 		'≤ 1.5× (only the items)',
 		addedByNode <= 1.5 * addedItems,
 		() =>
-			`The node's run keeps ${round(addedByNode - addedItems, 2)} KB per item (${round(((addedByNode - addedItems) * (large - small)) / 1024, 1)} MB per ${large - small} items) beyond its output items and beyond what the same workflow holds without it. Not attributed further: a heap snapshot diff of a 2 000-item run (separate run) shows only plain objects and strings growing with N, no node-specific structure; candidates are n8n's per-item execution metadata and strings kept from expression results. What would close it: find the holder with a retainer analysis of such a snapshot. The peak RSS growth is garbage, not this (see the table note).`,
+			`The node's run keeps ${round(addedByNode - addedItems, 2)} KB per item (${round(((addedByNode - addedItems) * (large - small)) / 1024, 1)} MB per ${large - small} items) beyond its output items and beyond what the same workflow holds without it. What a heap snapshot diff showed (Knolyx node against the pass-through node, N = 2 000, taken where the run's data is still referenced, BENCH_HEAP_SNAPSHOT; separate run): beyond compiled code, only the output items (per item 3 objects: the item's JSON, its user and membership; 3 strings from the answers; about one property array), nothing of the node's own (client, limiter, answers) kept. A figure above the goal points at a new holder: compare two such snapshots. The peak RSS growth is garbage, not this (see the table note).`,
 	);
 }
 

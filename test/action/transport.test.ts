@@ -1,17 +1,72 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * The transport as a workflow sees it, against the sandbox's fault injection: retries (429 with
  * Retry-After, 5xx bursts, lost connections), what is not retried, the credential test, the
  * error messages of 401/403/404, and the base URL forms (trailing slash, tenant path prefix).
  */
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { IBinaryData } from 'n8n-workflow';
+
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
+import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { demoKeyWithout } from '../../sandbox';
-import { testCredential } from '../harness';
-import { DEMO, RULE_READ, RULE_SAVE, membership, rl, routes, run, runOk, startPrefixProxy, type PrefixProxy, useSandbox } from './setup';
+import { runNode, testCredential } from '../harness';
+import { credentialsFor, DEMO, NODE_TYPE, RULE_READ, RULE_SAVE, membership, rl, routes, run, runOk, startPrefixProxy, type PrefixProxy, useSandbox } from './setup';
 
 const ctx = useSandbox();
 
 const courseGet = { resource: 'course', operation: 'get', courseId: rl('={{ $json.id }}') };
 const courseItems = (count: number) => Array.from({ length: count }, (_, i) => ({ id: 101 + (i % 3) }));
+
+/** What a gateway in front of the sandbox does to one answer: replace it, or add headers to the sandbox's. */
+type Rewrite = { status: number; headers?: OutgoingHttpHeaders; body: string } | { addHeaders: OutgoingHttpHeaders };
+
+interface Gateway {
+	url: string;
+	/** The rewrite of the next answers (undefined: pass them through). */
+	rewrite: Rewrite | undefined;
+	/** When each request arrived (ms since epoch). */
+	arrivals: number[];
+	close(): Promise<void>;
+}
+
+/**
+ * A gateway in front of the sandbox, as a reverse proxy or a platform version would stand there:
+ * real HTTP both ways; it answers what the sandbox does not (error bodies of other shapes, a file's
+ * Content-Disposition).
+ */
+async function startGateway(target: string): Promise<Gateway> {
+	const targetUrl = new URL(target);
+	const gateway: Gateway = { url: '', rewrite: undefined, arrivals: [], close: async () => undefined };
+	const server = createServer((req, res) => {
+		gateway.arrivals.push(Date.now());
+		const rewrite = gateway.rewrite;
+		if (rewrite && 'status' in rewrite) {
+			req.resume();
+			res.writeHead(rewrite.status, rewrite.headers).end(rewrite.body);
+			return;
+		}
+		const upstream = httpRequest(
+			{ host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers: req.headers },
+			(answer) => {
+				const headers: IncomingHttpHeaders | OutgoingHttpHeaders = { ...answer.headers, ...(rewrite?.addHeaders ?? {}) };
+				res.writeHead(answer.statusCode ?? 502, headers);
+				answer.pipe(res);
+			},
+		);
+		upstream.on('error', () => res.destroy());
+		req.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	gateway.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	gateway.close = () =>
+		new Promise<void>((resolve) => {
+			server.close(() => resolve());
+			server.closeAllConnections();
+		});
+	return gateway;
+}
 
 describe('retries', () => {
 	it('429 with Retry-After: waits as told, retries, and every item succeeds', async () => {
@@ -175,5 +230,129 @@ describe('base URL forms', () => {
 		for (const baseUrl of [`${ctx.sandbox.url}/`, proxy.url, `${proxy.url}/`]) {
 			expect(await testCredential(new KnolyxApi(), { baseUrl, projectId: DEMO.projectId, apiKey: DEMO.apiKey })).toMatchObject({ status: 'OK' });
 		}
+	});
+});
+
+describe('Retry-After (the wait a 429 asks for)', () => {
+	let gateway: Gateway;
+	beforeAll(async () => {
+		gateway = await startGateway(ctx.sandbox.url);
+	});
+	afterAll(async () => {
+		await gateway.close();
+	});
+	beforeEach(() => {
+		gateway.rewrite = undefined;
+		gateway.arrivals = [];
+	});
+
+	/** One course read whose first answer is a 429 with this Retry-After. */
+	const readAfter429 = async (retryAfter: string) => {
+		ctx.sandbox.setFaults({ errorRate: 1, errorStatuses: [429], maxFaults: 1, retryAfter });
+		const result = await run(ctx.sandbox, { resource: 'course', operation: 'get', courseId: rl(102) }, [{}], { credentials: { baseUrl: gateway.url } });
+		const gapMs = gateway.arrivals.length > 1 ? gateway.arrivals[1] - gateway.arrivals[0] : undefined;
+		return { result, gapMs, requests: gateway.arrivals.length };
+	};
+
+	it.each([
+		['2', 2000],
+		['0.5', 500],
+	])('whole or fractional seconds (%s) are waited before the retry', async (retryAfter, waitMs) => {
+		const { result, gapMs, requests } = await readAfter429(retryAfter);
+		expect(result.error).toBeUndefined();
+		expect(result.json[0].title).toBe('Advanced Automation');
+		expect(requests).toBe(2);
+		// The normal first backoff is at most 250 ms: a longer gap is the Retry-After.
+		expect(gapMs).toBeGreaterThanOrEqual(waitMs - 5);
+	});
+
+	it.each([
+		['seconds', '7200'],
+		['an HTTP date', new Date(Date.now() + 7_200_500).toUTCString()],
+	])('a wait longer than the node waits, given as %s, fails the item at once, naming the wait', async (_form, retryAfter) => {
+		const { result, requests } = await readAfter429(retryAfter);
+		expect(result.error?.message).toBe(
+			'Knolyx: Knolyx asked to wait 2 h before retrying (Retry-After), longer than the node waits for one item (120 s) [429]',
+		);
+		expect(requests).toBe(1);
+	});
+
+	it.each([
+		['an HTTP date in the past', new Date(0).toUTCString()],
+		['a word', 'soon'],
+		['a negative number', '-5'],
+		['a bare number that is no date', '+-3'],
+	])('%s gets the normal backoff, and the retry succeeds', async (_what, retryAfter) => {
+		const { result, requests } = await readAfter429(retryAfter);
+		expect(result.error).toBeUndefined();
+		expect(result.json[0].title).toBe('Advanced Automation');
+		expect(requests).toBe(2);
+	});
+});
+
+describe('the platform message of an error answer, whatever its shape', () => {
+	let gateway: Gateway;
+	beforeAll(async () => {
+		gateway = await startGateway(ctx.sandbox.url);
+	});
+	afterAll(async () => {
+		await gateway.close();
+	});
+
+	const json = { 'Content-Type': 'application/json' };
+	const text = { 'Content-Type': 'text/plain' };
+	it.each([
+		['message', json, JSON.stringify({ message: 'm' }), 'Knolyx: m [400]'],
+		['error_description', json, JSON.stringify({ error: 'invalid_request', error_description: 'd' }), 'Knolyx: d [400]'],
+		['detail', json, JSON.stringify({ title: 'Bad Request', detail: 'x' }), 'Knolyx: x [400]'],
+		['error alone', json, JSON.stringify({ error: 'e' }), 'Knolyx: e [400]'],
+		['plain text', text, 'plain text', 'Knolyx: plain text [400]'],
+		['blank text', text, '  ', 'Knolyx answered with status 400'],
+		['an empty message', json, JSON.stringify({ message: '' }), 'Knolyx answered with status 400'],
+		['a message of 400 characters (cut to 300)', json, JSON.stringify({ message: 'x'.repeat(400) }), `Knolyx: ${'x'.repeat(300)}… [400]`],
+		['plain text of 400 characters (cut to 300)', text, 'y'.repeat(400), `Knolyx: ${'y'.repeat(300)}… [400]`],
+	])('%s', async (_shape, headers, body, message) => {
+		gateway.rewrite = { status: 400, headers, body };
+		const result = await run(ctx.sandbox, { resource: 'course', operation: 'get', courseId: rl(102) }, [{}], { credentials: { baseUrl: gateway.url } });
+		expect(result.error?.message).toBe(message);
+	});
+});
+
+describe('the file name of a course image (Content-Disposition)', () => {
+	let gateway: Gateway;
+	beforeAll(async () => {
+		gateway = await startGateway(ctx.sandbox.url);
+	});
+	afterAll(async () => {
+		await gateway.close();
+	});
+
+	it.each([
+		['attachment; filename="cover.png"', 'cover.png'],
+		['inline; filename=cover.jpg', 'cover.jpg'],
+		["attachment; filename=\"fallback.png\"; filename*=UTF-8''caf%C3%A9%20cover.png", 'café cover.png'],
+		['attachment; filename="say \\"hi\\".png"', 'say "hi".png'],
+		['attachment; filename="../../etc/passwd"', 'passwd'],
+		['attachment; filename="C:\\\\temp\\\\x.png"', 'x.png'],
+		// A right-to-left override (U+202E) would show "a…exe.png"; a header carries it percent-encoded.
+		["attachment; filename*=UTF-8''a%E2%80%AEgnp.exe", 'agnp.exe'],
+		["attachment; filename*=UTF-8''%E0%A4%A; filename=\"plain.png\"", 'plain.png'],
+		['attachment; filename=".."', undefined],
+		['attachment', undefined],
+		[undefined, undefined],
+	])('%s → %s', async (contentDisposition, expected) => {
+		gateway.rewrite = contentDisposition === undefined ? undefined : { addHeaders: { 'Content-Disposition': contentDisposition } };
+		const result = await runNode({
+			nodeType: new Knolyx(),
+			type: NODE_TYPE,
+			parameters: { resource: 'course', operation: 'getImage', courseId: rl(101) },
+			items: [{}],
+			credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox, { baseUrl: gateway.url }) } },
+			credentialTypes: [new KnolyxApi()],
+		});
+		expect(result.error).toBeUndefined();
+		const fileName = expected ?? 'course-101-image.png';
+		expect(result.items[0].json).toMatchObject({ courseId: 101, fileName, mimeType: 'image/png' });
+		expect((result.items[0].binary?.data as IBinaryData).fileName).toBe(fileName);
 	});
 });

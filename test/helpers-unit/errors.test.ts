@@ -1,8 +1,8 @@
 /** transport/errors.ts (pure): what the user reads when the platform refuses or cannot be reached. */
 import type { INode } from 'n8n-workflow';
 
-import { apiError, networkError, networkErrorCode, platformMessage } from '../../nodes/Knolyx/transport/errors';
-import { ENDPOINTS, joinUrl, parseRetryAfter } from '../../nodes/Knolyx/transport';
+import { apiError, networkError, networkErrorCode } from '../../nodes/Knolyx/transport/errors';
+import { ENDPOINTS } from '../../nodes/Knolyx/transport';
 import { pathOf } from '../../nodes/Knolyx/transport/catalogue';
 
 const node: INode = { id: '1', name: 'Knolyx', type: 'knolyx', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -32,16 +32,6 @@ describe('apiError', () => {
 	it('an HTML error page is not shown as the message', () => {
 		expect(apiError(node, 502, '<html><body>Bad gateway</body></html>', {}).message).toBe('Knolyx answered with status 502');
 	});
-
-	it('platformMessage reads the usual error body shapes', () => {
-		expect(platformMessage({ message: 'm' })).toBe('m');
-		expect(platformMessage({ error_description: 'd' })).toBe('d');
-		expect(platformMessage({ detail: 'x' })).toBe('x');
-		expect(platformMessage('plain text')).toBe('plain text');
-		expect(platformMessage('  ')).toBeUndefined();
-		expect(platformMessage({ message: '' })).toBeUndefined();
-		expect(platformMessage('x'.repeat(400))).toHaveLength(301);
-	});
 });
 
 describe('network errors', () => {
@@ -61,25 +51,11 @@ describe('network errors', () => {
 	});
 });
 
-describe('URLs and headers', () => {
-	it('joinUrl tolerates trailing slashes, spaces and tenant path prefixes', () => {
-		expect(joinUrl('https://api.knolyx.com', '/course')).toBe('https://api.knolyx.com/public/api/v1/course');
-		expect(joinUrl(' https://api.knolyx.com// ', 'course')).toBe('https://api.knolyx.com/public/api/v1/course');
-		expect(joinUrl('https://acme.knolyx.com/api/', '/course')).toBe('https://acme.knolyx.com/api/public/api/v1/course');
-	});
-
+// Base URL forms (joinUrl), Retry-After and the platform message of every error body shape are
+// tested through the node over HTTP: test/action/transport.test.ts.
+describe('paths', () => {
 	it('pathOf encodes every value as one path segment', () => {
 		expect(pathOf(ENDPOINTS.memberAdd, { workgroupId: 7, email: 'a/b?c#d@x.com' })).toBe('/workgroup/7/member/a%2Fb%3Fc%23d%40x.com/');
 		expect(pathOf(ENDPOINTS.webhookGet, { webhookId: '../1' })).toBe('/webhook/..%2F1');
-	});
-
-	it('parseRetryAfter reads seconds and HTTP dates', () => {
-		expect(parseRetryAfter('2')).toBe(2000);
-		expect(parseRetryAfter('0.5')).toBe(500);
-		expect(parseRetryAfter(['3'])).toBe(3000);
-		expect(parseRetryAfter(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(10_000);
-		expect(parseRetryAfter(new Date(0).toUTCString(), Date.UTC(2030, 0, 1))).toBe(0);
-		expect(parseRetryAfter('soon')).toBeUndefined();
-		expect(parseRetryAfter(undefined)).toBeUndefined();
 	});
 });

@@ -42,7 +42,7 @@ export function readableText(text: string): string {
 }
 
 /** Pulls the platform's own message out of an error body of any shape. */
-export function platformMessage(body: unknown): string | undefined {
+function platformMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') {
 		const text = body.trim();
 		if (text === '' || text.startsWith('<')) return undefined;

@@ -21,7 +21,7 @@ const header = (headers: Record<string, unknown> | undefined, name: string): str
 };
 
 /** `filename*=UTF-8''…` (RFC 6266/5987) first, then `filename="…"`; never a path. */
-export function fileNameOf(contentDisposition: string | undefined): string | undefined {
+function fileNameOf(contentDisposition: string | undefined): string | undefined {
 	if (!contentDisposition) return undefined;
 	let name: string | undefined;
 	const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(contentDisposition);

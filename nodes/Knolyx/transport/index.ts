@@ -36,7 +36,7 @@ export const CREDENTIAL_TYPE = 'knolyxApi';
 export const MAX_PAGE_SIZE = 100;
 
 /** Joins the credential's base URL and an API path; tolerates trailing slashes and tenant URLs. */
-export function joinUrl(baseUrl: string, path: string): string {
+function joinUrl(baseUrl: string, path: string): string {
 	const base = baseUrl.trim().replace(/\/+$/, '');
 	return `${base}${API_PREFIX}${path.startsWith('/') ? path : `/${path}`}`;
 }
@@ -150,7 +150,7 @@ const MAX_PAGES = 10_000;
  * Parses Retry-After: whole seconds or an HTTP date (0 when in the past). Undefined when
  * absent, malformed or negative. Anything but a positive wait gets the normal backoff.
  */
-export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
 	const text = Array.isArray(value) ? value[0] : value;
 	if (typeof text !== 'string' && typeof text !== 'number') return undefined;
 	const raw = String(text).trim();
