@@ -4,8 +4,8 @@ import { sleep } from 'n8n-workflow';
  * Adaptive concurrency and rate control shared by every request of one node run.
  *
  * The platform does not publish its rate limit, so the limiter learns it:
- * - concurrency starts moderate and grows by one per success while nothing is
- *   throttled (doubling per round trip, like TCP slow start), then by about one
+ * - concurrency starts moderate and grows by a half per success while nothing is
+ *   throttled (×1.5 per round trip, like TCP slow start), then by about one
  *   per round trip once a throttle has been seen;
  * - the first 429 (or 503) halves the concurrency, pauses every request until the
  *   `Retry-After` time has passed, and learns the rate limit from the limiter's own
@@ -33,6 +33,13 @@ export interface LimiterOptions {
 	initialConcurrency?: number;
 }
 
+/**
+ * Slow start: the concurrency grows by this much per success (×1.5 per round trip). Every
+ * request in flight when the first 429 comes is refused as well: doubling per round trip had
+ * about as many in flight as the limit itself.
+ */
+const SLOW_START_STEP = 0.5;
+
 /** The window a rate limit is assumed to be counted in. */
 const RATE_WINDOW_MS = 1000;
 
@@ -43,8 +50,14 @@ const RATE_WINDOW_MS = 1000;
  */
 export const MAX_PAUSE_MS = 120_000;
 
-/** How fast a learned rate cap is raised again while no throttle comes: 0.5 % per second. */
+/**
+ * How fast a learned rate cap is raised again while no throttle comes: 1 % per second, doubling
+ * every 5 s without a 429 (a cap learned by a client slowed down by its machine is too low), at
+ * most 3 % per second.
+ */
 const CAP_GROWTH_PER_SECOND = 0.01;
+const CAP_GROWTH_DOUBLES_MS = 5000;
+const CAP_GROWTH_MAX = 0.03;
 
 /** Requests are sent this far under the learned limit. */
 const MARGIN = 0.03;
@@ -212,14 +225,16 @@ export class AdaptiveLimiter {
 	onSuccess(): void {
 		if (this.fixed) return;
 		const now = Date.now();
-		if (this.slowStart) this.limit = Math.min(this.max, this.limit + 1);
+		if (this.slowStart) this.limit = Math.min(this.max, this.limit + SLOW_START_STEP);
 		else this.limit = Math.min(this.max, this.limit + 1 / Math.max(1, this.limit));
 		if (Number.isFinite(this.rateCap)) {
 			// Per second of sending since the last throttle, not per success: 0.2 % per
 			// success was +20 %/s at 100 requests/s, back over the limit within a second
 			// of every throttle.
 			const from = Math.max(this.capRaisedAt, this.pausedUntil);
-			if (now > from) this.rateCap *= Math.exp((CAP_GROWTH_PER_SECOND * (now - from)) / 1000);
+			const quiet = Math.max(0, now - Math.max(this.reactedAt, this.pausedUntil));
+			const growth = Math.min(CAP_GROWTH_MAX, CAP_GROWTH_PER_SECOND * 2 ** (quiet / CAP_GROWTH_DOUBLES_MS));
+			if (now > from) this.rateCap *= Math.exp((growth * (now - from)) / 1000);
 			this.capRaisedAt = Math.max(now, this.capRaisedAt);
 		}
 		this.wakeWaiters();
