@@ -151,8 +151,7 @@ export class AdaptiveLimiter {
 			if (THROTTLED.has(status)) {
 				this.refusedSentAt.push(sentAt);
 				if (this.refusedSentAt.length > 1000) this.refusedSentAt.shift();
-			}
-			else {
+			} else {
 				this.accepted.push(sentAt);
 				trim(this.accepted, sentAt - 2 * RATE_WINDOW_MS);
 			}
