@@ -42,7 +42,7 @@ export async function benchRate(sandbox: SandboxProcess, httpAvailable: boolean,
 			`Floor N × 2 / limit = ${fmtMs(floorMs)} (the best any client can do).`,
 			'',
 			table(['variant', 'time', '÷ floor', 'failed items', 'duplicate writes', '429 answers', 'requests', 'other processes (cores busy)'], rows),
-			...(picture ? ['', `![The rate-limit run: requests per second and in flight over time, 429 answers in red](${picture})`, '', `Drawn from the sandbox's log of every request of this run (${picture}): the Knolyx node's limiter starts slowly, overshoots the unknown limit once, pauses for Retry-After and then holds just under it; the HTTP Request nodes send everything at once and every request over the limit is a failed item.`] : []),
+			...(picture ? ['', `![The rate-limit run: requests per second and in flight over time, 429 answers in red](${picture})`, '', `Drawn from the sandbox's log of every request of this run (${picture}): the Knolyx node's limiter starts slowly, overshoots the unknown limit once, pauses until the filled window has passed and then holds just under the limit (a later 429 holds only its own request); the HTTP Request nodes send everything at once and every request over the limit is a failed item.`] : []),
 			...(batchingInItem7 ? ['', `The HTTP Request nodes with hand-tuned batching (${tuned.batchSize} per ${tuned.batchInterval} ms) under this limit: see item 7, measured in the real n8n.`] : []),
 		].join('\n'),
 	);
@@ -57,14 +57,19 @@ export async function benchRate(sandbox: SandboxProcess, httpAvailable: boolean,
 			else episodes.push({ start: t, end: t, count: 1, c, cap });
 		}
 		notes.push(
-			`Rate limit, Knolyx node: ${trace.throttles} 429 answers in ${episodes.length} throttle episode(s) (each pauses every request for Retry-After = 1 s): ${episodes
+			`Rate limit, Knolyx node: ${trace.throttles} 429 answers in ${episodes.length} throttle episode(s) (the first pauses every request; a later one holds only its refused requests for Retry-After = 1 s, unless many come within a second): ${episodes
 				.map((e) => `at ${round(e.start / 1000, 1)} s, ${e.count}× → concurrency ${e.c}, rate cap ${e.cap ?? '∞'}/s`)
 				.join('; ')}. ${trace.requests} requests sent (incl. retries); final concurrency ${trace.finalConcurrency}, rate cap ${trace.rateCap ?? '∞'}/s.`,
 		);
 	}
+	// Sending gaps of 300 ms or more after the first second (the first probe's pause is expected):
+	// a pause of every request, or a client slowed down by its machine.
+	const sent = (k.trace ?? []).map(([start]) => start).sort((a, b) => a - b);
+	const gaps = sent.slice(1).filter((t, i) => t - sent[i] >= 300 && sent[i] - sent[0] > 1500).length;
+	const startup = trace ? `${fmtMs(trace.firstRequestMs)} before the first request (the workflow starting: not the limiter), ` : '';
 	const rateWhy = () =>
-		`Over the floor by ${fmtMs(k.result.ms - floorMs)}. Where it goes: the first probe (slow start overshoots the unknown limit within its first second; ${episodes[0]?.count ?? 0} requests answered 429 and every request paused for Retry-After, 1 s), sending 5 % under the learned rate (2 000 requests at 95/s take 21.1 s instead of 20 s), and ${Math.max(0, episodes.length - 1)} later throttle episode(s) of about 1 s each. Later episodes at an unchanged cap (see the notes) come from answers bunching at the server by more than the 5 % margin, which grows with machine load (other processes: ${round(k.otherCores, 1)} cores during this run). Before the limiter change of this issue the same run took 39.7 s (1.98×, 19 throttle episodes; separate run). A 3 % margin with 0.1 %/s cap growth was tried and was no better (24.9 s and 22.9 s): the remaining episodes are jitter, not probing. In a run with the machine to itself: 22.4 s (1.12×).`;
-	goal('2 rate limit', 'Knolyx default time ÷ floor', ratio(k.result.ms / floorMs), '≤ 1.2×', k.result.ms / floorMs <= 1.2, rateWhy);
+		`Over the floor by ${fmtMs(k.result.ms - floorMs)}. Where it goes: ${startup}the first probe (slow start overshoots the unknown limit within its first second; ${episodes[0]?.count ?? 0} requests answered 429, every request paused until the filled window passed), sending 3 % under the learned rate (2 000 requests at 97/s take 20.6 s instead of 20 s), and a client slowed down by the machine (other processes: ${round(k.otherCores, 1)} cores during this run; ${gaps} sending gap(s) of 300 ms or more after the first probe). Later 429s (${Math.max(0, episodes.length - 1)} episode(s)) each hold only their own requests for Retry-After. Before issue 16's limiter change: 25.5 s (1.27×, load 6-7) and 22.4 s (1.12×) on a quiet machine, each later episode pausing every request for 1 s.`;
+	goal('2 rate limit', 'Knolyx default time ÷ floor', ratio(k.result.ms / floorMs), '≤ 1.1×', k.result.ms / floorMs <= 1.1, rateWhy);
 	goal('2 rate limit', 'failed items', String(failedOf(k, N)), '0', failedOf(k, N) === 0);
 	goal('2 rate limit', 'duplicated writes', String(k.duplicateWrites), '0', k.duplicateWrites === 0);
 }

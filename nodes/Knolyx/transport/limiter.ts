@@ -4,16 +4,25 @@ import { sleep } from 'n8n-workflow';
  * Adaptive concurrency and rate control shared by every request of one node run.
  *
  * The platform does not publish its rate limit, so the limiter learns it:
- * - concurrency starts moderate and grows by one per success while nothing is
- *   throttled (doubling per round trip, like TCP slow start), then by about one
+ * - concurrency starts moderate and grows by a half per success while nothing is
+ *   throttled (×1.5 per round trip, like TCP slow start), then by about one
  *   per round trip once a throttle has been seen;
- * - a 429 or 503 halves the concurrency at once, pauses every request until the
- *   `Retry-After` time has passed, and caps the request rate a little below the
- *   rate that was being achieved when the throttle came; the cap is raised
- *   slowly (0.5 % per second) while answers stay good, so a limit that was
- *   lifted is found again; every answer to a request sent before the pause
- *   belongs to the same throttle and backs off nothing more.
- * A fixed concurrency (the user's option) switches all of this off.
+ * - the first 429 (or 503) halves the concurrency, pauses every request until the
+ *   `Retry-After` time has passed, and learns the rate limit from the limiter's own
+ *   send log: the requests the platform accepted among those sent in the second
+ *   before the refused one. From then on requests are paced at the send side by a
+ *   token bucket a little below that rate (a short burst allowed, so a stall of the
+ *   event loop is not all made up at once);
+ * - a later 429 at that pace is a few answers bunching at the platform, not a new
+ *   limit: the refused request waits its `Retry-After` (the transport sleeps it) and
+ *   the rate is lowered by 1 %, but nobody else stops. Only many 429s within a
+ *   second, or a `Retry-After` longer than the rate window, pause everyone again and
+ *   learn the rate anew;
+ * - the rate is raised slowly (0.5 % per second) while answers stay good, so a limit
+ *   that was lifted is found again; the answers to requests sent before a reaction
+ *   belong to it and back off nothing more.
+ * A fixed concurrency (the user's option) switches all of this off (a throttle still
+ * pauses every request for `Retry-After`).
  */
 export interface LimiterOptions {
 	/** Fixed number of requests in flight; 0 or undefined = adaptive. */
@@ -24,6 +33,14 @@ export interface LimiterOptions {
 	initialConcurrency?: number;
 }
 
+/**
+ * Slow start: the concurrency grows by this much per success (×1.5 per round trip). Every
+ * request in flight when the first 429 comes is refused as well: doubling per round trip had
+ * about as many in flight as the limit itself.
+ */
+const SLOW_START_STEP = 0.5;
+
+/** The window a rate limit is assumed to be counted in. */
 const RATE_WINDOW_MS = 1000;
 
 /**
@@ -33,8 +50,34 @@ const RATE_WINDOW_MS = 1000;
  */
 export const MAX_PAUSE_MS = 120_000;
 
-/** How fast a learned rate cap is raised again while no throttle comes: 0.5 % per second. */
-const CAP_GROWTH_PER_SECOND = 0.005;
+/**
+ * How fast a learned rate cap is raised again while no throttle comes: 1 % per second, doubling
+ * every 5 s without a 429 (a cap learned by a client slowed down by its machine is too low), at
+ * most 3 % per second.
+ */
+const CAP_GROWTH_PER_SECOND = 0.01;
+const CAP_GROWTH_DOUBLES_MS = 5000;
+const CAP_GROWTH_MAX = 0.03;
+
+/** Requests are sent this far under the learned limit. */
+const MARGIN = 0.03;
+
+/** How much a single (cheap) 429 episode lowers the rate cap. */
+const EPISODE_CUT = 0.02;
+
+/** More 429 answers than this share of the rate cap within one window: the limit has changed, pause and learn it anew. */
+const ESCALATE_SHARE = 0.25;
+
+/** The token bucket holds this many milliseconds of the rate cap: the largest burst after a stall. */
+const BURST_MS = 50;
+
+/** HTTP status of a task's result, when it is an HTTP response. */
+function statusOf(result: unknown): number | undefined {
+	const status = (result as { statusCode?: unknown } | null | undefined)?.statusCode;
+	return typeof result === 'object' && typeof status === 'number' ? status : undefined;
+}
+
+const THROTTLED = new Set([429, 503]);
 
 export class AdaptiveLimiter {
 	private limit: number;
@@ -54,15 +97,33 @@ export class AdaptiveLimiter {
 	/** Requests per second allowed, learned from throttles; Infinity until one is seen. */
 	private rateCap = Infinity;
 
-	private nextSlotAt = 0;
+	/** Token bucket of the rate cap: tokens available at `tokensAt`. */
+	private tokens = 0;
+
+	private tokensAt = 0;
+
+	/** Requests holding a concurrency slot and waiting for the pause or the rate (first come, first sent). */
+	private gateQueue: Array<() => void> = [];
+
+	private pumping = false;
 
 	/** When the rate cap was last set or raised. */
 	private capRaisedAt = 0;
 
-	private readonly completions: number[] = [];
+	/** Send times of requests the platform accepted (any answer but 429/503), last two windows. */
+	private readonly accepted: number[] = [];
+
+	/** Send times of the requests answered 429/503, in the order answered, until their throttle is reported. */
+	private readonly refusedSentAt: number[] = [];
+
+	/** When the limiter last reacted to a throttle: answers to requests sent before belong to it. */
+	private reactedAt = -Infinity;
+
+	/** Answer times of the 429s of the last window. */
+	private readonly refusals: number[] = [];
 
 	/** Figures a benchmark or a test may read. */
-	readonly metrics = { throttles: 0, maxInFlight: 0, requests: 0 };
+	readonly metrics = { throttles: 0, maxInFlight: 0, requests: 0, pauses: 0 };
 
 	constructor(options: LimiterOptions = {}) {
 		const fixed = options.fixedConcurrency ?? 0;
@@ -78,11 +139,24 @@ export class AdaptiveLimiter {
 	/** Wait for a slot (concurrency, pause and rate cap), run `task`, release the slot. */
 	async run<T>(task: () => Promise<T>): Promise<T> {
 		await this.acquire();
+		const sentAt = Date.now();
+		let result: T;
 		try {
-			return await task();
+			result = await task();
 		} finally {
 			this.release();
 		}
+		const status = statusOf(result);
+		if (status !== undefined) {
+			if (THROTTLED.has(status)) {
+				this.refusedSentAt.push(sentAt);
+				if (this.refusedSentAt.length > 1000) this.refusedSentAt.shift();
+			} else {
+				this.accepted.push(sentAt);
+				trim(this.accepted, sentAt - 2 * RATE_WINDOW_MS);
+			}
+		}
+		return result;
 	}
 
 	private async acquire(): Promise<void> {
@@ -93,23 +167,46 @@ export class AdaptiveLimiter {
 		this.metrics.maxInFlight = Math.max(this.metrics.maxInFlight, this.inFlight);
 		// Pause and rate cap are waited for while holding the slot, so the number of
 		// requests released together after a pause never exceeds the concurrency.
-		for (;;) {
-			const now = Date.now();
-			if (this.pausedUntil > now) {
-				await sleep(this.pausedUntil - now);
-				continue;
-			}
-			if (Number.isFinite(this.rateCap)) {
-				const slot = Math.max(now, this.nextSlotAt);
-				this.nextSlotAt = slot + 1000 / this.rateCap;
-				if (slot > now) {
-					await sleep(slot - now);
-					if (this.pausedUntil > Date.now()) continue;
-				}
-			}
-			break;
+		if (this.gateQueue.length > 0 || this.pausedUntil > Date.now() || Number.isFinite(this.rateCap)) {
+			await new Promise<void>((resolve) => {
+				this.gateQueue.push(resolve);
+				void this.pump();
+			});
 		}
 		this.metrics.requests++;
+	}
+
+	/** Lets the queued requests go one by one, as the pause and the token bucket allow. */
+	private async pump(): Promise<void> {
+		if (this.pumping) return;
+		this.pumping = true;
+		try {
+			while (this.gateQueue.length > 0) {
+				const wait = this.waitBeforeNext(Date.now());
+				if (wait > 0) {
+					await sleep(wait);
+					continue;
+				}
+				(this.gateQueue.shift() as () => void)();
+			}
+		} finally {
+			this.pumping = false;
+		}
+	}
+
+	/** 0 and a token taken when a request may go now, else how long to wait. */
+	private waitBeforeNext(now: number): number {
+		if (this.pausedUntil > now) return this.pausedUntil - now;
+		if (!Number.isFinite(this.rateCap)) return 0;
+		const depth = Math.max(1, (this.rateCap * BURST_MS) / 1000);
+		const from = Math.max(this.tokensAt, this.pausedUntil);
+		if (now > from) this.tokens = Math.min(depth, this.tokens + ((now - from) * this.rateCap) / 1000);
+		this.tokensAt = now;
+		if (this.tokens >= 1) {
+			this.tokens -= 1;
+			return 0;
+		}
+		return Math.max(1, Math.ceil(((1 - this.tokens) * 1000) / this.rateCap));
 	}
 
 	private release(): void {
@@ -125,25 +222,25 @@ export class AdaptiveLimiter {
 
 	/** A request was answered well: grow. */
 	onSuccess(): void {
-		const now = Date.now();
-		this.completions.push(now);
-		while (this.completions.length > 0 && this.completions[0] < now - RATE_WINDOW_MS) this.completions.shift();
 		if (this.fixed) return;
-		if (this.slowStart) this.limit = Math.min(this.max, this.limit + 1);
+		const now = Date.now();
+		if (this.slowStart) this.limit = Math.min(this.max, this.limit + SLOW_START_STEP);
 		else this.limit = Math.min(this.max, this.limit + 1 / Math.max(1, this.limit));
 		if (Number.isFinite(this.rateCap)) {
 			// Per second of sending since the last throttle, not per success: 0.2 % per
 			// success was +20 %/s at 100 requests/s, back over the limit within a second
-			// of every throttle, and every throttle pauses all requests for Retry-After.
+			// of every throttle.
 			const from = Math.max(this.capRaisedAt, this.pausedUntil);
-			if (now > from) this.rateCap *= Math.exp((CAP_GROWTH_PER_SECOND * (now - from)) / 1000);
-			this.capRaisedAt = now;
+			const quiet = Math.max(0, now - Math.max(this.reactedAt, this.pausedUntil));
+			const growth = Math.min(CAP_GROWTH_MAX, CAP_GROWTH_PER_SECOND * 2 ** (quiet / CAP_GROWTH_DOUBLES_MS));
+			if (now > from) this.rateCap *= Math.exp((growth * (now - from)) / 1000);
+			this.capRaisedAt = Math.max(now, this.capRaisedAt);
 		}
 		this.wakeWaiters();
 	}
 
 	/**
-	 * The platform throttled (429) or was unavailable (503): back off everyone.
+	 * The platform throttled (429) or was unavailable (503).
 	 * Only a rate limit (429) teaches a request rate: the rate achieved when a 503
 	 * came says nothing about a limit, and learning from it would cap a run that met
 	 * a passing outage at the rate of its first few answers (as low as 1 per second).
@@ -151,24 +248,77 @@ export class AdaptiveLimiter {
 	onThrottle(retryAfterMs: number, rateLimited = true): void {
 		this.metrics.throttles++;
 		const now = Date.now();
-		// Answers to requests sent before the current pause began are the same throttle:
-		// back off once per pause, not once per answer (a burst of 100 429s halved the
-		// concurrency down to 1 and lowered the cap 100 times).
-		const sameThrottle = this.pausedUntil > now;
-		const resumedAt = this.pausedUntil;
+		const sentAt = Math.min(now, this.refusedSentAt.shift() ?? now);
 		const pause = Math.min(Math.max(0, retryAfterMs), MAX_PAUSE_MS);
-		this.pausedUntil = Math.max(this.pausedUntil, now + pause);
-		this.nextSlotAt = this.pausedUntil;
-		if (this.fixed || sameThrottle) return;
+		if (this.fixed) {
+			this.pauseAll(now, pause);
+			return;
+		}
+		if (!rateLimited) {
+			// Unavailable: everyone waits, the concurrency halves once per pause; no rate learned.
+			const wasPaused = this.pausedUntil > now;
+			this.pauseAll(now, pause);
+			if (wasPaused || sentAt < this.reactedAt) return;
+			this.reactedAt = now;
+			this.slowStart = false;
+			this.limit = Math.max(1, this.limit / 2);
+			return;
+		}
+		// Answers to requests sent before the last reaction are the same throttle: react once,
+		// not once per answer (a burst of 100 429s halved the concurrency down to 1 and lowered
+		// the cap 100 times).
+		if (sentAt < this.reactedAt) return;
+		this.refusals.push(now);
+		trim(this.refusals, now - RATE_WINDOW_MS);
+		const learned = Number.isFinite(this.rateCap);
+		// Many 429s within a window, or a Retry-After longer than it: not a bunch at the
+		// edge of the window but a lower limit (or a block): pause everyone, learn anew.
+		const changed = learned && (pause > 2 * RATE_WINDOW_MS || this.refusals.length > Math.max(3, this.rateCap * ESCALATE_SHARE));
+		if (learned && !changed) {
+			// A few answers bunched at the platform: this request waits its Retry-After (the
+			// transport sleeps it), the others go on at a slightly lower rate.
+			if (now - this.reactedAt < RATE_WINDOW_MS) return;
+			this.reactedAt = now;
+			this.rateCap = Math.max(1, this.rateCap * (1 - EPISODE_CUT));
+			this.capRaisedAt = now;
+			return;
+		}
+		if (this.pausedUntil > now) return;
+		this.reactedAt = now;
 		this.slowStart = false;
-		this.limit = Math.max(1, this.limit / 2);
-		while (this.completions.length > 0 && this.completions[0] < now - RATE_WINDOW_MS) this.completions.shift();
-		// The rate since sending resumed after the last pause (a pause inside the window
-		// would make the rate look low, and the cap now rises slowly).
-		const since = Math.max(now - RATE_WINDOW_MS, resumedAt);
-		const answered = this.completions.filter((at) => at >= since).length;
-		const achieved = (answered * 1000) / Math.max(RATE_WINDOW_MS / 4, now - since);
-		if (rateLimited && achieved > 0) this.rateCap = Math.min(this.rateCap, Math.max(1, achieved * 0.95));
 		this.capRaisedAt = now;
+		this.refusals.length = 0;
+		// The limit: the requests accepted among those sent in the window before the refused one.
+		const inWindow = this.accepted.filter((at) => at > sentAt - RATE_WINDOW_MS && at <= sentAt);
+		if (!learned) {
+			this.limit = Math.max(1, this.limit / 2);
+			this.pauseAll(now, pause);
+			if (inWindow.length === 0) return;
+			this.rateCap = Math.max(1, inWindow.length * (1 - MARGIN));
+			// The first probe filled the window early in it; the refused requests wait their
+			// Retry-After, the others start again, at the learned rate, when the window that was
+			// filled has passed (Retry-After is whole seconds: up to a second more).
+			const windowPassed = inWindow[0] + RATE_WINDOW_MS + BURST_MS;
+			if (windowPassed < this.pausedUntil) this.pausedUntil = Math.max(now, windowPassed);
+			return;
+		}
+		// A lower limit (the concurrency stays: the cap sets the pace, and halving it as well would
+		// starve the pace when answers are slow). A client slowed down by its machine accepts
+		// fewer than the limit: never more than a third off at once.
+		this.pauseAll(now, pause);
+		this.rateCap = Math.min(this.rateCap, Math.max(this.rateCap * 0.7, inWindow.length * (1 - MARGIN)));
 	}
+
+	private pauseAll(now: number, pause: number): void {
+		if (pause <= 0) return;
+		if (this.pausedUntil <= now) this.metrics.pauses++;
+		this.pausedUntil = Math.max(this.pausedUntil, now + pause);
+	}
+}
+
+/** Drops the sorted-ish times before `from` at the head of `times`. */
+function trim(times: number[], from: number): void {
+	let drop = 0;
+	while (drop < times.length && times[drop] < from) drop++;
+	if (drop > 0) times.splice(0, drop);
 }
