@@ -16,7 +16,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { readSeenStore, type SeenStore } from './dedupe';
+import type { SeenStore } from './dedupe';
 import { isRecord } from '../helpers/objects';
 
 export type RegistrationKind = 'test' | 'production';
@@ -66,13 +66,6 @@ export function isComplete(record: Partial<StoredRegistration> | undefined): rec
 		typeof record.secret === 'string' &&
 		record.secret !== ''
 	);
-}
-
-/** The dedupe store of one kind, created on first use (inside static data). */
-export function seenStore(data: TriggerStaticData, kind: RegistrationKind): SeenStore {
-	const store = readSeenStore(data.seen[kind]);
-	data.seen[kind] = store;
-	return store;
 }
 
 /**
