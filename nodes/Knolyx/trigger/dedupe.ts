@@ -46,7 +46,7 @@ export const DEFAULT_LIMITS: DedupeLimits = {
  * - `writer`: who made the save (`<process window>:<sequence number>`): that save holds
  *   every id this window accepted up to that number (see `missingFrom`).
  *
- * Before version 0.2 the window was `{ ids: string[], at: number[] }` (the ids as sent,
+ * Earlier versions stored the window as `{ ids: string[], at: number[] }` (the ids as sent,
  * one element each, `at` in seconds); such a window is read and written back in this
  * form at the next save.
  */
@@ -99,7 +99,7 @@ function readSeenStore(value: unknown): SeenStore {
 		if (!fits) return EMPTY;
 		return { ids, at, writer: isString(value.writer) ? value.writer : undefined };
 	}
-	// Written before version 0.2: one id per element, times in seconds.
+	// Written by earlier versions: one id per element, times in seconds.
 	if (!at.every(isTime)) return EMPTY;
 	const store: SeenStore = { ids: [], at: [] };
 	for (let i = 0; i < ids.length; i += CHUNK) {
@@ -351,7 +351,7 @@ export function recentIds(scope: string): RecentIds {
 }
 
 /** The duplicate check of one delivery. */
-export interface Dedupe {
+interface Dedupe {
 	/** Whether `id` was accepted before, within the window (this process's memory first, then the stored window). */
 	isDuplicate(id: string): boolean;
 	/** Remembers `id` as accepted: in memory, and in the stored window when it may be written. */
@@ -360,7 +360,7 @@ export interface Dedupe {
 	repair(): void;
 }
 
-export interface DedupeOptions {
+interface DedupeOptions {
 	/** Workflow, node and test/production: whose ids these are. */
 	scope: string;
 	/** Which stored window of the node (test and production keep their own). */

@@ -79,7 +79,7 @@ export function commit(staticData: IDataObject, data: TriggerStaticData): void {
 	staticData.seen = data.seen as unknown as IDataObject;
 }
 
-export interface PendingRegistration {
+interface PendingRegistration {
 	url: string;
 	kind: RegistrationKind;
 	secret: string;
@@ -91,7 +91,7 @@ export interface PendingRegistration {
 }
 
 /** How long a finished registration stays known here: covers the platform's first PING retries. */
-export const PENDING_TTL_MS = 5 * 60 * 1000;
+const PENDING_TTL_MS = 5 * 60 * 1000;
 
 const pending = new Map<string, PendingRegistration & { finish: () => void }>();
 
