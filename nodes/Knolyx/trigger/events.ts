@@ -7,15 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { isRecord } from '../helpers/objects';
 
-const KNOWN_EVENT_TYPES = [
-	'COURSE_STARTED',
-	'COURSE_COMPLETED',
-	'COURSE_PAYMENT_RECEIVED',
-	'BUNDLE_PAYMENT_RECEIVED',
-	'PING',
-] as const;
-
-type KnownEventType = (typeof KNOWN_EVENT_TYPES)[number];
+type KnownEventType = 'COURSE_STARTED' | 'COURSE_COMPLETED' | 'COURSE_PAYMENT_RECEIVED' | 'BUNDLE_PAYMENT_RECEIVED' | 'PING';
 
 /** The `events` parameter value that selects every event, including future types. */
 export const ALL_EVENTS = '*';
