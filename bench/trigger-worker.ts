@@ -267,7 +267,8 @@ async function main(): Promise<void> {
 		const knolyxTrips: number[] = [];
 		const bareTrips: number[] = [];
 		const answeringTrips: number[] = [];
-		const storedIds = () => ((knolyx.nodeStaticData?.seen as { production?: { ids: string[] } } | undefined)?.production?.ids.length ?? 0);
+		// Ids in the stored window: 11 characters each in its chunks (dedupe.ts, SeenStore).
+		const storedIds = () => ((knolyx.nodeStaticData?.seen as { production?: { ids: string[] } } | undefined)?.production?.ids ?? []).reduce((n, chunk) => n + chunk.length / 11, 0);
 		let windowAtLastChunk = 0;
 		const CHUNK = 250;
 		const pushStart = { t: Date.now(), cpu: process.cpuUsage(), busy: machineBusyMs() };
@@ -310,22 +311,22 @@ async function main(): Promise<void> {
 			await put(agent, knolyxUrl, message(id, job.deliveries + i), token);
 		}
 		agent.destroy();
-		const seen = (knolyx.nodeStaticData?.seen ?? {}) as Record<string, { ids: string[]; at: number[] }>;
-		const store = seen.production ?? { ids: [], at: [] };
+		const entriesAtEnd = storedIds();
 
 		// Retained heap of the two structures at the bound, built in isolation with ids of the same shape.
 		const bound = dedupe.DEFAULT_DEDUPE_WINDOW;
 		const limits = dedupe.DEFAULT_LIMITS;
 		const sampleIds = Array.from({ length: bound }, () => uuid(random));
 		const now = Date.now();
-		const seenStoreHeapBytes = retainedBytes(() => {
-			const s = dedupe.readSeenStore(JSON.parse(JSON.stringify({ ids: sampleIds, at: sampleIds.map(() => Math.floor(now / 1000)) })));
-			return s;
-		});
+		// The stored window as n8n holds it after loading it (parsed JSON), filled through the node's own dedupe.
+		const filled: IDataObject = {};
+		for (const id of sampleIds) dedupe.openDedupe(filled, { scope: 'bench-heap', kind: 'production', limits, nowMs: now, writable: true }).accept(id);
+		const filledJson = JSON.stringify(filled);
+		const seenStoreHeapBytes = retainedBytes(() => JSON.parse(filledJson) as unknown);
+		// The process-local window, filled the same way (it keeps the ids' hashes).
 		const recentIdsHeapBytes = retainedBytes(() => {
-			const window = new dedupe.RecentIds();
-			for (const id of JSON.parse(JSON.stringify(sampleIds)) as string[]) window.add(id, now, limits);
-			return window;
+			for (const id of sampleIds) dedupe.openDedupe({}, { scope: 'bench-heap-memory', kind: 'production', limits, nowMs: now, writable: false }).accept(id);
+			return dedupe.recentIds('bench-heap-memory');
 		});
 
 		const result: TriggerResult = {
@@ -357,7 +358,7 @@ async function main(): Promise<void> {
 			otherCores,
 			store: {
 				bound,
-				entriesAtEnd: store.ids.length,
+				entriesAtEnd,
 				staticDataJsonBytes: Buffer.byteLength(JSON.stringify(knolyx.nodeStaticData ?? {})),
 				seenStoreHeapBytes,
 				recentIdsHeapBytes,

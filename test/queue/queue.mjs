@@ -234,12 +234,18 @@ function byStatus(list) {
 	return out;
 }
 
-/** The Knolyx Trigger's dedupe store as saved in PostgreSQL: ids of production deliveries. */
+/**
+ * The Knolyx Trigger's dedupe store as saved in PostgreSQL: which ids of production
+ * deliveries it holds. The window keeps 11 base64url characters of each id's SHA-256
+ * (in chunks of strings; nodes/Knolyx/trigger/dedupe.ts, SeenStore).
+ */
 function storedSeenIds(postgres, triggerNodeName) {
 	const raw = postgres.query(`select "staticData" from workflow_entity where id = '${IDS.trigger}'`).trim();
 	const data = raw ? JSON.parse(raw) : {};
 	const node = data[`node:${triggerNodeName}`] ?? {};
-	return new Set(node.seen?.production?.ids ?? []);
+	const hashes = new Set((node.seen?.production?.ids ?? []).flatMap((chunk) => chunk.match(/.{11}/g) ?? []));
+	const hashOf = (id) => crypto.createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, 11);
+	return { size: hashes.size, has: (id) => hashes.has(hashOf(id)) };
 }
 
 /** Started/finished execution ids in a worker's log ("Worker started execution 12 (job 7)"). */

@@ -14,6 +14,7 @@ import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { DEMO, startSandbox, type Sandbox } from '../../sandbox';
 import { startTriggerHost, type TriggerHost } from '../harness';
+import { appendForeign, idHash, storedWindow } from './seen-window';
 
 const TYPE = 'n8n-nodes-knolyx.knolyxTrigger';
 const NODE_KEY = 'node:Knolyx Trigger';
@@ -63,7 +64,9 @@ const snapshot = (data: IDataObject | undefined) => JSON.parse(JSON.stringify(da
 const load = (h: TriggerHost, saved: IDataObject) => {
 	h.staticData[NODE_KEY] = snapshot(saved);
 };
-const storedIds = (h: TriggerHost) => ((h.nodeStaticData?.seen as IDataObject | undefined)?.production as { ids: string[] } | undefined)?.ids ?? [];
+/** The stored window's entries, as the hashes of the ids (see seen-window.ts). */
+const storedIds = (h: TriggerHost) => storedWindow(h.nodeStaticData).hashes;
+const hashes = (ids: string[]) => ids.map(idHash);
 
 async function deliver(h: TriggerHost, id: string): Promise<void> {
 	const token = [...sandbox.state.webhooks.values()].find((w) => w.url === h.url('trigger'))!.securityToken;
@@ -86,7 +89,7 @@ it('a save built before other deliveries of this process, landing last, loses no
 	await deliver(h, 'c');
 	load(h, early); // holds only 'a'
 	await deliver(h, 'd');
-	expect([...storedIds(h)].sort()).toEqual(['a', 'b', 'c', 'd']);
+	expect([...storedIds(h)].sort()).toEqual(hashes(['a', 'b', 'c', 'd']).sort());
 
 	const restarted = await startProcess(undefined, h.nodeStaticData);
 	for (const id of ['a', 'b', 'c', 'd']) await deliver(restarted, id);
@@ -101,13 +104,14 @@ it('a save of another process that lands last (its own ids at the end) loses non
 	await deliver(h, 'c');
 	// Another process loaded the early save, accepted 'x' and 'y', and its save won.
 	const other = snapshot(early);
-	const seen = (other.seen as IDataObject).production as { ids: string[]; at: number[] };
 	const now = Math.floor(Date.now() / 1000);
-	seen.ids.push('x', 'y');
-	seen.at.push(now, now);
+	appendForeign(other, [
+		['x', now],
+		['y', now],
+	]);
 	load(h, other);
 	await deliver(h, 'd');
-	expect([...storedIds(h)].sort()).toEqual(['a', 'b', 'c', 'd', 'x', 'y']);
+	expect([...storedIds(h)].sort()).toEqual(hashes(['a', 'b', 'c', 'd', 'x', 'y']).sort());
 	// The other process's ids are recognised here too.
 	await deliver(h, 'x');
 	expect(executedIds(h)).toEqual(['a', 'b', 'c', 'd']);
@@ -121,7 +125,7 @@ it('a resend writes back the ids a concurrent save dropped, so a restart still k
 	load(h, early);
 	await deliver(h, 'a'); // a duplicate: no execution, but the stored window is repaired
 	expect(executedIds(h)).toEqual(['a', 'b']);
-	expect(storedIds(h)).toEqual(['a', 'b']);
+	expect(storedIds(h)).toEqual(hashes(['a', 'b']));
 
 	const restarted = await startProcess(undefined, h.nodeStaticData);
 	await deliver(restarted, 'b');
@@ -139,7 +143,7 @@ it('concurrent deliveries of new and resent ids: each id runs once and the store
 		}),
 	);
 	expect([...executedIds(h)].sort()).toEqual([...ids].sort());
-	expect([...storedIds(h)].sort()).toEqual([...ids].sort());
+	expect([...storedIds(h)].sort()).toEqual(hashes(ids).sort());
 });
 
 it('the window is bounded: the last N ids are kept in order and recognised after a restart, older ones are not', async () => {
@@ -147,7 +151,7 @@ it('the window is bounded: the last N ids are kept in order and recognised after
 	const h = await startProcess(WINDOW);
 	const ids = Array.from({ length: 80 }, (_, i) => `w-${i}`);
 	for (const id of ids) await deliver(h, id);
-	expect(storedIds(h)).toEqual(ids.slice(-WINDOW));
+	expect(storedIds(h)).toEqual(hashes(ids.slice(-WINDOW)));
 
 	const restarted = await startProcess(WINDOW, h.nodeStaticData);
 	for (const id of ids.slice(-WINDOW)) await deliver(restarted, id);
@@ -167,14 +171,14 @@ it('ids older than 7 days are forgotten; a malformed stored window counts as emp
 	await deliver(restarted, 'old');
 	await deliver(restarted, 'recent');
 	expect(executedIds(restarted)).toEqual(['old']);
-	expect(storedIds(restarted)).toEqual(['recent', 'old']);
+	expect(storedIds(restarted)).toEqual(hashes(['recent', 'old']));
 
 	const broken = snapshot(restarted.nodeStaticData);
 	broken.seen = { production: { ids: ['recent', 7], at: [recent] } };
 	const third = await startProcess(undefined, broken);
 	await deliver(third, 'recent');
 	expect(executedIds(third)).toEqual(['recent']);
-	expect(storedIds(third)).toEqual(['recent']);
+	expect(storedIds(third)).toEqual(hashes(['recent']));
 });
 
 it('a window of 0 turns detection off and stores nothing', async () => {

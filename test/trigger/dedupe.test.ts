@@ -1,14 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	DEFAULT_LIMITS,
-	openDedupe,
-	readSeenStore,
-	RecentIds,
-	recentIds,
-	type DedupeLimits,
-	type SeenStore,
-} from '../../nodes/Knolyx/trigger/dedupe';
+import { DEFAULT_LIMITS, openDedupe, RecentIds, recentIds, type DedupeLimits } from '../../nodes/Knolyx/trigger/dedupe';
+import { appendForeign, idHash, storedWindow } from './seen-window';
 
 const DAY = 24 * 60 * 60 * 1000;
 const t0 = Date.UTC(2030, 0, 1);
@@ -26,7 +19,8 @@ function deliver(staticData: IDataObject, scope: string, id: string, nowMs: numb
 	dedupe.accept(id);
 	return true;
 }
-const stored = (staticData: IDataObject) => (staticData.seen as { production: SeenStore }).production;
+const stored = (staticData: IDataObject) => storedWindow(staticData);
+const hashes = (ids: string[]) => ids.map(idHash);
 /** Static data as n8n saves and reloads it. */
 const reload = (staticData: IDataObject) => JSON.parse(JSON.stringify(staticData)) as IDataObject;
 
@@ -44,9 +38,9 @@ describe('stored window (static data)', () => {
 		const data: IDataObject = {};
 		const scope = newScope();
 		for (let i = 0; i < 6000; i++) deliver(data, scope, `id-${i}`, t0 + i, limits);
-		expect(stored(data).ids).toHaveLength(5000);
-		expect(stored(data).at).toHaveLength(5000);
-		expect(stored(data).ids[0]).toBe('id-1000');
+		expect(stored(data).hashes).toHaveLength(5000);
+		expect(stored(data).times).toHaveLength(5000);
+		expect(stored(data).hashes[0]).toBe(idHash('id-1000'));
 		// A new process (no memory) with the same object: only the stored window answers.
 		const other = newScope();
 		expect(deliver(data, other, 'id-999', t0 + 6000, limits)).toBe(true);
@@ -60,7 +54,7 @@ describe('stored window (static data)', () => {
 		deliver(data, newScope(), 'old', t0);
 		deliver(data, newScope(), 'new', t0 + 6 * DAY);
 		expect(deliver(data, newScope(), 'old', t0 + 7 * DAY + 2000)).toBe(true);
-		expect(stored(data).ids).toEqual(['new', 'old']);
+		expect(stored(data).hashes).toEqual(hashes(['new', 'old']));
 	});
 
 	it('keeps integer-like ids in insertion order (arrays, not object keys)', () => {
@@ -70,19 +64,52 @@ describe('stored window (static data)', () => {
 		deliver(data, scope, 'zzz', t0, limits);
 		deliver(data, scope, '10', t0 + 1, limits);
 		deliver(data, scope, '2', t0 + 2, limits);
-		expect(stored(data).ids).toEqual(['10', '2']);
+		expect(stored(data).hashes).toEqual(hashes(['10', '2']));
 	});
 
-	it('ignores malformed data; readSeenStore copies', () => {
-		expect(readSeenStore({ ids: ['a'], at: [] })).toEqual({ ids: [], at: [] });
-		expect(readSeenStore('junk')).toEqual({ ids: [], at: [] });
-		const store = { ids: ['a'], at: [1] };
-		const copy = readSeenStore(store);
-		expect(copy).toEqual(store);
-		expect(copy.ids).not.toBe(store.ids);
-		const data: IDataObject = { seen: { production: { ids: ['a', 2], at: [t0 / 1000, t0 / 1000] } } };
-		expect(deliver(data, newScope(), 'a', t0)).toBe(true);
-		expect(stored(data)).toEqual({ ids: ['a'], at: [t0 / 1000] });
+	it('ignores malformed data (either form): the window counts as empty', () => {
+		for (const malformed of [
+			{ ids: ['a', 2], at: [t0 / 1000, t0 / 1000] },
+			{ ids: ['a'], at: [] },
+			{ ids: [idHash('a') + 'x'], at: ['AAAAAA'] },
+			{ ids: [idHash('a')], at: ['AAA'] },
+			{ ids: [idHash('a'), ''], at: ['AAAAAA', ''] },
+			{ ids: [idHash('a')], at: ['AAAAAA', 'AAAAAA'] },
+			'junk',
+		]) {
+			const data: IDataObject = { seen: { production: malformed } };
+			expect(deliver(data, newScope(), 'a', t0)).toBe(true);
+			expect(stored(data)).toEqual({ hashes: hashes(['a']), times: [t0 / 1000] });
+		}
+	});
+
+	it('reads the window of earlier versions ({ ids, at } arrays) and writes it back in the compact form', () => {
+		// What a workflow saved by version 0.1 holds: 5 000 ids, the newest a second ago.
+		const now = t0 + 10 * DAY;
+		const ids = Array.from({ length: 5000 }, (_, i) => `9f1e${i}-b2c4-4d5e-8f6a-7b8c9d0e1f2a`);
+		const at = ids.map((_, i) => Math.floor(now / 1000) - 5000 + i);
+		const saved = JSON.stringify({ seen: { production: { ids, at }, test: { ids: ['t'], at: [at[0]] } } });
+
+		// A new process (no memory) after the update: every id of the old window is still a duplicate.
+		const scope = newScope();
+		const data = JSON.parse(saved) as IDataObject;
+		expect(deliver(data, scope, ids[0], now)).toBe(false);
+		expect(deliver(data, scope, ids[4999], now)).toBe(false);
+		expect(deliver(data, scope, 'new-1', now)).toBe(true);
+		// Saved in the compact form: the same ids in the same order (the oldest evicted by the new one).
+		const production = (data.seen as IDataObject).production as IDataObject;
+		expect(Object.keys(production).sort()).toEqual(['at', 'ids', 'writer']);
+		expect((production.at as unknown[]).every((chunk) => typeof chunk === 'string')).toBe(true);
+		expect(stored(data).hashes).toEqual(hashes([...ids.slice(1), 'new-1']));
+		expect(stored(data).times).toEqual([...at.slice(1), Math.floor(now / 1000)]);
+		expect(JSON.stringify(production).length).toBeLessThan(90_000); // the arrays took ~250 KB
+		// The other kind's window is left as it was until its own next save.
+		expect((data.seen as IDataObject).test).toEqual({ ids: ['t'], at: [at[0]] });
+
+		const reloaded = reload(data);
+		const fresh = newScope();
+		for (const id of [...ids.slice(1), 'new-1']) expect(deliver(reloaded, fresh, id, now + 1000)).toBe(false);
+		expect(deliver(reloaded, fresh, ids[0], now + 1000)).toBe(true); // evicted above
 	});
 
 	it('a window of 0 turns detection off', () => {
@@ -101,7 +128,7 @@ describe('stored window (static data)', () => {
 		expect(data.seen).toBeUndefined();
 		expect(deliver(data, scope, 'early', t0 + 10, DEFAULT_LIMITS, false)).toBe(false);
 		deliver(data, scope, 'later', t0 + 20);
-		expect(stored(data).ids).toEqual(['early', 'later']);
+		expect(stored(data).hashes).toEqual(hashes(['early', 'later']));
 	});
 });
 
@@ -123,7 +150,7 @@ describe('recent ids (process memory)', () => {
 		for (let i = 0; i < 10_000; i++) window.add(`id-${i}`, t0 + i, limits);
 		expect(window.size).toBe(10);
 		expect((window as unknown as { log: string[] }).log.length).toBeLessThanOrEqual(2 * 10 + 64 + 1);
-		expect([...window.after(window.entryOf('id-9997')!.seq)].map(([id]) => id)).toEqual(['id-9998', 'id-9999']);
+		expect([...window.after(window.lastSeq - 2)].map(([id]) => id)).toEqual(['id-9998', 'id-9999']);
 	});
 
 	it('keeps one window per scope', () => {
@@ -145,15 +172,15 @@ describe('saves that overwrite each other (n8n saves static data whole, last wri
 		// Saves land in any order; the last one wins. A save built after delivery i holds every id accepted up to i.
 		for (const i of [19, 3, 0, 7]) {
 			saved = JSON.stringify(loaded[i]);
-			const ids = (JSON.parse(saved) as { seen: { production: SeenStore } }).seen.production.ids;
-			for (let j = 0; j <= i; j++) expect(ids).toContain(`id-${j}`);
+			const ids = storedWindow(JSON.parse(saved) as IDataObject).hashes;
+			for (let j = 0; j <= i; j++) expect(ids).toContain(idHash(`id-${j}`));
 		}
 		// A later delivery (a resend, say) heals what an earlier-built save dropped, without duplicating.
 		const next = JSON.parse(saved) as IDataObject;
 		expect(deliver(next, scope, 'id-2', t0 + 30)).toBe(false);
-		expect([...stored(next).ids].sort()).toEqual(Array.from({ length: 20 }, (_, j) => `id-${j}`).sort());
+		expect([...stored(next).hashes].sort()).toEqual(hashes(Array.from({ length: 20 }, (_, j) => `id-${j}`)).sort());
 		expect(deliver(next, scope, 'id-20', t0 + 31)).toBe(true);
-		expect(stored(next).ids).toHaveLength(21);
+		expect(stored(next).hashes).toHaveLength(21);
 	});
 
 	it('ids of another process at the end of the stored window do not hide this process’s lost ids', () => {
@@ -163,12 +190,13 @@ describe('saves that overwrite each other (n8n saves static data whole, last wri
 		const early = reload(data);
 		deliver(data, scope, 'b', t0 + 1000);
 		deliver(data, scope, 'c', t0 + 2000);
-		const foreign = stored(early);
-		foreign.ids.push('x', 'y');
-		foreign.at.push(t0 / 1000 + 1, t0 / 1000 + 3);
+		appendForeign(early, [
+			['x', t0 / 1000 + 1],
+			['y', t0 / 1000 + 3],
+		]);
 		expect(deliver(early, scope, 'd', t0 + 4000)).toBe(true);
-		expect(stored(early).ids).toEqual(['a', 'x', 'b', 'c', 'y', 'd']);
-		expect(stored(early).at).toEqual([0, 1, 1, 2, 3, 4].map((s) => t0 / 1000 + s));
+		expect(stored(early).hashes).toEqual(hashes(['a', 'x', 'b', 'c', 'y', 'd']));
+		expect(stored(early).times).toEqual([0, 1, 1, 2, 3, 4].map((s) => t0 / 1000 + s));
 	});
 
 	it('an id both processes accepted (a racing resend) does not hide this process’s ids another save dropped', () => {
@@ -182,7 +210,7 @@ describe('saves that overwrite each other (n8n saves static data whole, last wri
 		// P2's save won. P1's next delivery must put 'a' back, so a resend of 'a' to P2 is recognised.
 		const loaded = reload(p2Save);
 		deliver(loaded, p1, 'd', t0 + 300);
-		expect([...stored(loaded).ids].sort()).toEqual(['a', 'd', 'x']);
+		expect([...stored(loaded).hashes].sort()).toEqual(hashes(['a', 'd', 'x']).sort());
 		expect(deliver(reload(loaded), p2, 'a', t0 + 400)).toBe(false);
 	});
 
@@ -203,15 +231,9 @@ describe('saves that overwrite each other (n8n saves static data whole, last wri
 			if (roll < 0.05 && snapshots.length > 0) {
 				live = reload(snapshots[Math.floor(random() * snapshots.length)]); // a save built earlier landed last
 			} else if (roll < 0.08) {
-				const store = stored(live) ?? { ids: [], at: [] };
-				const foreignId = `f-${step}`;
-				store.ids.push(foreignId); // another process's save, within its bound
-				store.at.push(Math.floor(now / 1000));
-				if (store.ids.length > limits.maxEntries) {
-					store.ids.shift();
-					store.at.shift();
-				}
+				// Another process's save: its id added, within its bound.
 				live = reload(live);
+				deliver(live, `${scope}-other`, `f-${step}`, now, limits);
 			} else if (roll < 0.2 && accepted.length > 0) {
 				const id = accepted[accepted.length - 1 - Math.floor(random() * Math.min(accepted.length, 200))];
 				expect(deliver(live, scope, id, now, limits)).toBe(false);
@@ -223,10 +245,8 @@ describe('saves that overwrite each other (n8n saves static data whole, last wri
 			}
 			if (step % 50 === 0) snapshots.push(reload(live));
 			const store = stored(live);
-			if (store) {
-				expect(store.ids.length).toBeLessThanOrEqual(limits.maxEntries);
-				expect(new Set(store.ids).size).toBe(store.ids.length);
-			}
+			expect(store.hashes.length).toBeLessThanOrEqual(limits.maxEntries);
+			expect(new Set(store.hashes).size).toBe(store.hashes.length);
 		}
 		// Whatever was loaded last, a fresh process (no memory) that loads the last save after one more
 		// delivery of this process knows the window's newest ids.

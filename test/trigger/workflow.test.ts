@@ -13,6 +13,7 @@ import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { DEMO, startSandbox, type Sandbox } from '../../sandbox';
 import { startTriggerHost, type TriggerHost, type TriggerMode } from '../harness';
+import { idHash, storedWindow } from './seen-window';
 
 const TYPE = 'n8n-nodes-knolyx.knolyxTrigger';
 const STUDENT_EVENTS = ['COURSE_STARTED', 'COURSE_COMPLETED', 'COURSE_PAYMENT_RECEIVED', 'BUNDLE_PAYMENT_RECEIVED'];
@@ -391,8 +392,7 @@ describe('deliveries', () => {
 		expect(h.executions()).toHaveLength(1);
 
 		// The id is kept in static data (what survives a restart), per registration kind.
-		const seen = (h.nodeStaticData?.seen as IDataObject).production as { ids: string[] };
-		expect(seen.ids).toContain(messages[0].messageId);
+		expect(storedWindow(h.nodeStaticData).hashes).toContain(idHash(messages[0].messageId));
 		// A new message is still accepted.
 		sandbox.activity('course-payment', { email: 'ada@example.com', courseId });
 		await waitUntil(() => h.executions().length === 2, 'a second, new message');

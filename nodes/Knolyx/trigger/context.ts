@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { RegistrationKind } from './registrations';
 
-export const WEBHOOK_NAME = 'default';
+const WEBHOOK_NAME = 'default';
 
 /** Workflow and node: the scope of process-local state (pending registrations, recent ids). */
 export function scopeOf(ctx: IHookFunctions | IWebhookFunctions): string {

@@ -7,15 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { isRecord } from '../helpers/objects';
 
-export const KNOWN_EVENT_TYPES = [
-	'COURSE_STARTED',
-	'COURSE_COMPLETED',
-	'COURSE_PAYMENT_RECEIVED',
-	'BUNDLE_PAYMENT_RECEIVED',
-	'PING',
-] as const;
-
-export type KnownEventType = (typeof KNOWN_EVENT_TYPES)[number];
+type KnownEventType = 'COURSE_STARTED' | 'COURSE_COMPLETED' | 'COURSE_PAYMENT_RECEIVED' | 'BUNDLE_PAYMENT_RECEIVED' | 'PING';
 
 /** The `events` parameter value that selects every event, including future types. */
 export const ALL_EVENTS = '*';
@@ -29,20 +21,20 @@ export const DEFAULT_EVENTS: KnownEventType[] = [
 ];
 
 /** Ids are integers (long) on the platform; kept as sent (a string id is not turned into a number). */
-export type KnolyxId = number | string;
+type KnolyxId = number | string;
 
-export interface KnolyxUser {
+interface KnolyxUser {
 	id: KnolyxId | null;
 	name: string | null;
 	email: string | null;
 }
 
-export interface KnolyxCourse {
+interface KnolyxCourse {
 	id: KnolyxId | null;
 	name: string | null;
 }
 
-export interface KnolyxBundle {
+interface KnolyxBundle {
 	id: KnolyxId | null;
 	slug: string | null;
 	name: string | null;
@@ -60,23 +52,23 @@ interface EventBase<T extends string> {
 	type: T;
 }
 
-export interface PingEvent extends EventBase<'PING'> {
+interface PingEvent extends EventBase<'PING'> {
 	data: { message: string | null };
 }
 
-export interface CourseStartedEvent extends EventBase<'COURSE_STARTED'> {
+interface CourseStartedEvent extends EventBase<'COURSE_STARTED'> {
 	data: { user: KnolyxUser; course: KnolyxCourse };
 }
 
-export interface CourseCompletedEvent extends EventBase<'COURSE_COMPLETED'> {
+interface CourseCompletedEvent extends EventBase<'COURSE_COMPLETED'> {
 	data: { user: KnolyxUser; course: KnolyxCourse };
 }
 
-export interface CoursePaymentReceivedEvent extends EventBase<'COURSE_PAYMENT_RECEIVED'> {
+interface CoursePaymentReceivedEvent extends EventBase<'COURSE_PAYMENT_RECEIVED'> {
 	data: { user: KnolyxUser; course: KnolyxCourse };
 }
 
-export interface BundlePaymentReceivedEvent extends EventBase<'BUNDLE_PAYMENT_RECEIVED'> {
+interface BundlePaymentReceivedEvent extends EventBase<'BUNDLE_PAYMENT_RECEIVED'> {
 	data: { user: KnolyxUser; bundle: KnolyxBundle };
 }
 
@@ -89,25 +81,21 @@ export type KnolyxEvent =
 	| BundlePaymentReceivedEvent;
 
 /** An event type this node does not know yet (a newer platform); passed on as it came. */
-export interface UnknownKnolyxEvent {
+interface UnknownKnolyxEvent {
 	id: string;
 	type: string;
 	unknownType: true;
 	data: IDataObject;
 }
 
-export type ParsedEvent = KnolyxEvent | UnknownKnolyxEvent;
-
-export function isKnownEventType(type: string): type is KnownEventType {
-	return (KNOWN_EVENT_TYPES as readonly string[]).includes(type);
-}
+type ParsedEvent = KnolyxEvent | UnknownKnolyxEvent;
 
 export function isKnownEvent(event: ParsedEvent): event is KnolyxEvent {
 	return !('unknownType' in event);
 }
 
 
-export type EnvelopeResult = { ok: true; envelope: KnolyxEnvelope } | { ok: false; reason: string };
+type EnvelopeResult = { ok: true; envelope: KnolyxEnvelope } | { ok: false; reason: string };
 
 /**
  * Checks that a delivery body is an envelope `{ id, type, data }`: id and type
@@ -145,17 +133,17 @@ function textOf(value: unknown): string | null {
 	return null;
 }
 
-export function toUser(value: unknown): KnolyxUser {
+function toUser(value: unknown): KnolyxUser {
 	const user = isRecord(value) ? value : {};
 	return { id: idOf(user.id), name: textOf(user.name), email: textOf(user.email) };
 }
 
-export function toCourse(value: unknown): KnolyxCourse {
+function toCourse(value: unknown): KnolyxCourse {
 	const course = isRecord(value) ? value : {};
 	return { id: idOf(course.id), name: textOf(course.name) };
 }
 
-export function toBundle(value: unknown): KnolyxBundle {
+function toBundle(value: unknown): KnolyxBundle {
 	const bundle = isRecord(value) ? value : {};
 	return { id: idOf(bundle.id), slug: textOf(bundle.slug), name: textOf(bundle.name) };
 }
@@ -184,7 +172,7 @@ export function toEvent(envelope: KnolyxEnvelope): ParsedEvent {
 }
 
 /** The flat item of the default ("simplified") output. */
-export type SimplifiedItem =
+type SimplifiedItem =
 	| { event: 'PING'; eventId: string; message: string | null; receivedAt: string }
 	| {
 			event: 'COURSE_STARTED' | 'COURSE_COMPLETED' | 'COURSE_PAYMENT_RECEIVED';
@@ -196,7 +184,7 @@ export type SimplifiedItem =
 	| { event: 'BUNDLE_PAYMENT_RECEIVED'; eventId: string; user: KnolyxUser; bundle: KnolyxBundle; receivedAt: string }
 	| { event: string; eventId: string; data: IDataObject; receivedAt: string };
 
-export function simplify(event: ParsedEvent, receivedAt: string): SimplifiedItem {
+function simplify(event: ParsedEvent, receivedAt: string): SimplifiedItem {
 	if (!isKnownEvent(event)) {
 		return { event: event.type, eventId: event.id, data: event.data, receivedAt };
 	}

@@ -1,17 +1,18 @@
 /**
- * One delivery from Knolyx: authenticate, validate, filter, drop duplicates,
- * then hand one item to the workflow. Everything that starts no execution is
- * answered here and now, so the platform gets its quick 2xx (or a clear 4xx).
+ * One delivery from Knolyx, in five steps: checkToken → parse → isWanted →
+ * isDuplicate → emit (one item for the workflow). Everything that starts no
+ * execution is answered here and now, so the platform gets its quick 2xx (or a
+ * clear 4xx).
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { deliveryWebhookUrl, kindOf, scopeOf } from './context';
 import { DEFAULT_DEDUPE_WINDOW, DEFAULT_LIMITS, openDedupe } from './dedupe';
-import { buildItem, DEFAULT_EVENTS, isSelected, parseEnvelope } from './events';
-import { isComplete, pendingFor, pendingOfKind, peekTriggerData, type StoredRegistration } from './registrations';
+import { buildItem, DEFAULT_EVENTS, isSelected, parseEnvelope, type KnolyxEnvelope } from './events';
+import { isComplete, pendingFor, pendingOfKind, peekTriggerData, type RegistrationKind, type StoredRegistration } from './registrations';
 import { matchesAny, tokenFromHeaders } from './security';
 
-export interface TriggerOptions {
+interface TriggerOptions {
 	dedupeWindow?: number;
 	rawEnvelope?: boolean;
 	pingInTest?: boolean;
@@ -27,15 +28,12 @@ function isEmptyObject(value: unknown): boolean {
 	return typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && Object.keys(value).length === 0;
 }
 
-export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const kind = kindOf(ctx);
-	const test = kind === 'test';
-	const scope = scopeOf(ctx);
-	const url = deliveryWebhookUrl(ctx);
-	const staticData = ctx.getWorkflowStaticData('node');
-	const stored = peekTriggerData(staticData);
+type Step<T> = { ok: true; value: T } | { ok: false; response: IWebhookResponseData };
 
-	// 1. Who is calling: the token must be the secret of our registration for this URL.
+/** 1. Who is calling: the token must be the secret of our registration for this URL. Says whether the static data in hand knows it. */
+function checkToken(ctx: IWebhookFunctions, staticData: IDataObject, kind: RegistrationKind, scope: string): Step<{ knownInStaticData: boolean }> {
+	const url = deliveryWebhookUrl(ctx);
+	const stored = peekTriggerData(staticData);
 	const records: StoredRegistration[] = (
 		url !== undefined
 			? [stored.registrations[url]]
@@ -54,56 +52,98 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 		} else {
 			ctx.logger.debug(`Knolyx Trigger: refused a delivery with a ${token ? 'wrong' : 'missing'} security token`);
 		}
-		return reply(ctx, 401, { message: 'Missing or invalid X-Webhook-Security-Token' });
+		return { ok: false, response: reply(ctx, 401, { message: 'Missing or invalid X-Webhook-Security-Token' }) };
 	}
-
 	if (knownAsPending) {
 		ctx.logger.debug('Knolyx Trigger: delivery verified against a registration that is still being stored');
 	}
+	return { ok: true, value: { knownInStaticData } };
+}
 
-	// 2. What was sent: a JSON envelope {id, type, data}.
+/** 2. What was sent: a JSON envelope {id, type, data}. */
+function parse(ctx: IWebhookFunctions): Step<KnolyxEnvelope> {
 	const req = ctx.getRequestObject() as { body?: unknown; rawBody?: unknown };
 	const body = isEmptyObject(req.body) && req.rawBody !== undefined ? req.rawBody : ctx.getBodyData();
 	const parsed = parseEnvelope(body);
 	if (!parsed.ok) {
 		ctx.logger.debug(`Knolyx Trigger: refused a delivery that is not a Knolyx event: ${parsed.reason}`);
-		return reply(ctx, 400, { message: `Not a Knolyx event: ${parsed.reason}` });
+		return { ok: false, response: reply(ctx, 400, { message: `Not a Knolyx event: ${parsed.reason}` }) };
 	}
-	const { envelope } = parsed;
+	return { ok: true, value: parsed.envelope };
+}
 
-	// 3. Is it wanted.
+/** 3. Is it wanted: an event type the node listens to (a PING in a test only if asked for). */
+function isWanted(ctx: IWebhookFunctions, envelope: KnolyxEnvelope, options: TriggerOptions, kind: RegistrationKind): boolean {
 	const selected = ctx.getNodeParameter('events', DEFAULT_EVENTS) as string[];
+	return isSelected(envelope.type, selected, { test: kind === 'test', pingInTest: options.pingInTest !== false });
+}
+
+/**
+ * 4. Was it seen already (the platform resends what it thinks was not confirmed).
+ * A new id is remembered as accepted; a duplicate writes back the ids a concurrent
+ * save dropped, so a restart or another process still knows them.
+ */
+interface Delivery {
+	kind: RegistrationKind;
+	scope: string;
+	nowMs: number;
+	options: TriggerOptions;
+	/** Whether the static data in hand knows the registration (see checkToken). */
+	writable: boolean;
+}
+
+function isDuplicate(ctx: IWebhookFunctions, staticData: IDataObject, id: string, delivery: Delivery): boolean {
+	const dedupe = openDedupe(staticData, {
+		scope: `${delivery.scope}|${delivery.kind}`,
+		kind: delivery.kind,
+		limits: { maxEntries: Math.max(0, Math.floor(delivery.options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW)), maxAgeMs: DEFAULT_LIMITS.maxAgeMs },
+		nowMs: delivery.nowMs,
+		// Only static data that knows this registration is written: a copy that does
+		// not (the creation PING racing n8n's save) would overwrite the newer one.
+		writable: delivery.writable,
+	});
+	if (dedupe.isDuplicate(id)) {
+		ctx.logger.debug(`Knolyx Trigger: message ${id} was already handled; no new execution`);
+		dedupe.repair();
+		return true;
+	}
+	dedupe.accept(id);
+	return false;
+}
+
+/**
+ * 5. One item per event. The node answers the platform itself: with
+ * noWebhookResponse, n8n 2.41 saves the static data changed above (the seen id)
+ * before it starts the execution; when n8n answers, it builds the execution on a
+ * reloaded copy and the seen id is lost on restart (seen in the e2e run).
+ */
+function emit(ctx: IWebhookFunctions, envelope: KnolyxEnvelope, options: TriggerOptions, nowMs: number): IWebhookResponseData {
+	const item = buildItem(envelope, { raw: options.rawEnvelope === true, receivedAt: new Date(nowMs).toISOString() });
+	ctx.getResponseObject().status(200).json({ received: true });
+	return { noWebhookResponse: true, workflowData: [ctx.helpers.returnJsonArray([item])] };
+}
+
+export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const kind = kindOf(ctx);
+	const scope = scopeOf(ctx);
+	const staticData = ctx.getWorkflowStaticData('node');
+
+	const caller = checkToken(ctx, staticData, kind, scope);
+	if (!caller.ok) return caller.response;
+
+	const parsed = parse(ctx);
+	if (!parsed.ok) return parsed.response;
+	const envelope = parsed.value;
+
 	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
-	if (!isSelected(envelope.type, selected, { test, pingInTest: options.pingInTest !== false })) {
+	if (!isWanted(ctx, envelope, options, kind)) {
 		return { webhookResponse: { received: true, ignored: 'event type not selected' } };
 	}
 
-	// 4. Was it seen already (the platform resends what it thinks was not confirmed).
-	const now = Date.now();
-	const dedupe = openDedupe(staticData, {
-		scope: `${scope}|${kind}`,
-		kind,
-		limits: { maxEntries: Math.max(0, Math.floor(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW)), maxAgeMs: DEFAULT_LIMITS.maxAgeMs },
-		nowMs: now,
-		// Only static data that knows this registration is written: a copy that does
-		// not (the creation PING racing n8n's save) would overwrite the newer one.
-		writable: knownInStaticData,
-	});
-	if (dedupe.isDuplicate(envelope.id)) {
-		ctx.logger.debug(`Knolyx Trigger: message ${envelope.id} was already handled; no new execution`);
-		// The stored window may have lost ids this process accepted (a concurrent save
-		// won): they are written back now, so a restart or another process still knows them.
-		dedupe.repair();
+	const nowMs = Date.now();
+	if (isDuplicate(ctx, staticData, envelope.id, { kind, scope, nowMs, options, writable: caller.value.knownInStaticData })) {
 		return { webhookResponse: { received: true, ignored: 'duplicate message' } };
 	}
-	dedupe.accept(envelope.id);
 
-	// 5. One item per event. The node answers the platform itself: with
-	// noWebhookResponse, n8n 2.41 saves the static data changed above (the seen id)
-	// before it starts the execution; when n8n answers, it builds the execution on a
-	// reloaded copy and the seen id is lost on restart (seen in the e2e run).
-	const item = buildItem(envelope, { raw: options.rawEnvelope === true, receivedAt: new Date(now).toISOString() });
-	const res = ctx.getResponseObject();
-	res.status(200).json({ received: true });
-	return { noWebhookResponse: true, workflowData: [ctx.helpers.returnJsonArray([item])] };
+	return emit(ctx, envelope, options, nowMs);
 }

@@ -16,7 +16,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { readSeenStore, type SeenStore } from './dedupe';
+import type { SeenStore } from './dedupe';
 import { isRecord } from '../helpers/objects';
 
 export type RegistrationKind = 'test' | 'production';
@@ -68,13 +68,6 @@ export function isComplete(record: Partial<StoredRegistration> | undefined): rec
 	);
 }
 
-/** The dedupe store of one kind, created on first use (inside static data). */
-export function seenStore(data: TriggerStaticData, kind: RegistrationKind): SeenStore {
-	const store = readSeenStore(data.seen[kind]);
-	data.seen[kind] = store;
-	return store;
-}
-
 /**
  * Writes the trigger's objects back into static data. n8n tracks changes with a
  * proxy that only sees assignments to properties it wrapped; objects created
@@ -86,7 +79,7 @@ export function commit(staticData: IDataObject, data: TriggerStaticData): void {
 	staticData.seen = data.seen as unknown as IDataObject;
 }
 
-export interface PendingRegistration {
+interface PendingRegistration {
 	url: string;
 	kind: RegistrationKind;
 	secret: string;
@@ -98,7 +91,7 @@ export interface PendingRegistration {
 }
 
 /** How long a finished registration stays known here: covers the platform's first PING retries. */
-export const PENDING_TTL_MS = 5 * 60 * 1000;
+const PENDING_TTL_MS = 5 * 60 * 1000;
 
 const pending = new Map<string, PendingRegistration & { finish: () => void }>();
 

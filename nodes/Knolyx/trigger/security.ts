@@ -4,10 +4,10 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const TOKEN_HEADER = 'x-webhook-security-token';
+const TOKEN_HEADER = 'x-webhook-security-token';
 
 /** Bytes of randomness per registration (hex-encoded: 64 characters). */
-export const SECRET_BYTES = 32;
+const SECRET_BYTES = 32;
 
 export function generateSecret(): string {
 	return randomBytes(SECRET_BYTES).toString('hex');

@@ -4,7 +4,7 @@
  * running on a laptop gives http://localhost:5678/… unless WEBHOOK_URL is set.
  */
 
-export type UrlProblem = 'http' | 'localhost' | 'private';
+type UrlProblem = 'http' | 'localhost' | 'private';
 
 const LOOPBACK = /^(localhost|.+\.localhost|127(?:\.\d{1,3}){3}|::1|0\.0\.0\.0|::)$/i;
 const PRIVATE_V4 = /^(10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2})$/;
@@ -17,7 +17,7 @@ function hostnameOf(url: string): string | undefined {
 	}
 }
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
 	return LOOPBACK.test(hostname.replace(/^\[|\]$/g, ''));
 }
 
@@ -58,7 +58,7 @@ export type UrlVerdict =
 export const WEBHOOK_URL_HINT =
 	"Knolyx delivers events only to public https addresses. Set n8n's WEBHOOK_URL environment variable to the public https address of this n8n (for example https://n8n.example.com/) and restart n8n, or, for a local n8n, start a tunnel (for example cloudflared or ngrok) and set WEBHOOK_URL to the tunnel's https address.";
 
-export function describeProblems(url: string, problems: UrlProblem[]): string {
+function describeProblems(url: string, problems: UrlProblem[]): string {
 	const reasons: string[] = [];
 	if (problems.includes('http')) reasons.push('it is plain http, not https');
 	if (problems.includes('localhost')) reasons.push('it points to this machine (localhost)');
