@@ -89,15 +89,21 @@ function expectRequests(changed: boolean): void {
 
 const runs = { numRuns: 25 };
 
+/** A course holding `rules`, what it holds, and the workgroup to edit: one already on the target rule (first or last) or `randomId`. */
+function seedCourse(rules: Json[], existing: 'first' | 'last' | undefined, randomId: number) {
+	const courseId = courseWith(ctx.sandbox, rules);
+	const before = read(courseId);
+	const beforeTarget = targetOf(before);
+	const present = workgroupsOf(beforeTarget);
+	const picked = existing === 'first' ? present[0] : existing === 'last' ? present[present.length - 1] : undefined;
+	return { courseId, before, beforeTarget, present, workgroupId: picked ?? randomId };
+}
+
 describe('every other rule is kept exactly as read (random rule lists)', () => {
 	it('addWorkgroup', async () => {
 		await fc.assert(
 			fc.asyncProperty(courseRules, fc.integer({ min: 1, max: 999_999 }), fc.boolean(), async (rules, randomId, pickExisting) => {
-				const courseId = courseWith(ctx.sandbox, rules);
-				const before = read(courseId);
-				const beforeTarget = targetOf(before);
-				const present = workgroupsOf(beforeTarget);
-				const workgroupId = pickExisting && present.length > 0 ? present[0] : randomId;
+				const { courseId, before, beforeTarget, present, workgroupId } = seedCourse(rules, pickExisting ? 'first' : undefined, randomId);
 
 				const [out] = await runOk(ctx.sandbox, { resource: 'rule', operation: 'addWorkgroup', courseId: rl(courseId), ruleName: TARGET, workgroupId: rl(workgroupId) });
 
@@ -123,11 +129,7 @@ describe('every other rule is kept exactly as read (random rule lists)', () => {
 	it('removeWorkgroup', async () => {
 		await fc.assert(
 			fc.asyncProperty(courseRules, fc.integer({ min: 1, max: 999_999 }), fc.boolean(), async (rules, randomId, pickExisting) => {
-				const courseId = courseWith(ctx.sandbox, rules);
-				const before = read(courseId);
-				const beforeTarget = targetOf(before);
-				const present = workgroupsOf(beforeTarget);
-				const workgroupId = pickExisting && present.length > 0 ? present[present.length - 1] : randomId;
+				const { courseId, before, beforeTarget, present, workgroupId } = seedCourse(rules, pickExisting ? 'last' : undefined, randomId);
 
 				const [out] = await runOk(ctx.sandbox, { resource: 'rule', operation: 'removeWorkgroup', courseId: rl(courseId), ruleName: TARGET, workgroupId: rl(workgroupId) });
 
