@@ -36,9 +36,8 @@ interface Gateway {
  * real HTTP both ways; it answers what the sandbox does not (error bodies of other shapes, a file's
  * Content-Disposition).
  */
-async function startGateway(target: string): Promise<Gateway> {
+async function startGateway(target: string, gateway: Gateway): Promise<void> {
 	const targetUrl = new URL(target);
-	const gateway: Gateway = { url: '', rewrite: undefined, arrivals: [], close: async () => undefined };
 	const server = createServer((req, res) => {
 		gateway.arrivals.push(Date.now());
 		const rewrite = gateway.rewrite;
@@ -65,6 +64,13 @@ async function startGateway(target: string): Promise<Gateway> {
 			server.close(() => resolve());
 			server.closeAllConnections();
 		});
+}
+
+/** A gateway for the tests of one describe block: started before them, closed after them. */
+function useGateway(): Gateway {
+	const gateway: Gateway = { url: '', rewrite: undefined, arrivals: [], close: async () => undefined };
+	beforeAll(async () => await startGateway(ctx.sandbox.url, gateway));
+	afterAll(async () => await gateway.close());
 	return gateway;
 }
 
@@ -234,13 +240,7 @@ describe('base URL forms', () => {
 });
 
 describe('Retry-After (the wait a 429 asks for)', () => {
-	let gateway: Gateway;
-	beforeAll(async () => {
-		gateway = await startGateway(ctx.sandbox.url);
-	});
-	afterAll(async () => {
-		await gateway.close();
-	});
+	const gateway = useGateway();
 	beforeEach(() => {
 		gateway.rewrite = undefined;
 		gateway.arrivals = [];
@@ -291,13 +291,7 @@ describe('Retry-After (the wait a 429 asks for)', () => {
 });
 
 describe('the platform message of an error answer, whatever its shape', () => {
-	let gateway: Gateway;
-	beforeAll(async () => {
-		gateway = await startGateway(ctx.sandbox.url);
-	});
-	afterAll(async () => {
-		await gateway.close();
-	});
+	const gateway = useGateway();
 
 	const json = { 'Content-Type': 'application/json' };
 	const text = { 'Content-Type': 'text/plain' };
@@ -319,13 +313,7 @@ describe('the platform message of an error answer, whatever its shape', () => {
 });
 
 describe('the file name of a course image (Content-Disposition)', () => {
-	let gateway: Gateway;
-	beforeAll(async () => {
-		gateway = await startGateway(ctx.sandbox.url);
-	});
-	afterAll(async () => {
-		await gateway.close();
-	});
+	const gateway = useGateway();
 
 	it.each([
 		['attachment; filename="cover.png"', 'cover.png'],
@@ -354,5 +342,29 @@ describe('the file name of a course image (Content-Disposition)', () => {
 		const fileName = expected ?? 'course-101-image.png';
 		expect(result.items[0].json).toMatchObject({ courseId: 101, fileName, mimeType: 'image/png' });
 		expect((result.items[0].binary?.data as IBinaryData).fileName).toBe(fileName);
+	});
+});
+
+describe('the id of a created webhook, whatever the shape of the answer', () => {
+	const gateway = useGateway();
+
+	// The gateway answers every request (the list read before the creation too: an answer that is
+	// no list reads as no webhooks), as a platform version with another creation answer would.
+	it.each([
+		['{ id, name }', JSON.stringify({ id: 12, name: 'x' }), 12],
+		['{ webhookId }', JSON.stringify({ webhookId: 'ab' }), 'ab'],
+		['a bare number', '13', '13'],
+		['a bare string', JSON.stringify(' cd '), 'cd'],
+		['an empty object', '{}', undefined],
+		['an empty string', JSON.stringify(''), undefined],
+	])('%s', async (_shape, body, id) => {
+		gateway.rewrite = { status: 200, headers: { 'Content-Type': 'application/json' }, body };
+		const [out] = await runOk(
+			ctx.sandbox,
+			{ resource: 'webhook', operation: 'create', name: 'Shapes', url: 'https://example.com/hook' },
+			[{}],
+			{ credentials: { baseUrl: gateway.url } },
+		);
+		expect(out.id).toEqual(id);
 	});
 });

@@ -1,5 +1,5 @@
 import { isKnolyxCloud, isLocalBaseUrl, judgeWebhookUrl, urlProblems } from '../../nodes/Knolyx/trigger/webhook-url';
-import { createdId, findOurs, webhookList } from '../../nodes/Knolyx/transport/webhooks';
+import { findOurs, webhookList } from '../../nodes/Knolyx/transport/webhooks';
 
 describe('webhook URL problems', () => {
 	it.each([
@@ -48,14 +48,6 @@ describe('judgeWebhookUrl', () => {
 });
 
 describe('creation answers and lists', () => {
-	it('reads the id of a creation answer', () => {
-		expect(createdId({ id: 12, name: 'x' })).toBe('12');
-		expect(createdId({ webhookId: 'ab' })).toBe('ab');
-		expect(createdId(13)).toBe('13');
-		expect(createdId({})).toBeUndefined();
-		expect(createdId('')).toBeUndefined();
-	});
-
 	it('reads a list as an array or a page', () => {
 		expect(webhookList([{ id: 1, url: 'u', name: 'n' }, { url: 'no id' }])).toEqual([{ id: '1', url: 'u', name: 'n' }]);
 		expect(webhookList({ content: [{ id: 2 }] })).toEqual([{ id: '2', url: undefined, name: undefined }]);

@@ -37,7 +37,7 @@ function idFrom(value: unknown): string | undefined {
 }
 
 /** The id in a creation answer: `{ id }` (or `{ webhookId }`), or a bare id. */
-export function createdId(body: unknown): string | undefined {
+function createdId(body: unknown): string | undefined {
 	if (isRecord(body)) return idFrom(body.id) ?? idFrom(body.webhookId);
 	return idFrom(body);
 }

@@ -83,7 +83,9 @@ export const create: KnolyxOperation<CreateParams> = {
 		return {
 			name: params.name,
 			url: params.url,
-			...(created.body === undefined ? { id: created.id } : asObject(created.body)),
+			...asObject(created.body),
+			// The new webhook's id whatever the answer's shape ({ webhookId }, a bare id, or none: found in the list).
+			...(created.id !== undefined && asObject(created.body).id === undefined ? { id: created.id } : {}),
 			securityToken: params.securityToken,
 			securityTokenGenerated: params.generated,
 		};
