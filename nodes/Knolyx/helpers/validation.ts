@@ -8,7 +8,7 @@ import { InvalidDateError, isBlank, toApiDate } from './dates';
  * is a NodeOperationError that names the field and the item.
  */
 
-export const GENDERS = ['NON-BINARY', 'MALE', 'FEMALE'] as const;
+const GENDERS = ['NON-BINARY', 'MALE', 'FEMALE'] as const;
 export type Gender = (typeof GENDERS)[number];
 
 // A practical e-mail check: one @, no spaces, a dot in the domain and no empty domain label

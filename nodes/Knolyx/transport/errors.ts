@@ -24,10 +24,10 @@ export interface RequestSubject {
 }
 
 /** The most of the platform's own text an error message carries. */
-export const MAX_MESSAGE_LENGTH = 300;
+const MAX_MESSAGE_LENGTH = 300;
 
 /** Platform text fit for a message: markup and control characters out, spaces folded, capped. */
-export function readableText(text: string): string {
+function readableText(text: string): string {
 	const plain = text
 		.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
 		.replace(/<!--[\s\S]*?-->/g, ' ')

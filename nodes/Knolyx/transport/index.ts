@@ -33,7 +33,7 @@ export type KnolyxContext =
 export const API_PREFIX = '/public/api/v1';
 export const CREDENTIAL_TYPE = 'knolyxApi';
 /** The largest page the platform is known to serve; larger requests may be clamped. */
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 
 /** Joins the credential's base URL and an API path; tolerates trailing slashes and tenant URLs. */
 function joinUrl(baseUrl: string, path: string): string {
@@ -46,7 +46,7 @@ function joinUrl(baseUrl: string, path: string): string {
  * fragment would swallow every API path appended to it (the request would reach the web app or
  * a 404 blaming an id). Surrounding spaces are fine.
  */
-export function baseUrlProblem(baseUrl: string): string | undefined {
+function baseUrlProblem(baseUrl: string): string | undefined {
 	const text = baseUrl.trim();
 	if (text === '') return 'is empty';
 	if (/[?#]/.test(text)) {
@@ -131,7 +131,7 @@ export interface RetryPolicy {
 	timeoutMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = {
+const DEFAULT_RETRY: RetryPolicy = {
 	maxAttempts: 8,
 	maxTotalWaitMs: MAX_PAUSE_MS,
 	baseDelayMs: 250,

@@ -7,7 +7,7 @@
  */
 
 /** Prefix of a string that stands for an integer literal too long for a number. */
-export const LONG_MARK = '\u0000long:';
+const LONG_MARK = '\u0000long:';
 
 /** A string literal, or a number literal (JSON grammar), in JSON text. */
 const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
