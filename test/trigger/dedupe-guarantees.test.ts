@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { DEMO, startSandbox, type Sandbox } from '../../sandbox';
-import { triggerHosts, type TriggerHost } from '../harness';
+import { startTriggerHost, type TriggerHost } from '../harness';
 import { appendForeign, idHash, storedWindow } from './seen-window';
 
 const TYPE = 'n8n-nodes-knolyx.knolyxTrigger';
@@ -23,14 +23,18 @@ const NODE_KEY = 'node:Knolyx Trigger';
 const PUBLIC_BASE = 'http://127.0.0.1:9';
 
 let sandbox: Sandbox;
-const hosts = triggerHosts();
+let hosts: TriggerHost[] = [];
 
 beforeEach(async () => {
 	sandbox = await startSandbox({ port: 0, seed: 'demo' });
 });
 
 afterEach(async () => {
-	await hosts.endAll();
+	for (const h of hosts) {
+		await h.deactivate('trigger');
+		await h.close();
+	}
+	hosts = [];
 	await sandbox.close();
 });
 
@@ -40,7 +44,7 @@ async function startProcess(dedupeWindow?: number, savedNodeStaticData?: IDataOb
 	await jest.isolateModulesAsync(async () => {
 		({ KnolyxTrigger: Fresh } = await import('../../nodes/Knolyx/KnolyxTrigger.node'));
 	});
-	const h = await hosts.start({
+	const h = await startTriggerHost({
 		nodeType: new Fresh!(),
 		type: TYPE,
 		parameters: { events: ['*'], options: dedupeWindow === undefined ? {} : { dedupeWindow } },
@@ -48,6 +52,7 @@ async function startProcess(dedupeWindow?: number, savedNodeStaticData?: IDataOb
 		credentialTypes: [new KnolyxApi()],
 		webhookBaseUrl: PUBLIC_BASE,
 	});
+	hosts.push(h);
 	if (savedNodeStaticData) h.staticData[NODE_KEY] = snapshot(savedNodeStaticData);
 	await h.activate('trigger');
 	return h;
