@@ -136,9 +136,11 @@ export async function startRealN8n(
 	mkdirSync(USER_FOLDER, { recursive: true });
 	await runtime.linkPackage({ userFolder: USER_FOLDER, packageDir: PKG });
 	const started = Date.now();
-	// BENCH_N8N_NODE_OPTIONS: flags for n8n's own Node (e.g. --cpu-prof) when looking into a result.
+	// When looking into a result: BENCH_N8N_NODE_OPTIONS, flags for n8n's own Node (e.g. --cpu-prof);
+	// BENCH_N8N_ENV, more of n8n's environment as JSON (e.g. {"N8N_EXPRESSION_ENGINE":"legacy"}).
 	const nodeOptions = process.env.BENCH_N8N_NODE_OPTIONS;
-	const n8n = await runtime.startN8n({ userFolder: USER_FOLDER, timeoutMs: 240_000, env: nodeOptions ? { NODE_OPTIONS: nodeOptions } : {} });
+	const env = { ...(JSON.parse(process.env.BENCH_N8N_ENV ?? '{}') as Record<string, string>), ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
+	const n8n = await runtime.startN8n({ userFolder: USER_FOLDER, timeoutMs: 240_000, env });
 	const startupMs = Date.now() - started;
 	log(`  n8n ready at ${n8n.url} after ${Math.round(startupMs / 1000)} s (log ${relative(REPO, n8n.logFile)})`);
 	try {

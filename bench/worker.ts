@@ -48,6 +48,8 @@ export type Job =
 export interface LimiterTrace {
 	instances: number;
 	throttles: number;
+	/** Throttles that paused every request (the others held only their own request). */
+	pauses: number;
 	maxInFlight: number;
 	requests: number;
 	finalConcurrency: number;
@@ -140,6 +142,7 @@ function limiterTrace(): LimiterTrace | undefined {
 	return {
 		instances: limiters.length,
 		throttles: limiters.reduce((sum, l) => sum + l.metrics.throttles, 0),
+		pauses: limiters.reduce((sum, l) => sum + l.metrics.pauses, 0),
 		maxInFlight: Math.max(...limiters.map((l) => l.metrics.maxInFlight)),
 		requests: limiters.reduce((sum, l) => sum + l.metrics.requests, 0),
 		finalConcurrency: limiters[0].concurrency,

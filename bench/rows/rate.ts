@@ -59,7 +59,7 @@ export async function benchRate(sandbox: SandboxProcess, httpAvailable: boolean,
 		notes.push(
 			`Rate limit, Knolyx node: ${trace.throttles} 429 answers in ${episodes.length} throttle episode(s) (the first pauses every request; a later one holds only its refused requests for Retry-After = 1 s, unless many come within a second): ${episodes
 				.map((e) => `at ${round(e.start / 1000, 1)} s, ${e.count}× → concurrency ${e.c}, rate cap ${e.cap ?? '∞'}/s`)
-				.join('; ')}. ${trace.requests} requests sent (incl. retries); final concurrency ${trace.finalConcurrency}, rate cap ${trace.rateCap ?? '∞'}/s.`,
+				.join('; ')}. Pauses of every request: ${trace.pauses}. ${trace.requests} requests sent (incl. retries); final concurrency ${trace.finalConcurrency}, rate cap ${trace.rateCap ?? '∞'}/s.`,
 		);
 	}
 	// Sending gaps of 300 ms or more after the first second (the first probe's pause is expected):

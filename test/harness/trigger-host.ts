@@ -231,7 +231,7 @@ function parseBody(raw: Buffer, contentType: string): unknown {
 export interface TriggerHosts {
 	/** startTriggerHost, remembered for endAll. */
 	start(opts: TriggerHostOptions): Promise<TriggerHost>;
-	/** Deactivates every started host's production registration (a failure is ignored: the test may have broken it on purpose) and closes it. */
+	/** Deactivates every started host's test and production registrations (a failure is ignored: the test may have broken it on purpose) and closes it. */
 	endAll(): Promise<void>;
 }
 
@@ -248,7 +248,7 @@ export function triggerHosts(): TriggerHosts {
 			const ending = open;
 			open = [];
 			for (const host of ending) {
-				await host.deactivate('trigger').catch(() => undefined);
+				for (const mode of ['manual', 'trigger'] as const) await host.deactivate(mode).catch(() => undefined);
 				await host.close();
 			}
 		},

@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { DEMO, startSandbox, type Sandbox } from '../../sandbox';
-import { startTriggerHost, type TriggerHost } from '../harness';
+import { triggerHosts, type TriggerHost } from '../harness';
 import { appendForeign, idHash, storedWindow } from './seen-window';
 
 const TYPE = 'n8n-nodes-knolyx.knolyxTrigger';
@@ -23,18 +23,14 @@ const NODE_KEY = 'node:Knolyx Trigger';
 const PUBLIC_BASE = 'http://127.0.0.1:9';
 
 let sandbox: Sandbox;
-let hosts: TriggerHost[] = [];
+const hosts = triggerHosts();
 
 beforeEach(async () => {
 	sandbox = await startSandbox({ port: 0, seed: 'demo' });
 });
 
 afterEach(async () => {
-	for (const h of hosts) {
-		await h.deactivate('trigger');
-		await h.close();
-	}
-	hosts = [];
+	await hosts.endAll();
 	await sandbox.close();
 });
 
@@ -44,7 +40,7 @@ async function startProcess(dedupeWindow?: number, savedNodeStaticData?: IDataOb
 	await jest.isolateModulesAsync(async () => {
 		({ KnolyxTrigger: Fresh } = await import('../../nodes/Knolyx/KnolyxTrigger.node'));
 	});
-	const h = await startTriggerHost({
+	const h = await hosts.start({
 		nodeType: new Fresh!(),
 		type: TYPE,
 		parameters: { events: ['*'], options: dedupeWindow === undefined ? {} : { dedupeWindow } },
@@ -52,7 +48,6 @@ async function startProcess(dedupeWindow?: number, savedNodeStaticData?: IDataOb
 		credentialTypes: [new KnolyxApi()],
 		webhookBaseUrl: PUBLIC_BASE,
 	});
-	hosts.push(h);
 	if (savedNodeStaticData) h.staticData[NODE_KEY] = snapshot(savedNodeStaticData);
 	await h.activate('trigger');
 	return h;

@@ -12,14 +12,14 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { DEMO, startSandbox, type Sandbox } from '../../sandbox';
-import { startTriggerHost, type TriggerHost, type TriggerMode } from '../harness';
+import { triggerHosts, type TriggerHost, type TriggerMode } from '../harness';
 import { idHash, storedWindow } from './seen-window';
 
 const TYPE = 'n8n-nodes-knolyx.knolyxTrigger';
 const STUDENT_EVENTS = ['COURSE_STARTED', 'COURSE_COMPLETED', 'COURSE_PAYMENT_RECEIVED', 'BUNDLE_PAYMENT_RECEIVED'];
 
 let sandbox: Sandbox;
-let hosts: TriggerHost[] = [];
+const hosts = triggerHosts();
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
 	const started = Date.now();
@@ -36,7 +36,7 @@ async function host(
 	parameters: INodeParameters = { events: STUDENT_EVENTS, options: {} },
 	extra: { baseUrl?: string; webhookBaseUrl?: string; webhookId?: string } = {},
 ): Promise<TriggerHost> {
-	const started = await startTriggerHost({
+	return await hosts.start({
 		nodeType: new KnolyxTrigger(),
 		type: TYPE,
 		parameters,
@@ -45,8 +45,6 @@ async function host(
 		webhookBaseUrl: extra.webhookBaseUrl,
 		webhookId: extra.webhookId,
 	});
-	hosts.push(started);
-	return started;
 }
 
 const webhooks = () => [...sandbox.state.webhooks.values()];
@@ -73,12 +71,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
 	jest.restoreAllMocks();
-	for (const h of hosts) {
-		await h.deactivate('manual');
-		await h.deactivate('trigger');
-		await h.close();
-	}
-	hosts = [];
+	await hosts.endAll();
 	await sandbox.close();
 });
 
@@ -188,14 +181,13 @@ describe('activation', () => {
 	});
 
 	it('fails with a NodeApiError naming the permission when the key may not manage webhooks', async () => {
-		const h = await startTriggerHost({
+		const h = await hosts.start({
 			nodeType: new KnolyxTrigger(),
 			type: TYPE,
 			parameters: { events: STUDENT_EVENTS },
 			credentials: { knolyxApi: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.readOnlyApiKey } },
 			credentialTypes: [new KnolyxApi()],
 		});
-		hosts.push(h);
 		const error = await h.activate('trigger').then(
 			() => undefined,
 			(e: unknown) => e as { name: string; description?: string; httpCode?: string },
@@ -339,7 +331,7 @@ describe('deliveries', () => {
 		await jest.isolateModulesAsync(async () => {
 			({ KnolyxTrigger: Fresh } = await import('../../nodes/Knolyx/KnolyxTrigger.node'));
 		});
-		const second = await startTriggerHost({
+		const second = await hosts.start({
 			nodeType: new Fresh!(),
 			type: TYPE,
 			parameters: params,
@@ -347,7 +339,6 @@ describe('deliveries', () => {
 			credentialTypes: [new KnolyxApi()],
 			webhookBaseUrl: publicBase,
 		});
-		hosts.push(second);
 		second.staticData['node:Knolyx Trigger'] = JSON.parse(JSON.stringify(first.nodeStaticData)) as IDataObject;
 		await second.activate('trigger'); // checkExists: the stored webhook still exists → kept
 		expect(webhooks()).toHaveLength(1);
