@@ -43,6 +43,8 @@ export class DeliveryService {
 		private readonly config: SandboxConfig,
 		/** Looks the webhook up at send time: a deleted webhook gets no more retries. */
 		private readonly findWebhook: (id: number) => Webhook | undefined,
+		/** Read at send time (a fault setting). */
+		private readonly contentType: () => string | undefined,
 	) {
 		this.emitter.setMaxListeners(0);
 	}
@@ -93,8 +95,10 @@ export class DeliveryService {
 		let status: number | null = null;
 		let error: string | null = null;
 		try {
-			const res = await axios.put(webhook.url, message.body, {
-				headers: { 'Content-Type': 'application/json', 'X-Webhook-Security-Token': webhook.securityToken },
+			const contentType = this.contentType();
+			// The JSON text as bytes, so that axios adds no Content-Type of its own.
+			const res = await axios.put(webhook.url, Buffer.from(JSON.stringify(message.body)), {
+				headers: { 'Content-Type': contentType ?? false, 'X-Webhook-Security-Token': webhook.securityToken },
 				timeout: this.config.deliveryTimeoutMs,
 				signal: abort.signal,
 				validateStatus: () => true,

@@ -20,6 +20,7 @@ export const DEFAULT_FAULTS: Readonly<FaultConfig> = Object.freeze({
 	slowMs: 0,
 	slowRate: 0,
 	webhookCreateReturnsNoId: false,
+	deliveryContentType: 'application/json',
 	applyThenFailRate: 0,
 	applyThenStatus: 502,
 	retryAfter: null,
@@ -121,6 +122,11 @@ export class FaultInjector {
 	webhookCreateReturnsNoId(): boolean {
 		if (this.config.webhookCreateReturnsNoId) this.stats.fault('webhookNoId');
 		return this.config.webhookCreateReturnsNoId;
+	}
+
+	/** The Content-Type header of event deliveries, or undefined to send none. */
+	deliveryContentType(): string | undefined {
+		return this.config.deliveryContentType ?? undefined;
 	}
 
 	private roll(rate: number): boolean {

@@ -60,8 +60,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 		deliveryBackoffMs: opts.deliveryBackoffMs ?? 200,
 		deliveryTimeoutMs: opts.deliveryTimeoutMs ?? 5000,
 	};
-	const deliveries = new DeliveryService(config, (id) => state.webhooks.get(id));
 	const faults = new FaultInjector(stats, opts.faults);
+	const deliveries = new DeliveryService(config, (id) => state.webhooks.get(id), () => faults.deliveryContentType());
 	const ctx: SandboxContext = { state, stats, faults, deliveries, config };
 
 	let demo: DemoIds | undefined;

@@ -123,6 +123,8 @@ export interface FaultConfig {
 	slowRate: number;
 	/** Webhook creation answers 201 with `{}`. */
 	webhookCreateReturnsNoId: boolean;
+	/** Content-Type of event deliveries (the platform's is not documented); null sends none. */
+	deliveryContentType: string | null;
 	/**
 	 * Fraction of write requests applied, then answered with `applyThenStatus` (a gateway that
 	 * lost the platform's answer: 502, 504...) instead of the platform's answer.

@@ -18,7 +18,13 @@ export class KnolyxTrigger implements INodeType {
 		name: 'knolyxTrigger',
 		icon: { light: 'file:knolyx.svg', dark: 'file:knolyx.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Version 2 changes only what n8n does before webhook() runs: for version 1 n8n
+		// evaluates the expression {{$parameter["options"]["binaryData"]}} (an option this
+		// node does not have) for every delivery; for later versions it skips that and
+		// parses only JSON, text, form and XML bodies, so receive() reads any other body
+		// itself. Workflows saved with version 1 keep it and behave the same.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle:
 			'={{ ($parameter["events"] || []).includes("*") ? "All events" : ($parameter["events"] || []).join(", ").toLowerCase().split("_").join(" ") }}',
 		description:

@@ -345,6 +345,22 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 		await expectExecutionFor('course-started', { email: 'alan@example.com', courseId: 103 });
 	});
 
+	// The node is version 2: n8n parses only JSON, text, form and XML bodies for it and leaves
+	// any other to the node. The platform's Content-Type on deliveries is not documented.
+	test.each([
+		['application/octet-stream', 'course-completed', 'COURSE_COMPLETED', { email: 'alan@example.com', courseId: SEED.course }],
+		[null, 'course-payment', 'COURSE_PAYMENT_RECEIVED', { email: 'ada@example.com', courseId: 102 }],
+	])('a delivery sent with Content-Type %s starts one execution with the typed item', async (contentType, kind, type, input) => {
+		expect(triggerWf.nodes.find((n) => n.type === TYPES.trigger).typeVersion).toBe(2);
+		await sb.setFaults({ deliveryContentType: contentType });
+		try {
+			const { item } = await expectExecutionFor(kind, input);
+			expect(item.event).toBe(type);
+		} finally {
+			await sb.resetFaults();
+		}
+	});
+
 	test('a wrong or missing token is refused with 401 and starts no execution', async () => {
 		const wrong = await putDelivery('not-the-secret');
 		expect(wrong.status).toBe(401);
@@ -560,7 +576,7 @@ describe('4. The n8n editor in headless Chromium', () => {
 				{ what: 'the editor to save the workflow with two nodes' },
 			);
 			const byType = Object.fromEntries(saved.nodes.map((n) => [n.type, n]));
-			expect(byType[TYPES.trigger]).toMatchObject({ parameters: { events: ['COURSE_COMPLETED'] } });
+			expect(byType[TYPES.trigger]).toMatchObject({ typeVersion: 2, parameters: { events: ['COURSE_COMPLETED'] } });
 			expect(byType[TYPES.action]).toMatchObject({ parameters: { resource: 'event' } });
 			expect(saved.connections[byType[TYPES.trigger].name].main[0][0].node).toBe(byType[TYPES.action].name);
 		});

@@ -173,7 +173,10 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 		},
 	};
 
-	// Body as n8n's webhook server sees it: parsed JSON / form / text in req.body, raw bytes in req.rawBody.
+	// Body as n8n's webhook server hands it over (webhook-helpers parseRequestBody): for a node of
+	// version 1 every body is read, parsed JSON / form / text in req.body, the bytes in req.rawBody;
+	// for later versions only JSON, text, form and XML bodies, any other is left unread behind
+	// req.readRawBody (n8n's rawBodyReader).
 	app.use(express.raw({ type: () => true, limit: '16mb' }));
 	app.use(async (req: Request, res: Response) => {
 		const match = /^\/(webhook|webhook-test)\/(.+?)\/*$/.exec(req.path);
@@ -186,12 +189,21 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 			return;
 		}
 		const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-		(req as Request & { rawBody: Buffer }).rawBody = raw;
-		try {
-			req.body = parseBody(raw, req.header('content-type') ?? '');
-		} catch {
-			res.status(400).json({ code: 400, message: 'Failed to parse request body' });
-			return;
+		const contentType = req.header('content-type') ?? '';
+		const unread = req as Request & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
+		unread.readRawBody = async () => {
+			unread.rawBody = raw;
+		};
+		if (node.typeVersion > 1 && !/^(application\/json|text\/plain|application\/x-www-form-urlencoded)|[/+]xml(;|$)/i.test(contentType)) {
+			req.body = undefined;
+		} else {
+			unread.rawBody = raw;
+			try {
+				req.body = parseBody(raw, contentType);
+			} catch {
+				res.status(400).json({ code: 400, message: 'Failed to parse request body' });
+				return;
+			}
 		}
 
 		const executeMode: WorkflowExecuteMode = mode === 'manual' ? 'manual' : 'webhook';

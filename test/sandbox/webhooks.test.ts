@@ -126,6 +126,18 @@ describe('sandbox webhooks and deliveries', () => {
 		expect(sandbox().state.webhooks.size).toBe(1);
 		expect(sandbox().stats().faultsInjected.webhookNoId).toBe(1);
 	});
+
+	it.each([
+		['application/octet-stream', 'application/octet-stream'],
+		[null, undefined],
+	])('can send deliveries with Content-Type %s', async (setting, header) => {
+		sandbox().setFaults({ deliveryContentType: setting });
+		const res = await create();
+		await sandbox().waitForDeliveries({ type: 'PING', webhookId: res.data.id, ok: true }, 3000);
+		expect(receiver.calls).toHaveLength(1);
+		expect(receiver.calls[0].headers['content-type']).toBe(header);
+		expect(receiver.calls[0].body).toMatchObject({ type: 'PING', data: { message: 'PING' } });
+	});
 });
 
 describe('sandbox strict webhook URLs', () => {

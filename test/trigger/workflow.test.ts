@@ -34,7 +34,7 @@ const settle = async (ms = 150) => await new Promise((resolve) => setTimeout(res
 
 async function host(
 	parameters: INodeParameters = { events: STUDENT_EVENTS, options: {} },
-	extra: { baseUrl?: string; webhookBaseUrl?: string; webhookId?: string } = {},
+	extra: { baseUrl?: string; webhookBaseUrl?: string; webhookId?: string; typeVersion?: number } = {},
 ): Promise<TriggerHost> {
 	return await hosts.start({
 		nodeType: new KnolyxTrigger(),
@@ -44,6 +44,7 @@ async function host(
 		credentialTypes: [new KnolyxApi()],
 		webhookBaseUrl: extra.webhookBaseUrl,
 		webhookId: extra.webhookId,
+		typeVersion: extra.typeVersion,
 	});
 }
 
@@ -366,6 +367,26 @@ describe('deliveries', () => {
 		const text = await put(h.url('trigger'), 'hello', { ...headers, 'Content-Type': 'text/plain' });
 		expect(text.status).toBe(400);
 		expect(h.executions()).toHaveLength(1);
+	});
+
+	// n8n parses a delivery's body for version 1 whatever its Content-Type; for version 2
+	// only JSON, text, form and XML bodies. The platform's Content-Type is not documented.
+	it.each([1, 2])('version %i reads a JSON envelope sent with any Content-Type, or none', async (typeVersion) => {
+		const h = await host({ events: ['COURSE_STARTED'], options: {} }, { typeVersion });
+		expect(h.node.typeVersion).toBe(typeVersion);
+		await h.activate('trigger');
+		const token = webhookFor(h, 'trigger')!.securityToken;
+		const contentTypes = ['application/json', 'application/json; charset=utf-8', 'application/octet-stream', 'application/vnd.knolyx+json', undefined];
+		for (const [i, contentType] of contentTypes.entries()) {
+			const body = Buffer.from(JSON.stringify({ id: `ct-${typeVersion}-${i}`, type: 'COURSE_STARTED', data: { user: { id: i } } }));
+			const answer = await axios.put(h.url('trigger'), body, {
+				headers: { 'X-Webhook-Security-Token': token, 'Content-Type': contentType ?? false },
+				transformRequest: [(data: Buffer) => data],
+				validateStatus: () => true,
+			});
+			expect([contentType, answer.status, answer.data]).toEqual([contentType, 200, { received: true }]);
+		}
+		expect(items(h).map(([item]) => item.eventId)).toEqual(contentTypes.map((_, i) => `ct-${typeVersion}-${i}`));
 	});
 
 	it('a resent message id starts no second execution', async () => {

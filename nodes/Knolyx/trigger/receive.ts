@@ -60,11 +60,21 @@ function checkToken(ctx: IWebhookFunctions, staticData: IDataObject, kind: Regis
 	return { ok: true, value: { knownInStaticData } };
 }
 
+/**
+ * The body as sent. n8n parses a JSON body into req.body (version 1: any body;
+ * version 2: JSON, text, form and XML only) and keeps the bytes in req.rawBody
+ * once read; a body it left unread is read here through n8n's own reader.
+ */
+async function bodyOf(ctx: IWebhookFunctions): Promise<unknown> {
+	const req = ctx.getRequestObject() as { body?: unknown; rawBody?: unknown; readRawBody?: () => Promise<void> };
+	if (req.body !== undefined && !isEmptyObject(req.body)) return ctx.getBodyData();
+	if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
+	return req.rawBody ?? req.body;
+}
+
 /** 2. What was sent: a JSON envelope {id, type, data}. */
-function parse(ctx: IWebhookFunctions): Step<KnolyxEnvelope> {
-	const req = ctx.getRequestObject() as { body?: unknown; rawBody?: unknown };
-	const body = isEmptyObject(req.body) && req.rawBody !== undefined ? req.rawBody : ctx.getBodyData();
-	const parsed = parseEnvelope(body);
+async function parse(ctx: IWebhookFunctions): Promise<Step<KnolyxEnvelope>> {
+	const parsed = parseEnvelope(await bodyOf(ctx));
 	if (!parsed.ok) {
 		ctx.logger.debug(`Knolyx Trigger: refused a delivery that is not a Knolyx event: ${parsed.reason}`);
 		return { ok: false, response: reply(ctx, 400, { message: `Not a Knolyx event: ${parsed.reason}` }) };
@@ -131,7 +141,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	const caller = checkToken(ctx, staticData, kind, scope);
 	if (!caller.ok) return caller.response;
 
-	const parsed = parse(ctx);
+	const parsed = await parse(ctx);
 	if (!parsed.ok) return parsed.response;
 	const envelope = parsed.value;
 

@@ -360,6 +360,7 @@
 		if (c.resetAfterApplyRate) parts.push(`${Math.round(c.resetAfterApplyRate * 100)}% dropped after applying`);
 		if (c.slowRate && c.slowMs) parts.push(`${Math.round(c.slowRate * 100)}% slow (+${c.slowMs} ms)`);
 		if (c.webhookCreateReturnsNoId) parts.push('webhook creation answers {}');
+		if (c.deliveryContentType !== 'application/json') parts.push(`deliveries sent as ${c.deliveryContentType ?? 'no Content-Type'}`);
 		return parts.length ? ` Also set: ${parts.join(', ')}.` : '';
 	}
 

@@ -66,6 +66,15 @@ export class SandboxClient {
 	resend(messageId) {
 		return this.request('POST', `/sandbox/deliveries/${encodeURIComponent(messageId)}/resend`);
 	}
+
+	/** Merges fault settings (POST /sandbox/faults); resetFaults() goes back to the defaults. */
+	setFaults(partial) {
+		return this.request('POST', '/sandbox/faults', partial);
+	}
+
+	resetFaults() {
+		return this.request('DELETE', '/sandbox/faults');
+	}
 }
 
 /** Count of requests to one route key of the sandbox stats (e.g. 'POST /public/api/v1/webhook'). */
