@@ -118,7 +118,7 @@ export function nodeOutput(ex, nodeName) {
 	return (runs[0].data?.main?.[0] ?? []).map((item) => item.json);
 }
 
-const DONE = new Set(['success', 'error', 'crashed', 'canceled']);
+export const DONE = new Set(['success', 'error', 'crashed', 'canceled']);
 
 /** Wait until the workflow has exactly `count` executions and all are done; resolves with them (newest first). */
 export async function waitForExecutions(rest, workflowId, count, { timeoutMs = 30_000 } = {}) {
