@@ -164,7 +164,6 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 		}
 	}
 	const of = (name: string, round: number) => rounds.find((r) => r.target === name && r.round === round) as Round;
-	const perDelivery = (r: Round) => r.ms / r.deliveries;
 	const rows = rounds.map((r) => [
 		r.target,
 		r.round,
@@ -209,13 +208,13 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 
 const round1 = (value: number | undefined) => (value === undefined ? '?' : round(value, 1));
 
+const perDelivery = (r: Round) => r.ms / r.deliveries;
 const cpuPer = (r: Round) => round((r.n8nCpuMs ?? NaN) / r.deliveries, 1);
 
 /** Why row 9 misses its goal: this run's figures, with what the profiles and n8n's code showed. */
 function whyTrigger(k2: Round, w2: Round, v1r2: Round, v1r1: Round, w1: Round): string {
-	const per = (r: Round) => r.ms / r.deliveries;
 	return [
-		`n8n's CPU per delivery in round 2: ${cpuPer(k2)} ms for the Knolyx Trigger (version 2), ${cpuPer(v1r2)} ms for version 1, ${cpuPer(w2)} ms for the Webhook node; version 1 in this run: ${ratio(per(v1r1) / per(w1))} / ${ratio(per(v1r2) / per(w2))} (rounds 1 / 2).`,
+		`n8n's CPU per delivery in round 2: ${cpuPer(k2)} ms for the Knolyx Trigger (version 2), ${cpuPer(v1r2)} ms for version 1, ${cpuPer(w2)} ms for the Webhook node; version 1 in this run: ${ratio(perDelivery(v1r1) / perDelivery(w1))} / ${ratio(perDelivery(v1r2) / perDelivery(w2))} (rounds 1 / 2).`,
 		`Where the difference goes (CPU profiles of n8n with BENCH_N8N_NODE_OPTIONS=--cpu-prof, separate runs, 2026-11-24; profiled times are about 2× the unprofiled ones):`,
 		`(1) n8n 2.41 takes an expression isolate for the webhook phase of every start node that is not its own Webhook node (dist/webhooks/live-webhooks.js, webhookPhaseNeedsIsolate: the first test is the node type), on top of the one each execution takes; its isolate pool (@n8n/expression-runtime IsolatePool) disposes an isolate when it is released and builds a new one, so that is a new V8 isolate per delivery whatever N8N_EXPRESSION_ENGINE_POOL_SIZE is: about 6 ms more on n8n's main thread and about 25 ms more CPU outside it in the profiles. A community node cannot pass that test.`,
 		`(2) For version 1 n8n also evaluates {{$parameter["options"]["binaryData"]}} in that isolate for every delivery (webhook-helpers.js parseRequestBody), about 6 ms; version 2 skips it (the difference between the two versions above).`,
