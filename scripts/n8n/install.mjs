@@ -28,20 +28,78 @@ function installedN8nVersion(cacheDir) {
 	}
 }
 
+/** True when a process with this pid is running. */
+function alive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return error.code === 'EPERM';
+	}
+}
+
+/**
+ * Take the install lock of a cache folder (`<cacheDir>.lock`, a directory: mkdir is atomic), so
+ * that two checkouts or two scripts on one machine never install into the same folder at once
+ * (the second one's `rm` would delete the first one's half-done install). Waits while another
+ * live process holds it; a lock left by a dead process is taken over. Returns a release function.
+ */
+async function lockInstall(cacheDir, maxWaitMs = 40 * 60_000) {
+	const lockDir = `${cacheDir}.lock`;
+	const ownerFile = path.join(lockDir, 'pid');
+	const t0 = Date.now();
+	let said = false;
+	await fsp.mkdir(path.dirname(cacheDir), { recursive: true });
+	for (;;) {
+		try {
+			fs.mkdirSync(lockDir);
+			fs.writeFileSync(ownerFile, String(process.pid));
+			return () => fs.rmSync(lockDir, { recursive: true, force: true });
+		} catch (error) {
+			if (error.code !== 'EEXIST') throw error;
+		}
+		const owner = Number(fs.existsSync(ownerFile) ? fs.readFileSync(ownerFile, 'utf8') : NaN);
+		// A lock without a pid yet is a few microseconds old; one whose owner is gone is stale.
+		if (Number.isInteger(owner) && owner > 0 && !alive(owner)) {
+			fs.rmSync(lockDir, { recursive: true, force: true });
+			continue;
+		}
+		if (Date.now() - t0 > maxWaitMs) throw new Error(`${lockDir} is held by process ${owner} for over ${maxWaitMs / 60_000} min`);
+		if (!said) log(`another process (${owner}) is installing into ${cacheDir}; waiting for it`);
+		said = true;
+		await new Promise((resolve) => setTimeout(resolve, 2000));
+	}
+}
+
+/** The complete install in a cache folder, or undefined. */
+function completeInstall(cacheDir, paths) {
+	if (!(fs.existsSync(paths.marker) && fs.existsSync(paths.nodeBin) && fs.existsSync(paths.n8nBin))) return undefined;
+	const found = installedN8nVersion(cacheDir);
+	if (found !== N8N_VERSION) {
+		throw new Error(`${cacheDir} holds n8n ${found}, not the selected ${N8N_VERSION} (N8N_RUNTIME_DIR points at another version?)`);
+	}
+	return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, cacheDir };
+}
+
 /**
  * Install n8n (pinned) and, for 2.x, Node 24 into the cache folder unless a
  * complete install is already there. Returns { nodeBin, n8nBin, cacheDir }.
- * An interrupted install has no marker and is redone from scratch.
+ * An interrupted install has no marker and is redone from scratch. One install per
+ * folder at a time (lockInstall); a process that waited uses the install the other made.
  */
 export async function ensureN8n({ cacheDir = CACHE_DIR } = {}) {
 	const paths = runtimePaths(cacheDir);
-	if (fs.existsSync(paths.marker) && fs.existsSync(paths.nodeBin) && fs.existsSync(paths.n8nBin)) {
-		const found = installedN8nVersion(cacheDir);
-		if (found !== N8N_VERSION) {
-			throw new Error(`${cacheDir} holds n8n ${found}, not the selected ${N8N_VERSION} (N8N_RUNTIME_DIR points at another version?)`);
-		}
-		return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, cacheDir };
+	const ready = completeInstall(cacheDir, paths);
+	if (ready) return ready;
+	const release = await lockInstall(cacheDir);
+	try {
+		return completeInstall(cacheDir, paths) ?? (await install(cacheDir, paths));
+	} finally {
+		release();
 	}
+}
+
+async function install(cacheDir, paths) {
 	if (!LINE.node && Number(process.versions.node.split('.')[0]) < 20) {
 		throw new Error(`n8n ${N8N_VERSION} runs on this process's Node, which must be >= 20 (is ${process.version})`);
 	}
