@@ -92,6 +92,27 @@ describe('Knolyx Poll Trigger: a list edited while its pages are read', () => {
 		expect(emittedPairs(await trigger.tick())).toEqual([[lastEvent, late.id]]);
 	});
 
+	it('an event still listed whose attendees answer 404 fails the check and changes nothing: its attendees are never re-sent', async () => {
+		await platform.register(eventId, { count: 3 });
+		await platform.publishEvent(communityId, { title: 'Autumn Workshop' });
+		const trigger = host(sandbox, everyEvent());
+		expect(await trigger.activate()).toEqual({});
+		const saved = JSON.stringify(trigger.nodeStaticData);
+
+		// A front (a proxy during maintenance) answers 404 for the event's attendees; the event is still listed.
+		sandbox.setFaults({ errorRate: 1, errorStatuses: [404], onlyPath: `/event/${eventId}/attendees` });
+		for (let check = 0; check < 3; check++) {
+			const tick = await trigger.tick();
+			expect(tick.error?.message).toContain('[404]');
+			expect(tick.emitted).toBeUndefined();
+		}
+		expect(JSON.stringify(trigger.nodeStaticData)).toBe(saved);
+
+		sandbox.resetFaults();
+		const late = await platform.register(eventId, { count: 1 });
+		expect(emittedPairs(await trigger.tick())).toEqual([[eventId, late[0].id]]);
+	});
+
 	it('after a restart, everyone registered for an event published while n8n was down is new', async () => {
 		const before = host(sandbox, everyEvent());
 		expect(await before.activate()).toEqual({});

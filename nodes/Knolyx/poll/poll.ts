@@ -35,8 +35,8 @@ async function readList(read: () => Promise<IDataObject[]>, twice: boolean): Pro
 	return distinct(twice ? [...first, ...(await read())] : first);
 }
 
-/** A 404 on an event listed a moment ago: the event was deleted meanwhile. */
-const isGone = (error: unknown) => (error as { httpCode?: unknown } | undefined)?.httpCode === '404';
+/** The platform answered 404 (the transport's error carries the status). */
+const isNotFound = (error: unknown) => (error as { httpCode?: unknown } | undefined)?.httpCode === '404';
 
 /** Reads every list the settings watch, completely; throws (after the transport's retries) if any page fails. */
 async function readAll(client: KnolyxClient, settings: PollSettings, baseline: boolean, twice: boolean): Promise<ListRead[]> {
@@ -62,17 +62,29 @@ async function readAll(client: KnolyxClient, settings: PollSettings, baseline: b
 	}
 	// Every event of the community. The transport's limiter bounds how many reads run at once.
 	const attendeesOf = async (listed: IDataObject[]): Promise<ListRead[]> => {
+		const notFound: Array<{ event: IDataObject; error: unknown }> = [];
 		const reads = await Promise.all(
 			listed.map(async (event): Promise<ListRead | undefined> => {
 				const eventId = event.id as number | string;
-				// Deleted after the events were read: as if it was not listed (see compare()). Other errors fail the poll.
 				const entries = await readList(async () => await readAttendees(client, communityId, eventId), twice).catch(
-					async (error: unknown) => (isGone(error) ? undefined : await Promise.reject(error)),
+					async (error: unknown) => {
+						if (!isNotFound(error)) return await Promise.reject(error);
+						notFound.push({ event, error });
+						return undefined;
+					},
 				);
 				if (entries === undefined) return undefined;
 				return { list: attendeesList(eventId), entries, context: { communityId, eventId }, emitted: true, newWhenUnknown: !baseline };
 			}),
 		);
+		if (notFound.length > 0) {
+			// Deleted after the events were read, if the events list no longer holds it: then it counts as
+			// not listed (see compare()). Still listed, the 404 is not a deletion and fails the poll, which
+			// changes nothing (forgetting the event would make all its attendees new when it answers again).
+			const still = new Set(distinct(await events()).map((event) => String(keyOf(event))));
+			const listedStill = notFound.find(({ event }) => still.has(String(keyOf(event))));
+			if (listedStill) return await Promise.reject(listedStill.error);
+		}
 		return reads.filter((read) => read !== undefined);
 	};
 	// An event listed twice (it moved to the next page while the pages were read) is read once.
