@@ -10,6 +10,7 @@ import { controlRoutes } from './routes/control';
 import { courseRoutes } from './routes/courses';
 import { keyRoutes } from './routes/key';
 import { createPageServices, pageRoutes } from './routes/page';
+import { readEditsMiddleware } from './poll-edits';
 import { pollControlRoutes } from './routes/poll-control';
 import { userRoutes } from './routes/users';
 import { webhookRoutes } from './routes/webhooks';
@@ -65,6 +66,8 @@ export function createApp(ctx: SandboxContext, reset: (seed: SeedName) => unknow
 	const page = createPageServices(ctx);
 	if (log) app.use('/public/api', requestLog);
 	app.use('/public/api', page.requests.middleware());
+	// Edits a test armed to happen while a paged list is read (poll-edits.ts).
+	app.use('/public/api', readEditsMiddleware(ctx.state));
 	app.use(
 		'/public/api',
 		tracking(ctx),

@@ -1,4 +1,4 @@
-// End-to-end: the Knolyx Poll Trigger in a real n8n 2.41.1 (Node 24, package linked as a
+// End-to-end: the Knolyx Poll Trigger in a real n8n (2.41.1 on Node 24, or 1.123.81 with --n8n; package linked as a
 // community package, its own user folder, 127.0.0.1 only) against the Knolyx sandbox.
 // Run with `npm run test:e2e -- test/e2e/poll`.
 //
@@ -7,8 +7,8 @@
 // poll takes up to 60 s. The tests run in order and share the one n8n (restarted once).
 
 
-import { DONE, execution, executionsOf, N8nRest, nodeOutput, OWNER, runManually, startServer, startTestFile, waitForExecutions } from './lib/n8n.mjs';
-import { attendeeWorkflow, POLL_TYPE, registerAttendee } from './lib/poll.mjs';
+import { DONE, execution, executionsOf, N8N_VERSION, N8nRest, nodeOutput, OWNER, runManually, startServer, startTestFile, waitForExecutions } from './lib/n8n.mjs';
+import { attendeeWorkflow, duringRead, pendingEdits, POLL_TYPE, registerAttendee, registerMany } from './lib/poll.mjs';
 import { endTestFile, sleep, waitFor } from './lib/processes.mjs';
 import { routeCount } from './lib/sandbox.mjs';
 
@@ -31,7 +31,7 @@ const everyFiveSecondsWf = attendeeWorkflow({
 const TRIGGER = attendeesWf.nodes[0].name;
 const WELCOME = attendeesWf.nodes[1].name;
 const ATTENDEES_ROUTE = 'GET /public/api/v1/community/{id}/event/{id}/attendees/paged';
-/** A poll of an event with fewer than 100 attendees reads two pages (the second one empty). */
+/** A poll of event 401 (150 attendees and a few) reads two pages. */
 const POLL_WAIT_MS = 75_000;
 
 let sandbox;
@@ -64,7 +64,7 @@ async function waitForPolls(since, polls) {
 	});
 }
 
-describe('Knolyx Poll Trigger in n8n 2.41.1', () => {
+describe(`Knolyx Poll Trigger in n8n ${N8N_VERSION}`, () => {
 	test('n8n loads the node as a polling trigger with its Poll Times parameter', async () => {
 		const types = await rest.nodeTypes();
 		const poll = types.find((t) => t.name === POLL_TYPE);
@@ -82,12 +82,18 @@ describe('Knolyx Poll Trigger in n8n 2.41.1', () => {
 		expect(error?.message).toMatch(/polling interval is too short/i);
 	});
 
-	test('publishing records the attendees that exist and starts nothing', async () => {
+	test('publishing records the attendees that exist, also one a cancellation hides from a reading, and starts nothing', async () => {
+		const [firstOfAll] = await registerMany(sb, SEED.event, 149);
 		await registerAttendee(sb, SEED.event, { email: 'ada@example.com' });
+		// While the publication's check reads the 150, the first one cancels just before the second page:
+		// the 101st moves to the page already read, so that reading misses them. The next test's first
+		// execution holds only the attendee it registers, so the missed one was recorded anyway.
+		await duringRead(sb, { list: 'attendees', eventId: SEED.event, id: firstOfAll.id, action: 'delete', beforePage: 1 });
 		const before = routeCount(await sb.stats(), ATTENDEES_ROUTE);
 		await rest.activateWorkflow(attendeesWf.id);
-		// n8n runs the first poll during the publication.
-		expect(routeCount(await sb.stats(), ATTENDEES_ROUTE) - before).toBe(2);
+		expect(await pendingEdits(sb)).toEqual([]);
+		// n8n runs the first poll during the publication; the first check reads the list twice (two pages each).
+		expect(routeCount(await sb.stats(), ATTENDEES_ROUTE) - before).toBe(4);
 		await sleep(2_000);
 		expect(await executionsOf(rest, attendeesWf.id)).toEqual([]);
 	});

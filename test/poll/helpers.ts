@@ -4,7 +4,8 @@ import type { IDataObject, INode, INodeListSearchResult, INodeParameters } from 
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { KnolyxPollTrigger } from '../../nodes/Knolyx/KnolyxPollTrigger.node';
-import { DEMO, type Sandbox } from '../../sandbox';
+import { DEMO, startSandbox, type Sandbox } from '../../sandbox';
+import type { ReadEdit } from '../../sandbox/poll-edits';
 import { callListSearch, createNodeTypes, runWorkflow } from '../harness';
 import { startPollHost, type PollHost } from '../harness/poll-host';
 
@@ -62,7 +63,45 @@ export class PlatformActivity {
 	async addCourse(body: { title?: string; count?: number } = {}): Promise<IDataObject[]> {
 		return (await this.send<{ courses: IDataObject[] }>('post', '/courses', body)).courses;
 	}
+
+	/** Cancels `count` registrations at once: the first ones the event lists, or the last ones. */
+	async cancelMany(eventId: number, count: number, from: 'first' | 'last' = 'first'): Promise<void> {
+		await this.send('post', `/events/${eventId}/cancellations`, { count, from });
+	}
+
+	/** Arms an edit made while a list is read: just before its page `beforePage` is served (sandbox/poll-edits.ts). */
+	async duringRead(edit: ReadEdit): Promise<void> {
+		await this.send('post', '/read-edits', edit);
+	}
+
+	/** The edits armed and not yet made: [] once every read reached the page its edit waited for. */
+	async pendingEdits(): Promise<unknown[]> {
+		const res = await this.http.get('/read-edits');
+		return (res.data as { pending: unknown[] }).pending;
+	}
 }
+
+export interface DemoPlatform {
+	sandbox: Sandbox;
+	platform: PlatformActivity;
+	communityId: number;
+	eventId: number;
+}
+
+/** A sandbox with the demo seed for each test of the file (closed after it), handed to `started`. */
+export function useDemoPlatform(started: (demo: DemoPlatform) => void): void {
+	let sandbox: Sandbox | undefined;
+	beforeEach(async () => {
+		sandbox = await startSandbox({ port: 0, seed: 'demo' });
+		started({ sandbox, platform: new PlatformActivity(sandbox), communityId: sandbox.demo!.communityId, eventId: sandbox.demo!.eventId });
+	});
+	afterEach(async () => {
+		await sandbox?.close();
+	});
+}
+
+/** The IDs of entries, in order. */
+export const ids = (items: IDataObject[]) => items.map((item) => item.id);
 
 /** The JSON of the items of every execution, oldest first. */
 export const executionsJson = (h: PollHost) => h.executions().map((items) => items.map((item) => item.json));

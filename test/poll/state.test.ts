@@ -1,5 +1,5 @@
 /** The Poll Trigger's memory of a list: what a complete read makes new, missing or forgotten. */
-import { diffList, keyOf, readState } from '../../nodes/Knolyx/poll/state';
+import { diffList, distinct, keyOf, presentCount, readState } from '../../nodes/Knolyx/poll/state';
 
 const entries = (...ids: number[]) => ids.map((id) => ({ id, name: `n${id}` }));
 
@@ -35,5 +35,12 @@ describe('Poll Trigger memory', () => {
 		expect(readState(state, 'newCourse')).toBe(state);
 		expect(readState(state, 'newEvent:301')).toBeUndefined();
 		expect(readState({ ...state, v: 2 }, 'newCourse')).toBeUndefined();
+	});
+
+	it('joins readings of one list keeping each key once, in the order first listed; counts what a read listed', () => {
+		expect(distinct([...entries(1, 2, 2, 3), ...entries(4, 1)])).toEqual(entries(1, 2, 3, 4));
+		const { next } = diffList({ seen: [1, 2, 3] }, entries(1, 4));
+		expect(next).toEqual({ seen: [1, 4, 2, 3], missing: [2, 3] });
+		expect(presentCount(next)).toBe(2);
 	});
 });

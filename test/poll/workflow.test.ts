@@ -3,10 +3,8 @@
  * the platform played by the sandbox on 127.0.0.1, changes made through its control endpoints as
  * people using the platform's own pages would, everything over real HTTP.
  */
-import type { IDataObject } from 'n8n-workflow';
-
 import { MAX_REMEMBERED } from '../../nodes/Knolyx/poll/state';
-import { demoKeyWithout, startSandbox, type Sandbox } from '../../sandbox';
+import { demoKeyWithout, type Sandbox } from '../../sandbox';
 import { prng } from '../../sandbox/faults';
 import {
 	ATTENDEES_ROUTE,
@@ -14,29 +12,20 @@ import {
 	EVENTS_ROUTE,
 	executionsJson,
 	host,
-	PlatformActivity,
+	ids,
+	type PlatformActivity,
 	requestsTo,
 	runManually,
 	searchEvents,
+	useDemoPlatform,
 } from './helpers';
 
 let sandbox: Sandbox;
 let platform: PlatformActivity;
 let communityId: number;
 let eventId: number;
+useDemoPlatform((demo) => ({ sandbox, platform, communityId, eventId } = demo));
 
-beforeEach(async () => {
-	sandbox = await startSandbox({ port: 0, seed: 'demo' });
-	platform = new PlatformActivity(sandbox);
-	communityId = sandbox.demo!.communityId;
-	eventId = sandbox.demo!.eventId;
-});
-
-afterEach(async () => {
-	await sandbox.close();
-});
-
-const ids = (items: IDataObject[]) => items.map((item) => item.id);
 
 /**
  * A fault seed for which, with `errorRate` 0.5, the first `okBefore` API requests pass and the next

@@ -13,9 +13,14 @@ import type { IDataObject } from 'n8n-workflow';
  * alone is not enough: a list edited while its pages are read can shift an entry
  * from one page to the one already read, and that entry would otherwise come
  * back as "new" on the next poll.
+ *
+ * The bound counts the entries present in the lists read by one poll. Entries
+ * missing once are kept on top of it until the next complete read (which sees
+ * them again or forgets them), so a list that shrinks back under the bound is
+ * watched again at once, whatever was removed from it meanwhile.
  */
 
-/** Total keys one node remembers over all its watched lists. */
+/** Entries one node watches over all the lists one poll reads (those missing once are not counted). */
 export const MAX_REMEMBERED = 25_000;
 
 export type EntryKey = string | number;
@@ -45,6 +50,17 @@ export function keyOf(entry: IDataObject): EntryKey {
 		if (typeof value === 'number' || (typeof value === 'string' && value !== '')) return value;
 	}
 	return JSON.stringify(entry);
+}
+
+/** The entries of a read (or of several reads of one list, joined), each key once, in the order first listed. */
+export function distinct(entries: IDataObject[]): IDataObject[] {
+	const keys = new Set<string>();
+	return entries.filter((entry) => {
+		const id = String(keyOf(entry));
+		if (keys.has(id)) return false;
+		keys.add(id);
+		return true;
+	});
 }
 
 export interface ListDiff {
@@ -81,8 +97,9 @@ export function diffList(memory: ListMemory | undefined, read: IDataObject[], fr
 	return { fresh, next };
 }
 
-export function rememberedCount(lists: Record<string, ListMemory>): number {
-	return Object.values(lists).reduce((sum, list) => sum + list.seen.length, 0);
+/** How many entries of a memory were present in the read that made it. */
+export function presentCount(memory: ListMemory): number {
+	return memory.seen.length - (memory.missing?.length ?? 0);
 }
 
 /** The state saved in static data, if it is one this version wrote for these settings. */

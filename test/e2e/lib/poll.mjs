@@ -63,3 +63,19 @@ export async function registerAttendee(sb, eventId, who = { count: 1 }) {
 	const { attendees } = await sb.request('POST', `/sandbox/events/${eventId}/attendees`, who, { expectStatus: 201 });
 	return attendees[0];
 }
+
+/** Registers `count` new people for an event at once; resolves the attendees. */
+export async function registerMany(sb, eventId, count) {
+	const { attendees } = await sb.request('POST', `/sandbox/events/${eventId}/attendees`, { count }, { expectStatus: 201 });
+	return attendees;
+}
+
+/** Arms an edit the sandbox makes while a list is read, just before its page `beforePage` (sandbox/poll-edits.ts). */
+export async function duringRead(sb, edit) {
+	await sb.request('POST', '/sandbox/read-edits', edit, { expectStatus: 201 });
+}
+
+/** The edits armed and not yet made. */
+export async function pendingEdits(sb) {
+	return (await sb.request('GET', '/sandbox/read-edits')).pending;
+}
