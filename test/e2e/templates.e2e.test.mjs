@@ -31,29 +31,15 @@ const PIPEDRIVE = fixture('pipedrive');
 
 // Demo seed (sandbox/seed.ts): workgroups 201 Intro to n8n, 202 Advanced Automation,
 // 203 Data Literacy, 204 Community Members (community 301, event 401); course 101.
+// The mapping each template gets (its one "(edit me)" node) is the `demo` block of its
+// tool's fixture, which `npm run dev` uses too.
 const WF = {
-	stripe: prepareTemplate('template-stripe-enrolment.json', 'tplStripeEnrol001', {
-		mapping: {
-			'Price → workgroup (edit me)': {
-				workgroupByPrice: { price_1QTpjXLn4cE9xJ2QIntroN8n: 201, price_1QTpkALn4cE9xJ2QAdvAutoM: 202 },
-			},
-		},
-	}),
-	shopify: prepareTemplate('template-shopify-enrolment.json', 'tplShopifyEnrol01', {
-		mapping: { 'Product → workgroup (edit me)': { workgroupByProduct: { 8741906342184: 201, 8741906374952: 203 } } },
-	}),
-	woo: prepareTemplate('template-woocommerce-enrolment.json', 'tplWooEnrol00001', {
-		mapping: { 'Product → workgroup (edit me)': { workgroupByProduct: { 93: 202 } } },
-	}),
-	paypal: prepareTemplate('template-paypal-enrolment.json', 'tplPaypalEnrol01', {
-		mapping: { 'Item → workgroup (edit me)': { workgroupByItem: { 'COURSE-INTRO-N8N': 201 } } },
-	}),
-	hubspot: prepareTemplate('template-hubspot-deal-won-enrolment.json', 'tplHubspotWon001', {
-		mapping: { 'Pipeline → workgroup (edit me)': { workgroupByPipeline: { default: 202 } } },
-	}),
-	pipedrive: prepareTemplate('template-pipedrive-deal-won-enrolment.json', 'tplPipedriveWon1', {
-		mapping: { 'Pipeline → workgroup (edit me)': { workgroupByPipeline: { 2: 202, 3: 203, default: 201 } } },
-	}),
+	stripe: prepareTemplate('template-stripe-enrolment.json', 'tplStripeEnrol001'),
+	shopify: prepareTemplate('template-shopify-enrolment.json', 'tplShopifyEnrol01'),
+	woo: prepareTemplate('template-woocommerce-enrolment.json', 'tplWooEnrol00001'),
+	paypal: prepareTemplate('template-paypal-enrolment.json', 'tplPaypalEnrol01'),
+	hubspot: prepareTemplate('template-hubspot-deal-won-enrolment.json', 'tplHubspotWon001'),
+	pipedrive: prepareTemplate('template-pipedrive-deal-won-enrolment.json', 'tplPipedriveWon1'),
 	completed: prepareTemplate('template-course-completed-crm.json', 'tplCompletedCrm1', {
 		disable: ['Update contact in HubSpot', 'Append row in Google Sheets', 'Post in Slack'],
 	}),
@@ -281,19 +267,17 @@ describe('5. PayPal: a captured payment enrols the order\'s payer, a full refund
 describe('6. HubSpot: a deal moved to closedwon enrols its contact', () => {
 	const TRIGGER = 'On HubSpot deal stage changed';
 	const MARY = 'mary.jackson@example.com';
-	// n8n's HubSpot Trigger outputs HubSpot's event array with objectId renamed to dealId.
-	const asTriggerOutput = (events) => events.map(({ objectId, ...e }) => ({ ...e, dealId: objectId }));
-	const pins = (events) => ({ [TRIGGER]: asTriggerOutput(events), 'Get deal': HUBSPOT.deal, 'Get deal contact': HUBSPOT.contact });
+	const pins = (events) => ({ [TRIGGER]: events, 'Get deal': HUBSPOT.deal, 'Get deal contact': HUBSPOT.contact });
 
 	test('closedwon: the deal\'s first contact is enrolled in the pipeline\'s workgroup; the event again: nothing sent', async () => {
-		const { state } = await run('hubspot', TRIGGER, pins(HUBSPOT.webhookBody));
+		const { state } = await run('hubspot', TRIGGER, pins(HUBSPOT.triggerOutput));
 		expect(membersOf(state, 202)).toContain(MARY);
 		expect(userByEmail(state, MARY)).toMatchObject({ firstName: 'Mary', lastName: 'Jackson' });
-		await expectReplayIgnored('hubspot', TRIGGER, pins(HUBSPOT.webhookBody));
+		await expectReplayIgnored('hubspot', TRIGGER, pins(HUBSPOT.triggerOutput));
 	});
 
 	test('another stage (contractsent): nothing sent', async () => {
-		const other = HUBSPOT.webhookBody.map((e) => ({ ...e, eventId: e.eventId + 1, propertyValue: 'contractsent' }));
+		const other = HUBSPOT.triggerOutput.map((e) => ({ ...e, eventId: e.eventId + 1, propertyValue: 'contractsent' }));
 		const { knolyxRequests } = await run('hubspot', TRIGGER, pins(other));
 		expect(knolyxRequests).toBe(0);
 	});
