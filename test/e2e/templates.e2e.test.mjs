@@ -240,6 +240,30 @@ describe('4. WooCommerce: order.updated to completed enrols once, refunded remov
 	});
 });
 
+// ----------------------------------------------------------------- 4b.
+
+describe('4b. a failed enrolment: retried from n8n\'s executions it enrols; a resend from the tool is skipped', () => {
+	const TRIGGER = 'On WooCommerce order updated';
+	const order = { ...WOO.orderCompleted, id: 1190, billing: { ...WOO.orderCompleted.billing, first_name: 'Frances', last_name: 'Allen', email: 'frances.allen@example.com' } };
+
+	test('Knolyx refuses the first request: the execution fails; the same event again sends nothing; Retry of the failed execution enrols', async () => {
+		await sb.request('POST', '/sandbox/fault-burst', { requests: 1, faults: { errorRate: 1, errorStatuses: [400] } });
+		const failed = await runPinned(rest, WF.woo.id, TRIGGER, { [TRIGGER]: order });
+		expect(failed.status).toBe('error');
+		expect(membersOf(await sb.state(), 202)).not.toContain('frances.allen@example.com');
+		await sb.request('DELETE', '/sandbox/fault-burst');
+
+		// The Remove Duplicates node recorded the key before the enrolment failed.
+		await expectReplayIgnored('woo', TRIGGER, { [TRIGGER]: order });
+
+		// n8n's Retry (Executions list) goes on from the failed node with the run's data.
+		await rest.request('POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow: false });
+		const state = await sb.state();
+		expect(membersOf(state, 202)).toContain('frances.allen@example.com');
+		expect(userByEmail(state, 'frances.allen@example.com')).toMatchObject({ firstName: 'Frances', lastName: 'Allen' });
+	});
+});
+
 // ----------------------------------------------------------------- 5.
 
 describe('5. PayPal: a captured payment enrols the order\'s payer, a full refund removes', () => {
