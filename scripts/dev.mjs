@@ -8,9 +8,12 @@
 //   4. link the built package into n8n's user folder the way a community package
 //      is installed (node types n8n-nodes-knolyx.knolyx / .knolyxTrigger, as users have them)
 //   5. import (n8n CLI, only when something changed) a `Knolyx API` credential for the
-//      sandbox and the example workflows from examples/*.json
-//   6. start n8n, create/log in the demo owner, publish the workflows that have a
-//      trigger, test the credential, print the editor URL and what to try
+//      sandbox and the example workflows from examples/*.json; the templates
+//      (examples/template-*.json) get the credential on their Knolyx nodes, the demo
+//      mapping and their tool's sample payload pinned (test/e2e/fixtures/<tool>.json)
+//   6. start n8n, create/log in the demo owner, tag the templates, publish the workflows
+//      that have a trigger n8n serves itself, test the credential, print the editor URL
+//      and what to try
 // Ctrl-C stops n8n and the sandbox (a second Ctrl-C kills them at once).
 //
 // Options: --n8n VERSION (the n8n line: 2.41.1, the default, or 1.123.81; env
@@ -35,6 +38,7 @@ import {
 	N8N_MAJOR,
 	N8N_VERSION,
 } from './n8n-runtime.mjs';
+import { demoFor, setUpTemplate, tagWorkflow } from '../test/e2e/lib/template-setup.mjs';
 
 // The demo login and credential (documented in scripts/README.md). Local only:
 // n8n listens on 127.0.0.1.
@@ -150,6 +154,17 @@ const isActivatingTrigger = (type) =>
 	type === 'n8n-nodes-base.webhook' || (/Trigger$/.test(type) && !/manualTrigger|executeWorkflowTrigger/.test(type));
 
 /**
+ * Whether to publish a workflow here. A template is published only when its trigger is served
+ * by n8n itself (form, webhook): publishing a Stripe, Shopify, ... trigger registers a webhook
+ * with that tool, which needs the user's account; the templates run from the editor instead,
+ * with their tool's sample pinned.
+ */
+const publishHere = ({ file, wf }) =>
+	wf.nodes.some((n) => isActivatingTrigger(n.type) && !n.disabled) &&
+	(!file.startsWith('template-') || wf.nodes.some((n) => ['n8n-nodes-base.formTrigger', 'n8n-nodes-base.webhook'].includes(n.type)));
+
+
+/**
  * The example workflows, prepared for this n8n: a stable id, this package's
  * community node types (a `CUSTOM.` type from an N8N_CUSTOM_EXTENSIONS setup is
  * rewritten), and every Knolyx credential reference pointed at the dev credential.
@@ -175,7 +190,14 @@ async function loadExamples() {
 			if (node.type.startsWith('CUSTOM.knolyx')) node.type = `${PACKAGE_NAME}.${node.type.slice('CUSTOM.'.length)}`;
 			if (node.credentials?.knolyxApi) node.credentials.knolyxApi = { ...DEV_CREDENTIAL };
 		}
-		workflows.push({ file, wf });
+		// Templates carry no credentials (as in n8n's gallery): choose the dev credential, and set
+		// them up with their tool's sample (mapping + pinned payload) so "Execute workflow" runs them.
+		const demo = file.startsWith('template-') ? demoFor(file) : undefined;
+		if (file.startsWith('template-')) wf = setUpTemplate(wf, { credential: DEV_CREDENTIAL, mapping: demo?.mapping, pins: demo?.pins });
+		// Tags are given over REST after the start (tagWorkflow): n8n's CLI import of
+		// several files that share a new tag fails on the tag's unique name.
+		const { tags, ...withoutTags } = wf;
+		workflows.push({ file, wf: withoutTags, tags: (tags ?? []).map((t) => t.name), demo });
 	}
 	return workflows;
 }
@@ -262,9 +284,14 @@ async function main() {
 	// run: the sandbox starts empty each time, and n8n 2.41 (its default workflow
 	// publication service) does not re-run a trigger's checkExists/create on restart,
 	// so the webhook would otherwise be missing from the new sandbox.
+	for (const { wf, tags } of examples) {
+		if (tags.length) await tagWorkflow(rest, wf.id, tags).catch((e) => say(`could not tag "${wf.name}": ${e.message.slice(0, 300)}`));
+	}
+
 	const published = [];
-	for (const { wf } of examples) {
-		if (!wf.nodes.some((n) => isActivatingTrigger(n.type) && !n.disabled)) continue;
+	for (const example of examples) {
+		const { wf } = example;
+		if (!publishHere(example)) continue;
 		try {
 			const current = await rest.request('GET', `/rest/workflows/${wf.id}`);
 			const isPublished = current.activeVersionId && current.activeVersionId === current.versionId;
@@ -295,6 +322,18 @@ async function main() {
 		'Try:',
 		'  - Open a workflow and click "Execute workflow"; then look at the sandbox page.',
 	];
+	for (const { wf, demo } of examples) {
+		if (!demo || published.includes(wf)) continue;
+		const trigger = wf.nodes.find((n) => isActivatingTrigger(n.type));
+		const knolyxActions = wf.nodes.some((n) => n.type === `${PACKAGE_NAME}.knolyx`);
+		lines.push(
+			`  - "${wf.name}": open it and click "Execute workflow": ${demo.tool}'s sample ${demo.event} is pinned on "${trigger?.name}"` +
+				`${Object.keys(demo.pins).length > 1 ? ' (and on the nodes that read its API)' : ''}; ` +
+				(knolyxActions
+					? 'the Knolyx nodes run against the sandbox.'
+					: 'the tool nodes at the end need your own credentials (select one and press D to switch it off).'),
+		);
+	}
 	for (const wf of published) {
 		for (const node of wf.nodes) {
 			if (node.type === 'n8n-nodes-base.webhook') {
@@ -302,7 +341,8 @@ async function main() {
 					`  - "${wf.name}": curl -X ${node.parameters?.httpMethod ?? 'GET'} -H 'content-type: application/json' ${n8n.url}/webhook/${node.parameters?.path ?? node.webhookId} -d '${sampleBody(wf)}'`,
 				);
 			} else if (node.type === 'n8n-nodes-base.formTrigger') {
-				lines.push(`  - "${wf.name}": open the form ${n8n.url}/form/${node.parameters?.path ?? node.webhookId}`);
+				// Form Trigger 2.2+ keeps its path under options.
+				lines.push(`  - "${wf.name}": open the form ${n8n.url}/form/${node.parameters?.path ?? node.parameters?.options?.path ?? node.webhookId}`);
 			} else if (node.type === '@n8n/n8n-nodes-langchain.mcpTrigger') {
 				// Version 2+: Streamable HTTP and SSE on one URL; 1.x: SSE on <path>/sse.
 				const mcpUrl = `${n8n.url}/mcp/${node.parameters?.path}${node.typeVersion >= 2 ? '' : '/sse'}`;

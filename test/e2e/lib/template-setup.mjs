@@ -1,0 +1,83 @@
+// How a template of examples/template-*.json is set up for the sandbox, shared by the e2e
+// test (lib/templates.mjs) and `npm run dev` (scripts/dev.mjs). No side effects on import.
+//
+// Each tool fixture (test/e2e/fixtures/<tool>.json) has a `demo` block: the template it
+// belongs to, the value of the template's one mapping node, and which sample is pinned on
+// which node (fixture keys), so "Execute workflow" runs it with that tool's payload shape.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const FIXTURES_DIR = path.resolve(HERE, '..', 'fixtures');
+
+export const isKnolyxType = (type) => type.startsWith('n8n-nodes-knolyx.');
+
+/** A tool's payload fixture (test/e2e/fixtures/<tool>.json). */
+export function fixture(tool) {
+	return JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, `${tool}.json`), 'utf8'));
+}
+
+/** The demo set-up of a template file: { tool, event, mapping, pins: { nodeName: json } }, or undefined. */
+export function demoFor(templateFile) {
+	for (const file of fs.readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json'))) {
+		const tool = file.slice(0, -'.json'.length);
+		const fx = fixture(tool);
+		if (fx.demo?.template !== templateFile) continue;
+		const pins = Object.fromEntries(Object.entries(fx.demo.pins).map(([node, key]) => [node, fx[key]]));
+		return { tool, event: fx.demo.event, mapping: fx.demo.mapping ?? {}, pins };
+	}
+	return undefined;
+}
+
+/** n8n's pinData shape: { nodeName: [{ json }] }. */
+export const pinDataOf = (pins) =>
+	Object.fromEntries(Object.entries(pins).map(([name, json]) => [name, [].concat(json).map((j) => ({ json: j }))]));
+
+/**
+ * A template as a user has it after the set-up: its Knolyx nodes use `credential` (the file
+ * has none), the mapping Set node holds `mapping` ({ nodeName: { field: object } }), the
+ * nodes named in `disable` are switched off (the templates' way to drop a branch).
+ * Throws when a named node or field does not exist.
+ */
+export function setUpTemplate(wf, { credential, mapping = {}, disable = [], pins } = {}) {
+	for (const name of [...Object.keys(mapping), ...disable, ...Object.keys(pins ?? {})]) {
+		if (!wf.nodes.some((n) => n.name === name)) throw new Error(`${wf.name}: no node "${name}"`);
+	}
+	const nodes = wf.nodes.map((node) => {
+		const copy = structuredClone(node);
+		if (credential && isKnolyxType(copy.type) && !copy.credentials) {
+			copy.credentials = { knolyxApi: { id: credential.id, name: credential.name } };
+		}
+		for (const [field, value] of Object.entries(mapping[copy.name] ?? {})) {
+			const assignment = copy.parameters.assignments?.assignments.find((a) => a.name === field);
+			if (!assignment) throw new Error(`${wf.name}: node "${copy.name}" has no field ${field}`);
+			assignment.value = JSON.stringify(value, null, 2);
+		}
+		if (disable.includes(copy.name)) copy.disabled = true;
+		return copy;
+	});
+	return { ...wf, nodes, ...(pins ? { pinData: pinDataOf(pins) } : {}) };
+}
+
+/**
+ * Give an imported workflow its tags as the editor's import does: POST /rest/tags for a new
+ * name, then save the workflow with the tag ids (PATCH). `rest` is an N8nRest.
+ * n8n's CLI `import:workflow` of several files that share a new tag fails in both lines (it
+ * creates the tag once per file: "UNIQUE constraint failed: tag_entity.name"), so the
+ * templates are imported without tags and tagged this way.
+ */
+export async function tagWorkflow(rest, workflowId, names) {
+	const existing = await rest.request('GET', '/rest/tags');
+	const ids = [];
+	for (const name of names) {
+		const tag = existing.find((t) => t.name === name) ?? (await rest.request('POST', '/rest/tags', { name }));
+		existing.push(tag);
+		ids.push(tag.id);
+	}
+	const id = encodeURIComponent(workflowId);
+	const wf = await rest.request('GET', `/rest/workflows/${id}`);
+	const have = (wf.tags ?? []).map((t) => t.id).sort();
+	if (JSON.stringify(have) !== JSON.stringify([...ids].sort())) await rest.request('PATCH', `/rest/workflows/${id}`, { ...wf, tags: ids });
+}
