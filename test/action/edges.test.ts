@@ -1,18 +1,16 @@
 /**
  * The transport at the edges, over real HTTP against the sandbox's edge rules (sandbox/edges.ts)
  * and a second server playing another host: redirects never carry the credential to another
- * origin (actions, Get Image, the credential test, the trigger's registration, the Poll
- * Trigger), Timeout bounds the whole request (a trickling or endless answer is cut), answers have a
+ * origin (actions, Get Image, the credential test, the trigger's registration; the Poll
+ * Trigger's in test/poll/edges.test.ts), Timeout bounds the whole request (a trickling or endless answer is cut), answers have a
  * size bound, and a list that is not a list is an error.
  */
 import type { IBinaryData, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
-import { KnolyxPollTrigger } from '../../nodes/Knolyx/KnolyxPollTrigger.node';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { coursePng } from '../../sandbox/image';
 import { startOtherHost, type OtherHost } from '../../sandbox/edges';
-import { startPollHost } from '../harness/poll-host';
 import { clearEdges, edgeReport, setEdge, settledEdgeReport, testCredential, triggerHosts } from '../harness';
 import { credentialsFor, DEMO, rl, run, useSandbox } from './setup';
 
@@ -103,21 +101,6 @@ describe('redirects: the credential never leaves the base URL\'s origin', () => 
 		});
 		await expect(h.activate('trigger')).rejects.toThrow(/redirected the request to another address/);
 		expect(ctx.sandbox.state.webhooks.size).toBe(0);
-		expect(leaked()).toEqual([]);
-	});
-
-	it('the Poll Trigger\'s read redirected to another host fails the poll; that host sees no key', async () => {
-		const { communityId, eventId } = ctx.demo;
-		await edge({ path: `${API}/community/${communityId}/event/${eventId}/attendees/paged`, redirect: { status: 302, location: `${other.url}/x` } });
-		const poll = startPollHost({
-			nodeType: new KnolyxPollTrigger(),
-			type: 'n8n-nodes-knolyx.knolyxPollTrigger',
-			parameters: { event: 'newAttendee', attendeesOf: 'event', communityId: String(communityId), eventId: { __rl: true, mode: 'id', value: String(eventId) } },
-			credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
-			credentialTypes: [new KnolyxApi()],
-		});
-		const tick = await poll.activate();
-		expect(tick.error?.message).toMatch(/redirected the request to another address/);
 		expect(leaked()).toEqual([]);
 	});
 });

@@ -1,10 +1,12 @@
 /**
- * Knolyx Poll Trigger when the platform (or something in front of it) answers a list read with
- * something that is not a list, e.g. `200 {"status":"MAINTENANCE"}` during maintenance: the poll
- * fails and changes no state, so the next good poll emits exactly what was added meanwhile (not
- * every known attendee again). n8n-core's poll executor, the sandbox's edge rules, real HTTP.
+ * Knolyx Poll Trigger at the edges, with n8n-core's poll executor, the sandbox's edge rules and
+ * real HTTP: a list read answered with something that is not a list (e.g. `200
+ * {"status":"MAINTENANCE"}` during maintenance) fails the poll and changes no state, so the next
+ * good poll emits exactly what was added meanwhile (not every known attendee again); a read
+ * redirected to another host fails without sending the key there.
  */
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { startOtherHost } from '../../sandbox/edges';
+import { DEMO, startSandbox, type Sandbox } from '../../sandbox';
 import { clearEdges, edgeReport, setEdge } from '../harness';
 import { attendeesOfEvent, executionsJson, host, PlatformActivity } from './helpers';
 
@@ -55,5 +57,29 @@ describe('Knolyx Poll Trigger: an answer that is not a list', () => {
 		expect(next.emitted?.map((item) => item.json.id)).toEqual(added.map((attendee) => attendee.id));
 		expect(await trigger.tick()).toEqual({});
 		expect(executionsJson(trigger)).toHaveLength(1);
+	});
+});
+
+describe('Knolyx Poll Trigger: a read redirected to another host', () => {
+	it('fails the poll without following it; that host sees no key, and nothing is recorded', async () => {
+		const other = await startOtherHost();
+		try {
+			const communityId = sandbox.demo!.communityId;
+			const eventId = sandbox.demo!.eventId;
+			await setEdge(sandbox.url, {
+				path: `/public/api/v1/community/${communityId}/event/${eventId}/attendees/paged`,
+				redirect: { status: 302, location: `${other.url}/sign-in` },
+			});
+			const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+			const tick = await trigger.activate();
+			expect(tick.error?.message).toBe(
+				`Knolyx redirected the request to another address (${other.url}/sign-in): not followed, so the API key is not sent there; check the base URL [302]`,
+			);
+			expect(trigger.nodeStaticData ?? {}).toEqual({});
+			const sent = other.seen.flatMap((seen) => Object.entries(seen.headers).filter(([, value]) => value === DEMO.apiKey || value === DEMO.projectId));
+			expect(sent).toEqual([]);
+		} finally {
+			await other.close();
+		}
 	});
 });
