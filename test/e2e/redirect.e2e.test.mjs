@@ -9,7 +9,9 @@
 //   2. Course → Get Image redirected to the other host (a CDN): the file is
 //      downloaded there without the credential's headers.
 //   3. The credential test the editor calls (POST /rest/credentials/test): Error,
-//      saying that the base URL redirects; the other host sees no key.
+//      saying that the base URL redirects (n8n 2.x shows the credential's message,
+//      n8n 1.x its own "Request failed with status code 302"); the other host sees
+//      no key.
 // Run with `npm run test:e2e -- test/e2e/redirect.e2e.test.mjs` (and `--n8n 1.123.81`).
 
 import http from 'node:http';
@@ -137,8 +139,15 @@ describe(`Redirects in n8n ${N8N_VERSION}: the credential stays on the base URL'
 		});
 		console.log(`[e2e redirect] n8n ${N8N_VERSION} (major ${N8N_MAJOR}) credential test: ${JSON.stringify(result)}`);
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/redirects \(302\) to another address/);
-		expect(result.message).toMatch(/check the Base URL/);
+		if (N8N_MAJOR >= 2) {
+			// The credential's own rule for a redirect status.
+			expect(result.message).toMatch(/redirects \(302\) to another address/);
+			expect(result.message).toMatch(/check the Base URL/);
+		} else {
+			// n8n 1.x answers a failed test request with its own message before it looks at the
+			// credential's rules (as for 401 and 404, see n8n.e2e.test.mjs): the status, not followed.
+			expect(result.message).toBe('Request failed with status code 302');
+		}
 		expect(leaked(other)).toEqual([]);
 	});
 });
