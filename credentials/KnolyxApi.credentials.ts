@@ -13,6 +13,9 @@ const TEST_TIMEOUT_MS = 10_000;
 /** n8n's tester reads each rule by its type; the declared type only allows lists of one kind. */
 type TestRule = NonNullable<ICredentialTestRequest['rules']>[number];
 
+/** Redirect statuses: the credential test names them instead of following them. */
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
+
 /** Characters a web page (HTML or XML) can start with where the API's JSON was expected. */
 const PAGE_STARTS = ['<', ' ', '\n', '\r', '\t', '\ufeff'];
 
@@ -68,11 +71,26 @@ export class KnolyxApi implements ICredentialType {
 			);
 		}
 		// n8n gives a declarative test request its own timeout of 5 minutes, whatever the request
-		// says; the test's request (GET /key, which no operation calls) gets a short one here.
+		// says, and that timeout only fires when the connection goes idle; the test's request
+		// (GET /key, which no operation calls) gets a short one here that also bounds a body that
+		// trickles in (the abort signal ends the whole request at the deadline).
 		const isTest = /\/public\/api\/v1\/key$/.test(String(requestOptions.url ?? ''));
+		const testLimits: Partial<IHttpRequestOptions> = isTest
+			? {
+					timeout: Math.min(requestOptions.timeout ?? TEST_TIMEOUT_MS, TEST_TIMEOUT_MS),
+					abortSignal:
+						requestOptions.abortSignal instanceof AbortSignal
+							? AbortSignal.any([requestOptions.abortSignal, AbortSignal.timeout(TEST_TIMEOUT_MS)])
+							: AbortSignal.timeout(TEST_TIMEOUT_MS),
+				}
+			: {};
 		return {
 			...requestOptions,
-			...(isTest ? { timeout: Math.min(requestOptions.timeout ?? TEST_TIMEOUT_MS, TEST_TIMEOUT_MS) } : {}),
+			...testLimits,
+			// n8n's helper would send these headers on to wherever a redirect points (it strips only
+			// Authorization); no request carrying them follows a redirect by itself. The nodes'
+			// transport follows those within the base URL's origin; the credential test reports them.
+			disableFollowRedirect: true,
 			headers: {
 				...requestOptions.headers,
 				'X-Api-Key': String(credentials.apiKey ?? ''),
@@ -99,6 +117,16 @@ export class KnolyxApi implements ICredentialType {
 						'This base URL answers with a web page, not the Knolyx API: check the Base URL (https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment, with /api).',
 				},
 			})),
+			// The test follows no redirect (see authenticate): the API answers /key itself.
+			...REDIRECT_STATUSES.map(
+				(status): TestRule => ({
+					type: 'responseCode',
+					properties: {
+						value: status,
+						message: `This base URL redirects (${status}) to another address, and the API key is never sent after a redirect: check the Base URL and use the address of the Knolyx API itself (https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment).`,
+					},
+				}),
+			),
 			{
 				type: 'responseCode',
 				properties: {

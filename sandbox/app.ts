@@ -3,6 +3,7 @@
 import express, { Router, type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { authenticate } from './auth';
 import type { SandboxContext } from './context';
+import { Edges, edgeRoutes } from './edges';
 import { ApiError, sendError } from './errors';
 import { businessRuleRoutes } from './routes/business-rules';
 import { communityRoutes } from './routes/communities';
@@ -64,6 +65,9 @@ export function createApp(ctx: SandboxContext, reset: (seed: SeedName) => unknow
 	v1.use(businessRuleRoutes(ctx), communityRoutes(ctx));
 
 	const page = createPageServices(ctx);
+	// Edge rules (redirects, odd answers, endless bodies) answer before everything else.
+	const edges = new Edges();
+	app.use(edges.middleware());
 	if (log) app.use('/public/api', requestLog);
 	app.use('/public/api', page.requests.middleware());
 	// Edits a test armed to happen while a paged list is read (poll-edits.ts).
@@ -87,6 +91,7 @@ export function createApp(ctx: SandboxContext, reset: (seed: SeedName) => unknow
 	app.use(pageRoutes(ctx, page));
 	app.use('/sandbox', express.json({ limit: JSON_LIMIT }), controlRoutes(ctx, reset));
 	app.use('/sandbox', express.json({ limit: JSON_LIMIT }), pollControlRoutes(ctx));
+	app.use('/sandbox', express.json({ limit: JSON_LIMIT }), edgeRoutes(edges));
 	app.use(unknownEndpoint);
 	app.use(errorHandler);
 	return app;

@@ -11,7 +11,7 @@ import { BinaryDataService } from 'n8n-core';
 import { coursePng } from '../../sandbox/image';
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
-import { runNode } from '../harness';
+import { clearEdges, runNode, setEdge } from '../harness';
 import { credentialsFor, NODE_TYPE, rl, rlList, run, useSandbox } from './setup';
 
 const ctx = useSandbox();
@@ -91,6 +91,57 @@ describe('Course → Get Image (n8n in-memory binary data)', () => {
 			credentials: { apiKey: 'demo-key-without-course_get' },
 		});
 		expect((result.error as { description?: string }).description).toContain('COURSE_GET');
+	});
+});
+
+describe('Course → Get Image: a file is a file (decided from its bytes)', () => {
+	const IMAGE_PATH = '/public/api/v1/course/101/image';
+	afterEach(async () => {
+		await clearEdges(ctx.sandbox.url);
+	});
+	const answer = async (answerRule: IDataObject) => await setEdge(ctx.sandbox.url, { path: IMAGE_PATH, answer: answerRule });
+
+	it.each([
+		['application/problem+json', '{"type":"about:blank","title":"Maintenance","status":200}'],
+		['application/hal+json', '{"_links":{"self":{"href":"/course/101/image"}}}'],
+		[null, '<!DOCTYPE html><html><head><title>Knolyx</title></head><body>Sign in</body></html>'],
+		['image/png', '<html><body>Not an image</body></html>'],
+		['application/octet-stream', '{"message":"no image"}'],
+	])('a 200 with Content-Type %s and a body that is no image is a clear error, never a binary item', async (contentType, body) => {
+		await answer({ contentType, body });
+		const result = await getImage([{ course: 101 }]);
+		expect(result.items).toEqual([]);
+		expect(result.error?.message).toMatch(/^Knolyx answered with .+ instead of the image of course 101$/);
+		expect(result.error?.message).toContain(`(Content-Type: ${contentType ?? 'none'})`);
+		expect((result.error as { description?: string }).description).toContain('not an image');
+	});
+
+	it('a PNG sent without a Content-Type gets image/png and the .png extension', async () => {
+		await answer({ contentType: null, png: true });
+		const result = await getImage([{ course: 101 }]);
+		expect(result.error).toBeUndefined();
+		await expectImage(result.items[0], 101);
+	});
+
+	it('a PNG sent as application/octet-stream is still an image/png', async () => {
+		await answer({ contentType: 'application/octet-stream', png: true });
+		const result = await getImage([{ course: 101 }]);
+		expect(result.error).toBeUndefined();
+		await expectImage(result.items[0], 101);
+	});
+
+	it.each([
+		['a long ASCII name', `attachment; filename="${'a'.repeat(400)}.png"`, 'a'],
+		['a long UTF-8 name', `attachment; filename*=UTF-8''${encodeURIComponent('é'.repeat(300))}.png`, 'é'],
+	])('%s from Content-Disposition is cut to 255 bytes, keeping the extension', async (_what, contentDisposition, letter) => {
+		await answer({ contentType: 'image/png', png: true, contentDisposition });
+		const result = await getImage([{ course: 101 }]);
+		expect(result.error).toBeUndefined();
+		const fileName = String(result.items[0].json.fileName);
+		expect(Buffer.byteLength(fileName, 'utf8')).toBeLessThanOrEqual(255);
+		expect(Buffer.byteLength(fileName, 'utf8')).toBeGreaterThan(250);
+		expect(fileName).toMatch(new RegExp(`^${letter}+\\.png$`));
+		expect((result.items[0].binary?.data as IBinaryData).fileName).toBe(fileName);
 	});
 });
 

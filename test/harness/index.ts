@@ -6,3 +6,4 @@ export { testCredential } from './credential-test';
 export { startTriggerHost, triggerHosts, type TriggerHost, type TriggerHostOptions, type TriggerHosts, type TriggerMode } from './trigger-host';
 export { callListSearch, type ListSearchCall } from './list-search';
 export { manualWorkflow, stepNode, TRIGGER_NAME, type ManualWorkflow, type ManualWorkflowOptions, type WorkflowStep } from './workflow';
+export { clearEdges, edgeReport, setEdge, settledEdgeReport, type EdgeReport } from './edges';

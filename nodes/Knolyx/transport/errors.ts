@@ -191,3 +191,79 @@ export function asNodeError(node: INode, error: unknown, itemIndex?: number): No
 	}
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
+
+const CHECK_BASE_URL =
+	'Set the Base URL of the Knolyx API credential to the API\'s own address: https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment.';
+
+/** An address for a message: no credentials in it, cut to a readable length. */
+function shownUrl(url: URL): string {
+	const copy = new URL(url.href);
+	copy.username = '';
+	copy.password = '';
+	const text = copy.href;
+	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/**
+ * A redirect the node does not follow: to another origin (the API key and project ID are only
+ * ever sent to the base URL's), a write that the redirect would turn into a read, or too many hops.
+ */
+export function redirectRefused(
+	node: INode,
+	status: number,
+	target: URL,
+	why: 'otherOrigin' | 'changesMethod' | 'tooMany',
+	itemIndex?: number,
+	maxRedirects = 0,
+): NodeApiError {
+	const where = shownUrl(target);
+	const message = {
+		otherOrigin: `Knolyx redirected the request to another address (${where}): not followed, so the API key is not sent there; check the base URL [${status}]`,
+		changesMethod: `Knolyx answered the write with a redirect (${where}) that would turn it into a read: not followed; check the base URL [${status}]`,
+		tooMany: `Knolyx redirected the request more than ${maxRedirects} times (last to ${where}): not followed further; check the base URL [${status}]`,
+	}[why];
+	const description =
+		why === 'otherOrigin'
+			? `The node sends the API key and the project ID only to the host of the credential's Base URL, never to the host a redirect points at. ${CHECK_BASE_URL}`
+			: CHECK_BASE_URL;
+	return new NodeApiError(node, { message: `redirect to ${where}` } as JsonObject, {
+		message,
+		description,
+		httpCode: String(status),
+		itemIndex,
+	});
+}
+
+/** An answer larger than the node reads (the rest was not read). */
+export function answerTooLarge(
+	node: INode,
+	status: number,
+	size: { bytes: string; limit: string; announced: boolean },
+	kind: 'json' | 'file',
+	itemIndex?: number,
+): NodeApiError {
+	const what = size.announced ? `${size.bytes}, more than the ${size.limit}` : `more than ${size.limit}, the most`;
+	return new NodeApiError(node, { message: `answer larger than ${size.limit}` } as JsonObject, {
+		message: `Knolyx answered with ${what} this node reads from one answer [${status}]`,
+		description:
+			kind === 'file'
+				? `The file is larger than the ${size.limit} the node downloads; the rest was not read.`
+				: `No answer of the Knolyx API is this large, so the rest was not read. ${CHECK_BASE_URL}`,
+		httpCode: String(status),
+		itemIndex,
+	});
+}
+
+/**
+ * A list read answered with something that is neither a list nor a page of one (e.g.
+ * `{"status":"MAINTENANCE"}`): taken for an empty list, it would make a poll forget what it knew.
+ */
+export function notAList(node: INode, status: number, body: unknown, itemIndex?: number): NodeApiError {
+	const shown = readableText(typeof body === 'string' ? body : JSON.stringify(body) ?? String(body)).slice(0, 120);
+	return new NodeApiError(node, { message: shown } as JsonObject, {
+		message: `Knolyx answered a list request with something that is not a list [${status}]`,
+		description: `Expected a list (or a page of one); the answer began with: ${shown || '(nothing)'}. The platform may be under maintenance, or the base URL may point at something else. Nothing was changed; run it again later.`,
+		httpCode: String(status),
+		itemIndex,
+	});
+}

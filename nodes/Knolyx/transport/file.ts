@@ -4,6 +4,8 @@ export interface KnolyxFile {
 	data: Buffer;
 	/** Content-Type without its parameters, e.g. "image/png"; undefined when the answer has none. */
 	mimeType?: string;
+	/** The image format the bytes themselves show (magic numbers), e.g. "image/png"; undefined when they are no image. */
+	imageType?: string;
 	/** From Content-Disposition, reduced to a bare file name; undefined when the answer has none. */
 	fileName?: string;
 }
@@ -37,7 +39,51 @@ function fileNameOf(contentDisposition: string | undefined): string | undefined 
 		name = plain ? (plain[1]?.replace(/\\(.)/g, '$1') ?? plain[2]).trim() : undefined;
 	}
 	const base = name?.split(/[\\/]/).pop()?.replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
-	return base && base !== '.' && base !== '..' ? base : undefined;
+	return base && base !== '.' && base !== '..' ? fitName(base) : undefined;
+}
+
+/** The most a file name may take in bytes (UTF-8) on common file systems. */
+const MAX_NAME_BYTES = 255;
+
+/** Cuts a name to MAX_NAME_BYTES of UTF-8, keeping its extension and whole characters. */
+function fitName(name: string): string {
+	if (Buffer.byteLength(name, 'utf8') <= MAX_NAME_BYTES) return name;
+	const dot = name.lastIndexOf('.');
+	const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+	let stem = '';
+	let room = MAX_NAME_BYTES - Buffer.byteLength(extension, 'utf8');
+	for (const character of name.slice(0, name.length - extension.length)) {
+		const size = Buffer.byteLength(character, 'utf8');
+		if (size > room) break;
+		stem += character;
+		room -= size;
+	}
+	return `${stem}${extension}`;
+}
+
+/** Image formats by their first bytes (null: any byte). */
+const SIGNATURES: Array<{ mimeType: string; at?: number; bytes: Array<number | null> }> = [
+	{ mimeType: 'image/png', bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
+	{ mimeType: 'image/jpeg', bytes: [0xff, 0xd8, 0xff] },
+	{ mimeType: 'image/gif', bytes: [0x47, 0x49, 0x46, 0x38, null, 0x61] },
+	{ mimeType: 'image/webp', bytes: [0x52, 0x49, 0x46, 0x46, null, null, null, null, 0x57, 0x45, 0x42, 0x50] },
+	{ mimeType: 'image/bmp', bytes: [0x42, 0x4d, null, null, null, null, 0x00, 0x00, 0x00, 0x00] },
+	{ mimeType: 'image/tiff', bytes: [0x49, 0x49, 0x2a, 0x00] },
+	{ mimeType: 'image/tiff', bytes: [0x4d, 0x4d, 0x00, 0x2a] },
+	{ mimeType: 'image/x-icon', bytes: [0x00, 0x00, 0x01, 0x00] },
+	{ mimeType: 'image/avif', at: 4, bytes: [0x66, 0x74, 0x79, 0x70, 0x61, 0x76, 0x69, 0x66] },
+	{ mimeType: 'image/avif', at: 4, bytes: [0x66, 0x74, 0x79, 0x70, 0x61, 0x76, 0x69, 0x73] },
+];
+
+/** The image format of some bytes from their magic numbers (an SVG from its root element); undefined when they are no image. */
+export function imageTypeOf(data: Buffer): string | undefined {
+	for (const { mimeType, at = 0, bytes } of SIGNATURES) {
+		if (data.length >= at + bytes.length && bytes.every((byte, index) => byte === null || data[at + index] === byte)) return mimeType;
+	}
+	// An SVG is text: an XML declaration, comments or a doctype may come before its <svg> root.
+	const head = data.subarray(0, 4096).toString('utf8').replace(/^\ufeff/, '');
+	const prolog = head.replace(/^\s*(<\?xml[^>]*\?>\s*)?((<!--[\s\S]*?-->|<!DOCTYPE svg[^>]*>)\s*)*/i, '');
+	return /^<svg[\s>]/i.test(prolog) ? 'image/svg+xml' : undefined;
 }
 
 /** A successful file answer's bytes, with the MIME type and file name its headers give. */
@@ -51,6 +97,7 @@ export function fileOf(answer: Answer): KnolyxFile {
 	return {
 		data,
 		mimeType: header(answer.headers, 'content-type')?.split(';')[0].trim().toLowerCase(),
+		imageType: imageTypeOf(data),
 		fileName: fileNameOf(header(answer.headers, 'content-disposition')),
 	};
 }

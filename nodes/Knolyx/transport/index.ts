@@ -17,7 +17,28 @@ import { createHash } from 'node:crypto';
 import type { Endpoint } from './catalogue';
 import { endpointOf, notFoundOf, pathOf } from './catalogue';
 import type { RequestSubject } from './errors';
-import { apiError, asNodeError, networkError, networkErrorCode, wrongBaseUrl } from './errors';
+import {
+	answerTooLarge,
+	apiError,
+	asNodeError,
+	networkError,
+	networkErrorCode,
+	notAList,
+	redirectRefused,
+	wrongBaseUrl,
+} from './errors';
+import {
+	beforeDeadline,
+	deadline,
+	discardBody,
+	jsonOrText,
+	MAX_FILE_BYTES,
+	MAX_JSON_BYTES,
+	MAX_REDIRECTS,
+	mebibytes,
+	readBody,
+	redirectTarget,
+} from './answer';
 import { fileOf } from './file';
 import { parseLossless, stringifyLossless } from './json';
 import { AdaptiveLimiter, MAX_PAUSE_MS } from './limiter';
@@ -256,19 +277,21 @@ export class KnolyxClient {
 	}
 
 	private async send(request: KnolyxRequest, endpoint: Endpoint): Promise<RawResponse> {
+		const url = joinUrl(await this.base(), request.path);
 		const options: IHttpRequestOptions = {
 			method: request.method,
-			url: joinUrl(await this.base(), request.path),
+			url,
 			qs: request.qs,
-			json: true,
+			json: endpoint.answer !== 'binary',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			timeout: this.policy.timeoutMs,
+			// Bodies are read here, not by the HTTP helper: within the deadline and the size
+			// bound, long integers exact, a web page told apart from the API's JSON.
+			encoding: 'stream',
+			// The helper would send the credential's headers on to wherever a redirect points.
+			disableFollowRedirect: true,
 		};
-		// Bodies are read here, not by the HTTP helper, so that long integers stay exact and a
-		// web page is told apart from the API's JSON.
-		if (endpoint.answer === 'lossless') options.encoding = 'text';
-		if (endpoint.answer === 'binary') Object.assign(options, { json: false, encoding: 'arraybuffer' });
 		if (endpoint.answer === 'lossless' && request.body !== undefined) {
 			options.body = stringifyLossless(request.body);
 			options.headers = { 'Content-Type': 'application/json' };
@@ -280,13 +303,60 @@ export class KnolyxClient {
 		} else if (request.body !== undefined) {
 			options.body = request.body;
 		}
-		const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(
-			this.ctx,
-			CREDENTIAL_TYPE,
-			options,
-			this.credentials && { credentialsDecrypted: this.credentials },
-		)) as RawResponse;
-		return response;
+		const limit = deadline(this.policy.timeoutMs);
+		const origin = new URL(url).origin;
+		/** False once a file download left the base URL's origin: the credential stays behind. */
+		let withCredential = true;
+		for (let hop = 0; ; hop++) {
+			const exchange = withCredential
+				? this.ctx.helpers.httpRequestWithAuthentication.call(
+						this.ctx,
+						CREDENTIAL_TYPE,
+						options,
+						this.credentials && { credentialsDecrypted: this.credentials },
+					)
+				: this.ctx.helpers.httpRequest(options);
+			const response = (await beforeDeadline(limit, exchange as Promise<RawResponse>, (late) => discardBody(late.body))) as RawResponse;
+			const target = redirectTarget(response.statusCode, response.headers, String(options.url));
+			if (!target) return await this.readWhole(response, endpoint, request, limit);
+			discardBody(response.body);
+			const status = response.statusCode;
+			if (hop >= MAX_REDIRECTS) throw redirectRefused(this.node, status, target, 'tooMany', request.itemIndex, MAX_REDIRECTS);
+			if (withCredential && target.origin !== origin) {
+				if (endpoint.answer !== 'binary') throw redirectRefused(this.node, status, target, 'otherOrigin', request.itemIndex);
+				// A file may live elsewhere (a CDN): fetched there without the credential.
+				withCredential = false;
+				options.headers = {};
+			}
+			if (request.method !== 'GET' && status !== 307 && status !== 308) {
+				throw redirectRefused(this.node, status, target, 'changesMethod', request.itemIndex);
+			}
+			options.url = target.href;
+			// The address a redirect gives carries its own query.
+			delete options.qs;
+		}
+	}
+
+	/** A final answer with its body read whole (within the deadline and the size bound), as the endpoint reads it. */
+	private async readWhole(
+		response: RawResponse,
+		endpoint: Endpoint,
+		request: KnolyxRequest,
+		limit: ReturnType<typeof deadline>,
+	): Promise<RawResponse> {
+		const maxBytes = endpoint.answer === 'binary' ? MAX_FILE_BYTES : MAX_JSON_BYTES;
+		const read = await readBody(response.body, response.headers, maxBytes, limit);
+		if ('lost' in read) throw networkError(this.node, read.lost, request.itemIndex);
+		if ('tooLarge' in read) {
+			const { bytes, limit: most, announced } = read.tooLarge;
+			const size = { bytes: mebibytes(bytes), limit: mebibytes(most), announced };
+			throw answerTooLarge(this.node, response.statusCode, size, endpoint.answer === 'binary' ? 'file' : 'json', request.itemIndex);
+		}
+		const { bytes } = read;
+		let body: unknown = bytes;
+		if (endpoint.answer === 'lossless') body = bytes.toString('utf8');
+		else if (endpoint.answer === 'json') body = jsonOrText(bytes.toString('utf8'));
+		return { statusCode: response.statusCode, headers: response.headers ?? {}, body };
 	}
 
 	/**
@@ -426,7 +496,7 @@ export class KnolyxClient {
 		const seen = new Map<string, number>();
 		for (let page = 0; results.length < wanted; page++) {
 			if (page >= MAX_PAGES) throw this.endlessList(path, `read ${MAX_PAGES} pages without reaching the end`, options.itemIndex);
-			const { body } = await this.request<unknown>({
+			const { body, statusCode } = await this.request<unknown>({
 				method: endpoint.method,
 				path,
 				qs: { ...options.qs, 'pagination.page': page, 'pagination.size': size },
@@ -434,7 +504,9 @@ export class KnolyxClient {
 				subject,
 				itemIndex: options.itemIndex,
 			});
-			const { items, last } = pageItems<T>(body);
+			const pageOf = pageItems<T>(body);
+			if (!pageOf) throw notAList(this.node, statusCode, body, options.itemIndex);
+			const { items, last } = pageOf;
 			if (items.length === 0) break;
 			const signature = createHash('sha1').update(JSON.stringify(items)).digest('base64');
 			const earlier = seen.get(signature);
@@ -464,8 +536,11 @@ export class KnolyxClient {
 	}
 }
 
-/** A page may be a plain array or a Spring-style page object `{ content, last }`. */
-function pageItems<T>(body: unknown): { items: T[]; last: boolean } {
+/**
+ * A page may be a plain array or a Spring-style page object `{ content, last }`; anything else
+ * (an object of another shape, null, text) is no page: undefined.
+ */
+function pageItems<T>(body: unknown): { items: T[]; last: boolean } | undefined {
 	if (Array.isArray(body)) return { items: body as T[], last: false };
 	if (body && typeof body === 'object') {
 		const record = body as IDataObject;
@@ -473,7 +548,7 @@ function pageItems<T>(body: unknown): { items: T[]; last: boolean } {
 			if (Array.isArray(record[key])) return { items: record[key] as T[], last: record.last === true };
 		}
 	}
-	return { items: [], last: true };
+	return undefined;
 }
 
 export { AdaptiveLimiter } from './limiter';

@@ -22,6 +22,8 @@ const EXTENSIONS: Record<string, string> = {
 	'image/svg+xml': 'svg',
 	'image/avif': 'avif',
 	'image/bmp': 'bmp',
+	'image/tiff': 'tiff',
+	'image/x-icon': 'ico',
 };
 
 const binaryPropertyField: INodeProperties = {
@@ -54,19 +56,26 @@ export const getImage: KnolyxOperation<GetImageParams> = {
 			subject: { notFound: `course ${courseId}, or its image: the course may have none` },
 			itemIndex: runtime.itemIndex,
 		});
-		const mimeType = file.mimeType;
 		if (file.data.length === 0) {
 			throw new NodeOperationError(this.getNode(), `Course ${courseId} has no image: Knolyx answered with an empty file`, {
 				itemIndex: runtime.itemIndex,
 			});
 		}
-		if (mimeType && /^(text\/|application\/(json|xml|xhtml))/.test(mimeType)) {
-			throw new NodeOperationError(this.getNode(), `Knolyx answered with ${mimeType} instead of the image of course ${courseId}`, {
-				itemIndex: runtime.itemIndex,
-				description: "This is not an image. Check the base URL of the Knolyx credential: it must point at the Knolyx API (e.g. https://api.knolyx.com or https://{tenant}.knolyx.com/api).",
-			});
+		// The bytes decide, not the Content-Type: a problem+json, a sign-in page or a PNG sent
+		// without a type are told apart by their first bytes.
+		const mimeType = file.imageType;
+		if (!mimeType) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Knolyx answered with something that is not an image (Content-Type: ${file.mimeType ?? 'none'}) instead of the image of course ${courseId}`,
+				{
+					itemIndex: runtime.itemIndex,
+					description:
+						'This is not an image: its first bytes are none of PNG, JPEG, GIF, WebP, AVIF, BMP, TIFF, ICO or SVG. Check the base URL of the Knolyx credential: it must point at the Knolyx API (e.g. https://api.knolyx.com or https://{tenant}.knolyx.com/api).',
+				},
+			);
 		}
-		const extension = mimeType ? EXTENSIONS[mimeType] : undefined;
+		const extension = EXTENSIONS[mimeType];
 		const fileName = file.fileName ?? `course-${courseId}-image${extension ? `.${extension}` : ''}`;
 		const binary = await this.helpers.prepareBinaryData(file.data, fileName, mimeType);
 		return {

@@ -1,0 +1,153 @@
+// End-to-end in a real n8n (the built package linked as a community package, one
+// n8n process, own user folder, 127.0.0.1 only) against the Knolyx sandbox, whose
+// edge rules (sandbox/edges.ts, POST /sandbox/edges) make the credential's base
+// URL redirect to another host: a second HTTP server in this file that records
+// every header it receives.
+//
+//   1. Course → Get run by n8n: the redirect to the other host is not followed, the
+//      execution fails naming where it pointed, the other host sees no key.
+//   2. Course → Get Image redirected to the other host (a CDN): the file is
+//      downloaded there without the credential's headers.
+//   3. The credential test the editor calls (POST /rest/credentials/test): Error,
+//      saying that the base URL redirects (n8n 2.x shows the credential's message,
+//      n8n 1.x its own "Request failed with status code 302"); the other host sees
+//      no key.
+// Run with `npm run test:e2e -- test/e2e/redirect.e2e.test.mjs` (and `--n8n 1.123.81`).
+
+import http from 'node:http';
+
+import { N8N_MAJOR, N8N_VERSION } from '../../scripts/n8n-runtime.mjs';
+
+import { CREDENTIAL, runManually, startTestFile, testCredentialData, TYPES } from './lib/n8n.mjs';
+import { endTestFile, RUN_DIR } from './lib/processes.mjs';
+import { DEMO } from './lib/sandbox.mjs';
+
+const API = '/public/api/v1';
+const TRIGGER = 'Run';
+const CREDENTIALS = { knolyxApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
+
+/** Manual trigger → one Knolyx node. */
+function workflow(id, name, node) {
+	return {
+		id,
+		name,
+		nodes: [
+			{ id: `${id}-t`, name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: `${id}-k`, type: TYPES.action, typeVersion: 1, position: [220, 0], credentials: CREDENTIALS, ...node },
+		],
+		connections: { [TRIGGER]: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+}
+
+const WF = {
+	course: workflow('e2eRedirectCours', 'e2e: Course → Get behind a redirect', {
+		name: 'Get Course',
+		parameters: { resource: 'course', operation: 'get', courseId: { __rl: true, mode: 'id', value: '101' } },
+	}),
+	image: workflow('e2eRedirectImage', 'e2e: Course image on a CDN', {
+		name: 'Get Image',
+		parameters: { resource: 'course', operation: 'getImage', courseId: { __rl: true, mode: 'id', value: '101' } },
+	}),
+};
+
+/** "Another host": answers a PNG for *.png, JSON otherwise, and records the headers of every request. */
+async function startOtherHost() {
+	const seen = [];
+	// A 1×1 PNG: its signature and IHDR are all the node looks at.
+	const png = Buffer.from(
+		'89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f0c0a30000000049454e44ae426082',
+		'hex',
+	);
+	const server = http.createServer((req, res) => {
+		seen.push({ url: req.url, headers: { ...req.headers } });
+		req.resume();
+		if (req.url.split('?')[0].endsWith('.png')) res.writeHead(200, { 'Content-Type': 'image/png' }).end(png);
+		else res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"message":"other host"}');
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${server.address().port}`,
+		seen,
+		png,
+		close: () => new Promise((resolve) => server.close(resolve)),
+	};
+}
+
+/** Header names of the credential that reached the other host: must stay empty. */
+const leaked = (other) => other.seen.flatMap((s) => ['x-api-key', 'x-project-id'].filter((name) => s.headers[name] !== undefined));
+
+let sandbox;
+let n8n;
+let rest;
+let other;
+
+async function edge(rule) {
+	const res = await fetch(`${sandbox.url}/sandbox/edges`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(rule),
+	});
+	if (res.status !== 201) throw new Error(`edge rule refused: ${res.status} ${await res.text()}`);
+}
+
+beforeAll(async () => {
+	other = await startOtherHost();
+	({ sandbox, n8n, rest } = await startTestFile({ workflows: Object.values(WF) }));
+	console.log(`[e2e redirect] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${n8n.url}; other host ${other.url}`);
+}, 300_000);
+
+afterEach(async () => {
+	other.seen.length = 0;
+	if (sandbox) await fetch(`${sandbox.url}/sandbox/edges`, { method: 'DELETE' });
+});
+
+afterAll(async () => {
+	await other?.close();
+	await endTestFile('redirect', { n8n, sandbox });
+}, 60_000);
+
+describe(`Redirects in n8n ${N8N_VERSION}: the credential stays on the base URL's host`, () => {
+	test('Course → Get whose base URL redirects to another host fails naming it; that host sees no key', async () => {
+		const target = `${other.url}/sign-in?next=%2Fcourse`;
+		await edge({ path: `${API}/course/101`, redirect: { status: 302, location: target } });
+		const ex = await runManually(rest, WF.course.id, TRIGGER);
+		expect(ex.status).toBe('error');
+		expect(ex.run.resultData.error.message).toBe(
+			`Knolyx redirected the request to another address (${target}): not followed, so the API key is not sent there; check the base URL [302]`,
+		);
+		expect(leaked(other)).toEqual([]);
+	});
+
+	test('Course → Get Image redirected to a CDN is downloaded there without the credential', async () => {
+		await edge({ path: `${API}/course/101/image`, redirect: { status: 307, location: `${other.url}/cdn/course-101.png` } });
+		const ex = await runManually(rest, WF.image.id, TRIGGER);
+		expect({ status: ex.status, error: ex.run.resultData.error?.message }).toEqual({ status: 'success', error: undefined });
+		const item = ex.run.resultData.runData['Get Image'][0].data.main[0][0];
+		expect(item.json).toEqual({ courseId: 101, fileName: 'course-101-image.png', mimeType: 'image/png', fileSize: other.png.length });
+		expect(other.seen.map((s) => s.url)).toEqual(['/cdn/course-101.png']);
+		expect(leaked(other)).toEqual([]);
+	});
+
+	test('the credential test (POST /rest/credentials/test) says the base URL redirects; the other host sees no key', async () => {
+		await edge({ path: `${API}/key`, redirect: { status: 302, location: `${other.url}/login` } });
+		const result = await testCredentialData(rest, {
+			type: 'knolyxApi',
+			data: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
+		});
+		console.log(`[e2e redirect] n8n ${N8N_VERSION} (major ${N8N_MAJOR}) credential test: ${JSON.stringify(result)}`);
+		expect(result.status).toBe('Error');
+		if (N8N_MAJOR >= 2) {
+			// The credential's own rule for a redirect status.
+			expect(result.message).toMatch(/redirects \(302\) to another address/);
+			expect(result.message).toMatch(/check the Base URL/);
+		} else {
+			// n8n 1.x answers a failed test request with its own message before it looks at the
+			// credential's rules (as for 401 and 404, see n8n.e2e.test.mjs): the status, not followed.
+			expect(result.message).toBe('Request failed with status code 302');
+		}
+		expect(leaked(other)).toEqual([]);
+	});
+});
