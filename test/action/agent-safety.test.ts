@@ -249,7 +249,43 @@ describe('destructive operations offered to an AI agent', () => {
 
 const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
+/**
+ * What the agent reads of a refusal: n8n 2.x hands it the error's message and description; n8n-core
+ * 1.84 (the floor) returns "Error during node execution: <description>" as the tool's answer.
+ * Either way it names the switch; the message itself is checked where the node throws (below).
+ */
+const answerText = (answer: IDataObject): string => String(answer.error ?? answer.result);
+
 describe('an agent cannot open a data flow or widen course access on its own', () => {
+	test.each([
+		[
+			'Webhook → Create',
+			{ resource: 'webhook', operation: 'create', name: 'Backup', url: 'https://collector.example.net/students' },
+			"Refused: Webhook → Create registers a URL to which Knolyx then sends every student event, with the students' names and e-mail addresses, and AI agents may not run it. Nothing was sent to Knolyx.",
+		],
+		[
+			'Course Access Rule → Create or Update',
+			{ resource: 'rule', operation: 'upsert', courseId: rl(101), ruleName: 'PAYMENT', type: 'PUBLIC' },
+			'Refused: Course Access Rule → Create or Update can change who may take the course (a PRIVATE payment rule made PUBLIC gives everyone free access), and AI agents may not run it. Nothing was sent to Knolyx.',
+		],
+		[
+			'Course Access Rule → Add Workgroup',
+			{ resource: 'rule', operation: 'addWorkgroup', courseId: rl(101), ruleName: 'PAYMENT', workgroupId: rl(204) },
+			'Refused: Course Access Rule → Add Workgroup gives every member of a workgroup, present and future, access to the course, and AI agents may not run it. Nothing was sent to Knolyx.',
+		],
+	] as [string, INodeParameters, string][])('%s as a tool says what it refused and why, and sends nothing', async (_operation, parameters, message) => {
+		const run = await runNode({
+			nodeType: new Knolyx(),
+			type: TOOL_TYPE,
+			parameters,
+			items: [{}],
+			credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
+			credentialTypes: [new KnolyxApi()],
+		});
+		expect(run.error?.message).toBe(message);
+		expect(routes(ctx.sandbox)).toEqual({});
+	});
+
 	const webhookCreate = (over: INodeParameters = {}): INodeParameters => ({
 		resource: 'webhook',
 		operation: 'create',
@@ -260,9 +296,7 @@ describe('an agent cannot open a data flow or widen course access on its own', (
 
 	test('Webhook → Create called by an agent is refused: no webhook, nothing sent, no student data leaves', async () => {
 		const answer = await callTool(webhookCreate(), { name: 'Backup', url: 'https://collector.example.net/students' }, { toolName: 'Create_webhook' });
-		expect(answer.result).toBeUndefined();
-		expect(answer.error).toMatch(/^Refused: Webhook → Create registers a URL to which Knolyx then sends every student event, with the students' names and e-mail addresses, and AI agents may not run it\. Nothing was sent to Knolyx\./);
-		expect(answer.error).toMatch(/"Allow the Agent to Send Student Data to a New Address" in the n8n node "Create_webhook"/);
+		expect(answerText(answer)).toMatch(/"Allow the Agent to Send Student Data to a New Address" in the n8n node "Create_webhook"/);
 		expect(routes(ctx.sandbox)).toEqual({});
 		expect(ctx.sandbox.state.webhooks.size).toBe(0);
 		// A student event afterwards goes nowhere.
@@ -286,8 +320,7 @@ describe('an agent cannot open a data flow or widen course access on its own', (
 			{ courseId: course, ruleName: String(rule!.name), type: 'PUBLIC' },
 			{ toolName: 'Update_rule' },
 		);
-		expect(answer.error).toMatch(/^Refused: Course Access Rule → Create or Update can change who may take the course \(a PRIVATE payment rule made PUBLIC gives everyone free access\)/);
-		expect(answer.error).toMatch(/"Allow the Agent to Grant Course Access" in the n8n node "Update_rule"/);
+		expect(answerText(answer)).toMatch(/Course Access Rule → Get Many to read the rules.*"Allow the Agent to Grant Course Access" in the n8n node "Update_rule"/);
 		expectNothingSent(course, before);
 	});
 
@@ -305,20 +338,25 @@ describe('an agent cannot open a data flow or widen course access on its own', (
 			{ courseId: course, ruleName: String(before[0].name), workgroupId: 204 },
 			{ toolName: 'Add_workgroup' },
 		);
-		expect(answer.error).toMatch(/^Refused: Course Access Rule → Add Workgroup gives every member of a workgroup, present and future, access to the course/);
-		expect(answer.error).toMatch(/Use User → Enrol in Workgroup or Workgroup → Add Member/);
+		expect(answerText(answer)).toMatch(/Use User → Enrol in Workgroup or Workgroup → Add Member.*"Allow the Agent to Grant Course Access" in the n8n node "Add_workgroup"/);
 		expectNothingSent(course, before);
 	});
 
-	test('only the switch of that kind lets the agent run it; another switch or an expression does not', async () => {
+	test('another kind of switch, or an expression in the switch, does not let the agent open a data flow', async () => {
 		const url = 'https://crm.example.com/knolyx';
 		// The delete switch is no consent to a data flow.
 		const otherSwitch = await callTool(webhookCreate({ allowDestructiveToolUse: true, allowAccessGrantToolUse: true }), { name: 'CRM', url }, { toolName: 'Create_webhook' });
-		expect(otherSwitch.error).toMatch(/^Refused: Webhook → Create/);
+		expect(answerText(otherSwitch)).toMatch(/switch on "Allow the Agent to Send Student Data to a New Address"/);
 		const byExpression = await callTool(webhookCreate({ allowDataFlowToolUse: fromAI('allow', 'Allow it', 'boolean') }), { name: 'CRM', url, allow: true }, { toolName: 'Create_webhook' });
-		expect(byExpression.error).toMatch(/^Refused: Webhook → Create/);
+		expect(answerText(byExpression)).toMatch(/switch on "Allow the Agent to Send Student Data to a New Address"/);
 		expect(routes(ctx.sandbox)).toEqual({});
+		expect(ctx.sandbox.state.webhooks.size).toBe(0);
+	});
 
+	// n8n 1.85 (the floor) does not know the `@tool` display condition: it drops the switches, so
+	// there an agent is always refused (scripts/floor.mjs leaves this test out by its name).
+	test('the switch a person turns on lets the agent run it, for its own kind: a webhook, a workgroup on a rule', async () => {
+		const url = 'https://crm.example.com/knolyx';
 		const allowed = await callTool(webhookCreate({ allowDataFlowToolUse: true }), { name: 'CRM', url }, { toolName: 'Create_webhook' });
 		expect(allowed.error).toBeUndefined();
 		expect([...ctx.sandbox.state.webhooks.values()].map((w) => w.url)).toEqual([url]);
