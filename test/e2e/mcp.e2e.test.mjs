@@ -43,7 +43,7 @@ const REPLACE_ALL = {
 /** A tool node the example does not offer, at row `row` below it. */
 const guardedTool = (name, row, parameters) => ({
 	parameters: { ...parameters, descriptionType: 'manual' },
-	id: `c3f5e3c0-0001-4c9a-8e83-00000000000${row}`,
+	id: `d4a6f4d1-0002-4c9a-8e83-00000000000${row}`,
 	name,
 	type: TOOL_TYPE,
 	typeVersion: 1,
