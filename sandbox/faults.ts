@@ -5,9 +5,10 @@
  * FaultConfig.seed, so a given seed and request sequence always give the same faults.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { sendError } from './errors';
+import { badRequest, sendError } from './errors';
 import type { StatsTracker } from './stats';
 import type { FaultConfig } from './types';
+import { checkObject, is, type FieldCheck } from './validation';
 
 export const DEFAULT_FAULTS: Readonly<FaultConfig> = Object.freeze({
 	latencyMs: 0,
@@ -32,6 +33,57 @@ export const DEFAULT_FAULTS: Readonly<FaultConfig> = Object.freeze({
 	maxFaults: 0,
 	seed: 1,
 });
+
+/** A header value: printable ASCII (and tabs), not empty. */
+const HEADER_VALUE = /^[\t\x20-\x7e]+$/;
+
+/** A regular expression's source that compiles. */
+const regexSource: FieldCheck = (value, field) => {
+	if (value === null) return;
+	if (typeof value !== 'string') throw badRequest(`${field} must be a regular expression (text) or null`);
+	try {
+		new RegExp(value);
+	} catch (error) {
+		throw badRequest(`${field} is not a valid regular expression: ${(error as Error).message}`);
+	}
+};
+
+/** Every fault setting and the check of its value: the one schema of POST /sandbox/faults, fault bursts and startSandbox({faults}). */
+export const FAULT_SCHEMA: Readonly<Record<keyof FaultConfig, FieldCheck>> = Object.freeze({
+	latencyMs: is.integer(0),
+	rateLimitPerSecond: is.integer(0),
+	errorRate: is.rate,
+	errorStatuses: (value: unknown, field: string) => {
+		const ok = Array.isArray(value) && value.length > 0 && value.every((s) => Number.isInteger(s) && s >= 400 && s <= 599);
+		if (!ok) throw badRequest(`${field} must be a non-empty array of HTTP statuses 400-599`);
+	},
+	malformedRate: is.rate,
+	resetRate: is.rate,
+	resetAfterApplyRate: is.rate,
+	slowMs: is.integer(0),
+	slowRate: is.rate,
+	webhookCreateReturnsNoId: is.boolean,
+	deliveryContentType: is.text({ nullable: true, pattern: HEADER_VALUE, meaning: 'a Content-Type header value' }),
+	applyThenFailRate: is.rate,
+	applyThenStatus: is.integer(100, 599),
+	retryAfter: is.text({ nullable: true, pattern: HEADER_VALUE, meaning: 'a Retry-After header value' }),
+	okHtmlRate: is.rate,
+	errorBody: is.text({ nullable: true }),
+	repeatPages: is.boolean,
+	onlyMethod: is.text({ nullable: true, pattern: /^[A-Za-z]+$/, meaning: 'an HTTP method such as "POST"' }),
+	onlyPath: regexSource,
+	maxFaults: is.integer(0),
+	seed: is.integer(0, 0xffffffff),
+});
+
+/**
+ * Checks a partial FaultConfig: only fault settings (own names, never `constructor` or
+ * `__proto__`), each value of its type; a 400 naming the field otherwise. `where` prefixes the
+ * field names (`faults` for a burst's `faults.errorRate`, `body` for none).
+ */
+export function validateFaults(input: unknown, where = 'body'): Partial<FaultConfig> {
+	return checkObject(input, FAULT_SCHEMA, where, { noun: 'fault setting' }) as Partial<FaultConfig>;
+}
 
 const WEB_APP_PAGE =
 	'<!DOCTYPE html><html><head><title>Knolyx</title></head><body><div id="app">Loading…</div><script src="/app.js"></script></body></html>';
@@ -75,8 +127,9 @@ export class FaultInjector {
 		return { ...this.config, errorStatuses: [...this.config.errorStatuses] };
 	}
 
-	/** Merges a partial config; the PRNG and the rate window restart. */
+	/** Merges a partial config (checked first: a 400 naming the field, nothing changed); the PRNG and the rate window restart. */
 	set(partial: Partial<FaultConfig>): void {
+		validateFaults(partial, 'faults');
 		this.config = { ...this.config, ...partial, errorStatuses: [...(partial.errorStatuses ?? this.config.errorStatuses)] };
 		this.random = prng(this.config.seed);
 		this.window = [];

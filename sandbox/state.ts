@@ -222,7 +222,12 @@ export class SandboxState {
 }
 
 /** "demo-api-key" → "demo****key": keeps 4 leading and 3 trailing characters. */
+/**
+ * A secret as the page and the state dump show it: at most an eighth of it at each end (so at
+ * most a quarter in all, and never more than 4 + 3 characters), the rest as ****.
+ */
 export function maskSecret(secret: string): string {
-	if (secret.length <= 8) return '****';
-	return `${secret.slice(0, 4)}****${secret.slice(-3)}`;
+	const shown = Math.floor(secret.length / 8);
+	if (shown === 0) return '****';
+	return `${secret.slice(0, Math.min(4, shown))}****${secret.slice(-Math.min(3, shown))}`;
 }

@@ -92,3 +92,116 @@ export function canonical(value: unknown): string {
 		return isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v;
 	});
 }
+
+/**
+ * What a control endpoint accepts: its settings by name, each with the check of its value.
+ * A check throws a 400 naming the field (`field` is the name as the caller wrote it, with its
+ * path, e.g. `faults.errorRate`).
+ */
+export type FieldCheck = (value: unknown, field: string) => void;
+export type Schema = Readonly<Record<string, FieldCheck>>;
+
+/** Whether `name` is one of the schema's own settings (never an inherited name such as `constructor` or `__proto__`). */
+function hasSetting(schema: Schema, name: string): boolean {
+	return Object.prototype.hasOwnProperty.call(schema, name);
+}
+
+/**
+ * Checks an object against a schema: only the schema's own setting names, each value of its
+ * type. `where` names the object in messages (`faults`, or `body` for a request's body, whose
+ * fields are named bare); `noun` says what its settings are ("fault setting"). A name in
+ * `required` that is missing gets its check's message. Returns the object unchanged.
+ */
+export function checkObject(
+	value: unknown,
+	schema: Schema,
+	where: string,
+	{ required = [], noun = 'setting' }: { required?: readonly string[]; noun?: string } = {},
+): Record<string, unknown> {
+	if (!isObject(value)) throw badRequest(`${where === 'body' ? 'Body' : where} must be a JSON object`);
+	const prefix = where === 'body' ? '' : `${where}.`;
+	for (const [name, fieldValue] of Object.entries(value)) {
+		if (!hasSetting(schema, name)) {
+			const known = Object.keys(schema).map((k) => `${prefix}${k}`);
+			throw badRequest(`${prefix}${name} is not a ${noun} here; ${known.length === 0 ? 'none is taken' : `use ${known.join(', ')}`}`);
+		}
+		schema[name](fieldValue, `${prefix}${name}`);
+	}
+	for (const name of required) {
+		if (!Object.prototype.hasOwnProperty.call(value, name)) schema[name](undefined, `${prefix}${name}`);
+	}
+	return value;
+}
+
+/**
+ * The JSON body of a control request, checked against its schema; `{}` when none was sent. A
+ * body that is not JSON (text, a form) is refused rather than read as "no settings".
+ */
+export function checkBody(
+	req: { body?: unknown; headers: Record<string, unknown> },
+	schema: Schema,
+	options: { required?: readonly string[]; noun?: string } = {},
+): Record<string, unknown> {
+	if (req.body === undefined) {
+		const length = req.headers['content-length'];
+		const sent = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+		if (sent) throw badRequest('Body must be JSON (Content-Type: application/json)');
+		return checkObject({}, schema, 'body', options);
+	}
+	return checkObject(req.body, schema, 'body', options);
+}
+
+/** The query string of a control request, checked like a body (every value arrives as text). */
+export function checkQuery(query: unknown, schema: Schema): Record<string, unknown> {
+	return checkObject(query ?? {}, schema, 'query', { noun: 'query parameter' });
+}
+
+/** The checks a schema is made of. */
+export const is = {
+	boolean: ((value, field) => {
+		if (typeof value !== 'boolean') throw badRequest(`${field} must be true or false`);
+	}) as FieldCheck,
+	/** A number from 0 to 1. */
+	rate: ((value, field) => {
+		if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw badRequest(`${field} must be a number from 0 to 1`);
+	}) as FieldCheck,
+	integer(min: number, max = Number.MAX_SAFE_INTEGER): FieldCheck {
+		return (value, field) => {
+			if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
+				throw badRequest(max === Number.MAX_SAFE_INTEGER ? `${field} must be an integer >= ${min}` : `${field} must be an integer from ${min} to ${max}`);
+			}
+		};
+	},
+	/** Text; `nullable` also takes null; `pattern` (with what it means) restricts it. */
+	text({ nullable = false, pattern, meaning }: { nullable?: boolean; pattern?: RegExp; meaning?: string } = {}): FieldCheck {
+		return (value, field) => {
+			if (value === null && nullable) return;
+			const what = `${meaning ?? 'a text'}${nullable ? ' or null' : ''}`;
+			if (typeof value !== 'string' || (pattern !== undefined && !pattern.test(value))) throw badRequest(`${field} must be ${what}`);
+		};
+	},
+	oneOf(values: readonly unknown[]): FieldCheck {
+		return (value, field) => {
+			if (!values.includes(value)) throw badRequest(`${field} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`);
+		};
+	},
+	array: ((value, field) => {
+		if (!Array.isArray(value)) throw badRequest(`${field} must be an array`);
+	}) as FieldCheck,
+	object: ((value, field) => {
+		if (!isObject(value)) throw badRequest(`${field} must be a JSON object`);
+	}) as FieldCheck,
+	/** An array whose every entry passes `entry` (named `field[i]`). */
+	listOf(entry: FieldCheck): FieldCheck {
+		return (value, field) => {
+			if (!Array.isArray(value)) throw badRequest(`${field} must be an array`);
+			value.forEach((item, i) => entry(item, `${field}[${i}]`));
+		};
+	},
+	/** An object checked against its own schema (for nested settings). */
+	shape(schema: Schema, required: readonly string[] = []): FieldCheck {
+		return (value, field) => {
+			checkObject(value, schema, field, { required });
+		};
+	},
+};

@@ -6,9 +6,9 @@
  */
 import type { RequestHandler } from 'express';
 import { badRequest } from '../errors';
-import { DEFAULT_FAULTS, type FaultInjector } from '../faults';
+import { validateFaults, type FaultInjector } from '../faults';
 import type { FaultConfig } from '../types';
-import { isObject } from '../validation';
+import { checkObject, is, isObject } from '../validation';
 
 export const MAX_BURST_REQUESTS = 10_000;
 
@@ -26,28 +26,14 @@ interface Armed extends BurstStatus {
 	during: string;
 }
 
-const RATES = ['errorRate', 'malformedRate', 'resetRate', 'resetAfterApplyRate', 'slowRate'] as const;
-const INTEGERS = ['latencyMs', 'rateLimitPerSecond', 'slowMs', 'seed'] as const;
-
-/** Checks a partial FaultConfig; 400 naming the field on anything unknown or of the wrong kind. */
-export function validateFaults(input: unknown): Partial<FaultConfig> {
-	if (!isObject(input) || Object.keys(input).length === 0) throw badRequest('faults must be a non-empty object of fault settings');
-	for (const [name, value] of Object.entries(input)) {
-		const field = `faults.${name}`;
-		if (!(name in DEFAULT_FAULTS)) throw badRequest(`${field} is not a fault setting (see GET /sandbox/faults)`);
-		if ((RATES as readonly string[]).includes(name)) {
-			if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw badRequest(`${field} must be a number from 0 to 1`);
-		} else if ((INTEGERS as readonly string[]).includes(name)) {
-			if (!Number.isInteger(value) || (value as number) < 0) throw badRequest(`${field} must be a non-negative integer`);
-		} else if (name === 'errorStatuses') {
-			const ok = Array.isArray(value) && value.length > 0 && value.every((s) => Number.isInteger(s) && s >= 400 && s <= 599);
-			if (!ok) throw badRequest(`${field} must be a non-empty array of HTTP statuses 400-599`);
-		} else if (typeof value !== 'boolean') {
-			throw badRequest(`${field} must be true or false`);
-		}
-	}
-	return input as Partial<FaultConfig>;
+/** Checks the faults of a burst: at least one setting, each as POST /sandbox/faults checks it. */
+function burstFaults(input: unknown): Partial<FaultConfig> {
+	if (isObject(input) && Object.keys(input).length === 0) throw badRequest('faults must be a non-empty object of fault settings');
+	return validateFaults(input, 'faults');
 }
+
+/** POST /sandbox/fault-burst: {requests, faults}. */
+const BURST_SCHEMA = { requests: is.integer(1, MAX_BURST_REQUESTS), faults: is.object };
 
 export class FaultBurst {
 	private armed: Armed | undefined;
@@ -56,12 +42,9 @@ export class FaultBurst {
 
 	/** Applies `faults` for the next `requests` API requests (replacing a burst still running). */
 	start(input: unknown): BurstStatus {
-		if (!isObject(input)) throw badRequest('Body must be a JSON object {requests, faults}');
-		const requests = input.requests;
-		if (!Number.isInteger(requests) || (requests as number) < 1 || (requests as number) > MAX_BURST_REQUESTS) {
-			throw badRequest(`requests must be an integer from 1 to ${MAX_BURST_REQUESTS}`);
-		}
-		const partial = validateFaults(input.faults);
+		const body = checkObject(input, BURST_SCHEMA, 'body', { required: ['requests', 'faults'] });
+		const requests = body.requests;
+		const partial = burstFaults(body.faults);
 		const before = this.armed && this.stillRunning() ? this.armed.before : this.faults.current;
 		this.faults.set(partial);
 		this.armed = {

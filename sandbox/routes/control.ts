@@ -1,18 +1,80 @@
-/** /sandbox/* control endpoints (no auth): reset, seed, state, faults, stats, activity, deliveries, config, keys. */
+/**
+ * /sandbox/* control endpoints (no auth): reset, seed, state, faults, stats, activity, deliveries,
+ * config, keys. Each checks what it is sent against its own schema (sandbox/validation.ts): only
+ * the schema's own names (never an inherited one such as `constructor` or `__proto__`), each value
+ * of its type, a JSON body only; anything else is a 400 naming the field, and nothing is changed.
+ */
 import { Router, type Request } from 'express';
 import { ACTIVITY_KINDS, recordActivity, type ActivityKind } from '../activity';
 import type { SandboxContext } from '../context';
 import { badRequest, notFound } from '../errors';
 import { applySeedSpec, type SeedSpec } from '../seed';
 import type { FaultConfig, SeedName } from '../types';
-import { isObject } from '../validation';
+import { FAULT_SCHEMA } from '../faults';
+import { PERMISSIONS } from '../types';
+import { checkBody, checkQuery, is, type Schema } from '../validation';
 import { stringifyBig } from '../bigjson';
 import { matchesFilter, type DeliveryFilter } from '../deliveries';
 
 const MAX_WAIT_MS = 30_000;
 
+const NONE: Schema = {};
+const DIGITS = /^\d{1,15}$/;
+const text = is.text({ pattern: /\S/, meaning: 'a non-empty text' });
+const digits = is.text({ pattern: DIGITS, meaning: 'a non-negative integer' });
+
+/** One API key, as POST /sandbox/keys and POST /sandbox/seed's apiKeys take it. */
+const API_KEY_SCHEMA: Schema = { apiKey: text, projectId: text, permissions: is.listOf(is.oneOf(PERMISSIONS)) };
+const API_KEY_REQUIRED = ['apiKey', 'permissions'];
+
+/** POST /sandbox/seed (SeedSpec): every list and every entry checked before anything is added. */
+const SEED_SCHEMA: Schema = {
+	courses: is.listOf(is.shape({ title: text, description: is.text() }, ['title'])),
+	workgroups: is.listOf(is.shape({ name: text }, ['name'])),
+	bundles: is.listOf(is.shape({ name: text, slug: text }, ['name'])),
+	users: is.listOf(is.shape({ firstName: text, lastName: text, email: text, gender: text }, ['firstName', 'lastName', 'email'])),
+	communities: is.listOf(
+		is.shape({ name: text, workgroupIds: is.listOf(is.integer(1)), workgroupNames: is.listOf(text) }, ['name']),
+	),
+	events: is.listOf(
+		is.shape({ communityId: is.integer(1), communityName: text, title: text, startDateTime: text, endDateTime: text }, ['title']),
+	),
+	members: is.listOf(
+		is.shape({ workgroupId: is.integer(1), email: text, removalDate: is.text({ nullable: true }) }, ['workgroupId', 'email']),
+	),
+	attendance: is.listOf(is.shape({ eventId: is.integer(1), userId: is.integer(1) }, ['eventId', 'userId'])),
+	// Rules are stored as given (any fields): per course id, a list of objects.
+	rules: (value, field) => {
+		if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest(`${field} must be a JSON object`);
+		for (const [courseId, rules] of Object.entries(value)) {
+			if (!DIGITS.test(courseId)) throw badRequest(`${field}.${courseId} is not a course id`);
+			is.listOf(is.object)(rules, `${field}.${courseId}`);
+		}
+	},
+	apiKeys: is.listOf(is.shape(API_KEY_SCHEMA, API_KEY_REQUIRED)),
+	generate: is.shape({ courses: is.integer(0), workgroups: is.integer(0), users: is.integer(0), events: is.integer(0) }),
+};
+
+const CONFIG_SCHEMA: Schema = {
+	strict: is.boolean,
+	deliveryRetries: is.integer(0),
+	deliveryBackoffMs: is.integer(0),
+	deliveryTimeoutMs: is.integer(0),
+};
+
+const ACTIVITY_SCHEMA: Schema = { userId: is.integer(1), email: text, courseId: is.integer(1), bundleId: is.integer(1) };
+
+const DELIVERIES_QUERY: Schema = {
+	messageId: text,
+	type: text,
+	webhookId: digits,
+	ok: is.oneOf(['', 'true', 'false']),
+	waitFor: digits,
+	timeoutMs: digits,
+};
+
 function deliveryFilter(req: Request): DeliveryFilter {
-	const q = req.query as Record<string, string | undefined>;
+	const q = checkQuery(req.query, DELIVERIES_QUERY) as Record<string, string | undefined>;
 	return {
 		messageId: q.messageId || undefined,
 		type: q.type || undefined,
@@ -25,13 +87,13 @@ export function controlRoutes(ctx: SandboxContext, reset: (seed: SeedName) => un
 	const router = Router();
 
 	router.post('/reset', (req, res) => {
-		const seed: unknown = isObject(req.body) && req.body.seed !== undefined ? req.body.seed : 'demo';
-		if (seed !== 'demo' && seed !== 'empty') throw badRequest("seed must be 'demo' or 'empty'");
+		const body = checkBody(req, { seed: is.oneOf(['demo', 'empty']) });
+		const seed = (body.seed ?? 'demo') as SeedName;
 		res.json({ seed, demo: reset(seed) ?? null });
 	});
 
 	router.post('/seed', (req, res) => {
-		res.status(201).json(applySeedSpec(ctx.state, req.body as SeedSpec));
+		res.status(201).json(applySeedSpec(ctx.state, checkBody(req, SEED_SCHEMA) as SeedSpec));
 	});
 
 	router.get('/state', (_req, res) => {
@@ -43,12 +105,12 @@ export function controlRoutes(ctx: SandboxContext, reset: (seed: SeedName) => un
 	});
 
 	router.post('/faults', (req, res) => {
-		if (!isObject(req.body)) throw badRequest('Body must be a partial FaultConfig object');
-		ctx.faults.set(req.body as Partial<FaultConfig>);
+		ctx.faults.set(checkBody(req, FAULT_SCHEMA, { noun: 'fault setting' }) as Partial<FaultConfig>);
 		res.json(ctx.faults.current);
 	});
 
-	router.delete('/faults', (_req, res) => {
+	router.delete('/faults', (req, res) => {
+		checkBody(req, NONE);
 		ctx.faults.reset();
 		res.json(ctx.faults.current);
 	});
@@ -57,7 +119,8 @@ export function controlRoutes(ctx: SandboxContext, reset: (seed: SeedName) => un
 		res.json(ctx.stats.snapshot());
 	});
 
-	router.post('/stats/reset', (_req, res) => {
+	router.post('/stats/reset', (req, res) => {
+		checkBody(req, NONE);
 		ctx.stats.reset();
 		res.json(ctx.stats.snapshot());
 	});
@@ -68,17 +131,16 @@ export function controlRoutes(ctx: SandboxContext, reset: (seed: SeedName) => un
 
 	/** Runtime settings: strict, deliveryRetries, deliveryBackoffMs, deliveryTimeoutMs. */
 	router.post('/config', (req, res) => {
-		if (!isObject(req.body)) throw badRequest('Body must be a JSON object');
-		const b = req.body;
-		if (typeof b.strict === 'boolean') ctx.config.strict = b.strict;
+		const b = checkBody(req, CONFIG_SCHEMA);
+		if (b.strict !== undefined) ctx.config.strict = b.strict as boolean;
 		for (const k of ['deliveryRetries', 'deliveryBackoffMs', 'deliveryTimeoutMs'] as const) {
-			if (typeof b[k] === 'number' && b[k] >= 0) ctx.config[k] = b[k];
+			if (b[k] !== undefined) ctx.config[k] = b[k] as number;
 		}
 		res.json(ctx.config);
 	});
 
 	router.post('/keys', (req, res) => {
-		const spec = { apiKeys: [req.body] } as SeedSpec;
+		const spec = { apiKeys: [checkBody(req, API_KEY_SCHEMA, { required: API_KEY_REQUIRED })] } as SeedSpec;
 		applySeedSpec(ctx.state, spec);
 		res.status(201).json({ ok: true });
 	});
@@ -86,7 +148,7 @@ export function controlRoutes(ctx: SandboxContext, reset: (seed: SeedName) => un
 	router.post('/activity/:kind', (req, res) => {
 		const kind = req.params.kind as ActivityKind;
 		if (!ACTIVITY_KINDS.includes(kind)) throw notFound(`Unknown activity; use one of ${ACTIVITY_KINDS.join(', ')}`);
-		res.json(recordActivity(ctx, kind, req.body));
+		res.json(recordActivity(ctx, kind, checkBody(req, ACTIVITY_SCHEMA)));
 	});
 
 	/** ?messageId=&type=&webhookId=&ok=true|false; &waitFor=N waits (timeoutMs, default 5000) for N matching attempts. */
@@ -105,6 +167,7 @@ export function controlRoutes(ctx: SandboxContext, reset: (seed: SeedName) => un
 	});
 
 	router.post('/deliveries/:messageId/resend', async (req, res) => {
+		checkBody(req, NONE);
 		const sending = ctx.deliveries.resend(String(req.params.messageId));
 		if (!sending) throw notFound('Unknown message id, or its webhook was deleted');
 		res.json(await sending);

@@ -10,11 +10,11 @@ import path from 'node:path';
 import express, { Router, type Response } from 'express';
 import { sendPing } from '../activity';
 import type { SandboxContext } from '../context';
-import { badRequest, notFound } from '../errors';
+import { notFound } from '../errors';
 import { FaultBurst } from '../page/fault-burst';
 import { buildOverview } from '../page/overview';
 import { RecentRequests } from '../page/recent-requests';
-import { isObject } from '../validation';
+import { checkBody, is } from '../validation';
 
 const ASSETS_DIR = path.join(__dirname, '..', 'page', 'assets');
 const ASSETS: Record<string, string> = {
@@ -47,6 +47,9 @@ function sendAsset(res: Response, name: string): void {
 	res.send(body);
 }
 
+/** POST /sandbox/ping: {webhookId?}. */
+const PING_SCHEMA = { webhookId: is.integer(1) };
+
 export function pageRoutes(ctx: SandboxContext, services: PageServices): Router {
 	const router = Router();
 	const json = express.json({ limit: '100kb' });
@@ -65,11 +68,10 @@ export function pageRoutes(ctx: SandboxContext, services: PageServices): Router 
 
 	/** {webhookId?}: PING to that webhook, or to every webhook. Same messages as POST /public/api/v1/webhook/ping. */
 	router.post('/sandbox/ping', json, (req, res) => {
-		const body: unknown = req.body ?? {};
-		if (!isObject(body)) throw badRequest('Body must be a JSON object');
+		// A text or form body is refused, never read as "ping every webhook".
+		const body = checkBody(req, PING_SCHEMA);
 		let webhooks = [...ctx.state.webhooks.values()];
 		if (body.webhookId !== undefined) {
-			if (!Number.isInteger(body.webhookId)) throw badRequest('webhookId must be an integer');
 			const webhook = ctx.state.webhooks.get(body.webhookId as number);
 			if (!webhook) throw notFound(`Webhook ${String(body.webhookId)} not found`);
 			webhooks = [webhook];

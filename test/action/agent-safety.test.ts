@@ -1,7 +1,9 @@
 /**
- * Destructive operations offered to an AI agent (Course Access Rule → Replace All and Delete,
- * Webhook → Delete) are refused, with nothing sent, unless a person switched on "Allow the Agent
- * to Delete Data" in the node. Run as n8n runs a tool: the tool variant of the node
+ * Operations an AI agent may not run unattended are refused, with nothing sent, unless a person
+ * switched on their switch in the node: deletes (Course Access Rule → Replace All and Delete,
+ * Webhook → Delete: "Allow the Agent to Delete Data"), a new data flow (Webhook → Create: "Allow
+ * the Agent to Send Student Data to a New Address") and wider course access (Course Access Rule →
+ * Create or Update and Add Workgroup: "Allow the Agent to Grant Course Access"). Run as n8n runs a tool: the tool variant of the node
  * (`knolyxTool`, as n8n generates it for `usableAsTool`) attached on the ai_tool connection of
  * an agent node that calls it through n8n-core (SupplyDataContext, $fromAI arguments), and the
  * same node type in a main chain (how the AI Agent v3 runs tools as engine requests).
@@ -102,6 +104,12 @@ async function callTool(
 	return item.json;
 }
 
+/** Nothing reached Knolyx: no request at all, and the course's rules are exactly `before`. */
+function expectNothingSent(course: number, before: Array<Record<string, unknown>>): void {
+	expect(routes(ctx.sandbox)).toEqual({});
+	expect(rulesOf(ctx.sandbox, course)).toEqual(before);
+}
+
 const replaceAllParameters = (over: INodeParameters = {}): INodeParameters => ({
 	resource: 'rule',
 	operation: 'replaceAll',
@@ -123,11 +131,10 @@ describe('destructive operations offered to an AI agent', () => {
 		expect(answer.result).toBeUndefined();
 		expect(answer.error).toMatch(/^Refused: Course Access Rule → Replace All deletes every access rule of the course/);
 		expect(answer.error).toMatch(/Nothing was sent to Knolyx/);
-		// The way out, for the model and for the person reading the execution.
-		expect(answer.error).toMatch(/Add Workgroup, Remove Workgroup or Create or Update/);
+		// The way out, for the model and for the person reading the execution: never another guarded operation.
+		expect(answer.error).toMatch(/Use Course Access Rule → Remove Workgroup, which keeps every other rule, or ask a person/);
 		expect(answer.error).toMatch(/"Allow the Agent to Delete Data" in the n8n node "Replace_rules"/);
-		expect(routes(ctx.sandbox)).toEqual({});
-		expect(rulesOf(ctx.sandbox, course)).toEqual(before);
+		expectNothingSent(course, before);
 	});
 
 	test('Delete rule and Delete webhook called by an agent are refused; nothing is sent', async () => {
@@ -180,8 +187,7 @@ describe('destructive operations offered to an AI agent', () => {
 			credentialTypes: [new KnolyxApi()],
 		});
 		expect(byType.error?.message).toMatch(/^Refused: Course Access Rule → Replace All/);
-		expect(routes(ctx.sandbox)).toEqual({});
-		expect(rulesOf(ctx.sandbox, course)).toEqual(before);
+		expectNothingSent(course, before);
 	});
 
 	test('the switch a person turns on lets the agent run it; an expression in the switch does not', async () => {
@@ -230,13 +236,153 @@ describe('destructive operations offered to an AI agent', () => {
 		expect(JSON.parse(String(answer.result))).toEqual(rulesOf(ctx.sandbox, course));
 	});
 
-	test('the switch is offered on the tool variant only, for the destructive operations only', () => {
-		const property = new Knolyx().description.properties.find((p) => p.name === 'allowDestructiveToolUse');
-		expect(property).toMatchObject({ type: 'boolean', default: false, noDataExpression: true });
-		expect(property?.displayOptions?.show).toEqual({
-			'@tool': [true],
-			resource: ['rule', 'webhook'],
-			operation: ['replaceAll', 'delete'],
+	test('each switch is offered on the tool variant only, for its own operations only', () => {
+		const switches = new Knolyx().description.properties.filter((p) => /^allow\w+ToolUse$/.test(p.name));
+		expect(switches.map((p) => [p.name, p.displayName, p.displayOptions?.show])).toEqual([
+			['allowDestructiveToolUse', 'Allow the Agent to Delete Data', { '@tool': [true], resource: ['rule', 'webhook'], operation: ['replaceAll', 'delete'] }],
+			['allowDataFlowToolUse', 'Allow the Agent to Send Student Data to a New Address', { '@tool': [true], resource: ['webhook'], operation: ['create'] }],
+			['allowAccessGrantToolUse', 'Allow the Agent to Grant Course Access', { '@tool': [true], resource: ['rule'], operation: ['upsert', 'addWorkgroup'] }],
+		]);
+		for (const property of switches) expect(property).toMatchObject({ type: 'boolean', default: false, noDataExpression: true });
+	});
+});
+
+const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
+
+/**
+ * What the agent reads of a refusal: n8n 2.x hands it the error's message and description; n8n-core
+ * 1.84 (the floor) returns "Error during node execution: <description>" as the tool's answer.
+ * Either way it names the switch; the message itself is checked where the node throws (below).
+ */
+const answerText = (answer: IDataObject): string => String(answer.error ?? answer.result);
+
+describe('an agent cannot open a data flow or widen course access on its own', () => {
+	test.each([
+		[
+			'Webhook → Create',
+			{ resource: 'webhook', operation: 'create', name: 'Backup', url: 'https://collector.example.net/students' },
+			"Refused: Webhook → Create registers a URL to which Knolyx then sends every student event, with the students' names and e-mail addresses, and AI agents may not run it. Nothing was sent to Knolyx.",
+		],
+		[
+			'Course Access Rule → Create or Update',
+			{ resource: 'rule', operation: 'upsert', courseId: rl(101), ruleName: 'PAYMENT', type: 'PUBLIC' },
+			'Refused: Course Access Rule → Create or Update can change who may take the course (a PRIVATE payment rule made PUBLIC gives everyone free access), and AI agents may not run it. Nothing was sent to Knolyx.',
+		],
+		[
+			'Course Access Rule → Add Workgroup',
+			{ resource: 'rule', operation: 'addWorkgroup', courseId: rl(101), ruleName: 'PAYMENT', workgroupId: rl(204) },
+			'Refused: Course Access Rule → Add Workgroup gives every member of a workgroup, present and future, access to the course, and AI agents may not run it. Nothing was sent to Knolyx.',
+		],
+	] as [string, INodeParameters, string][])('%s as a tool says what it refused and why, and sends nothing', async (_operation, parameters, message) => {
+		const run = await runNode({
+			nodeType: new Knolyx(),
+			type: TOOL_TYPE,
+			parameters,
+			items: [{}],
+			credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
+			credentialTypes: [new KnolyxApi()],
 		});
+		expect(run.error?.message).toBe(message);
+		expect(routes(ctx.sandbox)).toEqual({});
+	});
+
+	const webhookCreate = (over: INodeParameters = {}): INodeParameters => ({
+		resource: 'webhook',
+		operation: 'create',
+		name: fromAI('name', 'A name for the webhook'),
+		url: fromAI('url', 'The URL that receives the events'),
+		...over,
+	});
+
+	test('Webhook → Create called by an agent is refused: no webhook, nothing sent, no student data leaves', async () => {
+		const answer = await callTool(webhookCreate(), { name: 'Backup', url: 'https://collector.example.net/students' }, { toolName: 'Create_webhook' });
+		expect(answerText(answer)).toMatch(/"Allow the Agent to Send Student Data to a New Address" in the n8n node "Create_webhook"/);
+		expect(routes(ctx.sandbox)).toEqual({});
+		expect(ctx.sandbox.state.webhooks.size).toBe(0);
+		// A student event afterwards goes nowhere.
+		ctx.sandbox.activity('course-started', { email: 'ada@example.com', courseId: ctx.demo.courses['Intro to n8n'] });
+		expect(ctx.sandbox.deliveries()).toEqual([]);
+	});
+
+	test('Course Access Rule → Create or Update called by an agent is refused: a PRIVATE payment rule stays PRIVATE', async () => {
+		const course = ctx.demo.courses['Intro to n8n'];
+		const before = rulesOf(ctx.sandbox, course);
+		const rule = before.find((r) => r.type === 'PRIVATE');
+		expect(rule).toBeDefined();
+		const answer = await callTool(
+			{
+				resource: 'rule',
+				operation: 'upsert',
+				courseId: rl(fromAI('courseId', 'The course ID', 'number')),
+				ruleName: fromAI('ruleName', 'The rule name'),
+				type: fromAI('type', 'PRIVATE or PUBLIC'),
+			},
+			{ courseId: course, ruleName: String(rule!.name), type: 'PUBLIC' },
+			{ toolName: 'Update_rule' },
+		);
+		expect(answerText(answer)).toMatch(/Course Access Rule → Get Many to read the rules.*"Allow the Agent to Grant Course Access" in the n8n node "Update_rule"/);
+		expectNothingSent(course, before);
+	});
+
+	test('Course Access Rule → Add Workgroup called by an agent is refused: no workgroup gains the course', async () => {
+		const course = ctx.demo.courses['Intro to n8n'];
+		const before = rulesOf(ctx.sandbox, course);
+		const answer = await callTool(
+			{
+				resource: 'rule',
+				operation: 'addWorkgroup',
+				courseId: rl(fromAI('courseId', 'The course ID', 'number')),
+				ruleName: fromAI('ruleName', 'The rule name'),
+				workgroupId: rl(fromAI('workgroupId', 'The workgroup ID', 'number')),
+			},
+			{ courseId: course, ruleName: String(before[0].name), workgroupId: 204 },
+			{ toolName: 'Add_workgroup' },
+		);
+		expect(answerText(answer)).toMatch(/Use User → Enrol in Workgroup or Workgroup → Add Member.*"Allow the Agent to Grant Course Access" in the n8n node "Add_workgroup"/);
+		expectNothingSent(course, before);
+	});
+
+	test('another kind of switch, or an expression in the switch, does not let the agent open a data flow', async () => {
+		const url = 'https://crm.example.com/knolyx';
+		// The delete switch is no consent to a data flow.
+		const otherSwitch = await callTool(webhookCreate({ allowDestructiveToolUse: true, allowAccessGrantToolUse: true }), { name: 'CRM', url }, { toolName: 'Create_webhook' });
+		expect(answerText(otherSwitch)).toMatch(/switch on "Allow the Agent to Send Student Data to a New Address"/);
+		const byExpression = await callTool(webhookCreate({ allowDataFlowToolUse: fromAI('allow', 'Allow it', 'boolean') }), { name: 'CRM', url, allow: true }, { toolName: 'Create_webhook' });
+		expect(answerText(byExpression)).toMatch(/switch on "Allow the Agent to Send Student Data to a New Address"/);
+		expect(routes(ctx.sandbox)).toEqual({});
+		expect(ctx.sandbox.state.webhooks.size).toBe(0);
+	});
+
+	// n8n 1.85 (the floor) does not know the `@tool` display condition: it drops the switches, so
+	// there an agent is always refused (scripts/floor.mjs leaves this test out by its name).
+	test('the switch a person turns on lets the agent run it, for its own kind: a webhook, a workgroup on a rule', async () => {
+		const url = 'https://crm.example.com/knolyx';
+		const allowed = await callTool(webhookCreate({ allowDataFlowToolUse: true }), { name: 'CRM', url }, { toolName: 'Create_webhook' });
+		expect(allowed.error).toBeUndefined();
+		expect([...ctx.sandbox.state.webhooks.values()].map((w) => w.url)).toEqual([url]);
+
+		const course = ctx.demo.courses['Intro to n8n'];
+		const [rule] = rulesOf(ctx.sandbox, course);
+		const granted = await callTool(
+			{ resource: 'rule', operation: 'addWorkgroup', courseId: rl(course), ruleName: String(rule.name), workgroupId: rl(fromAI('workgroupId', 'The workgroup ID', 'number')), allowAccessGrantToolUse: true },
+			{ workgroupId: 204 },
+			{ toolName: 'Add_workgroup' },
+		);
+		expect(granted.error).toBeUndefined();
+		expect(JSON.stringify(rulesOf(ctx.sandbox, course).find((r) => r.name === rule.name))).toMatch(/204/);
+	});
+
+	test('what an agent may do unattended still runs as a tool: remove a workgroup, add a member, ping', async () => {
+		const course = ctx.demo.courses['Intro to n8n'];
+		const [rule] = rulesOf(ctx.sandbox, course);
+		const calls: [INodeParameters, IDataObject][] = [
+			[{ resource: 'rule', operation: 'removeWorkgroup', courseId: rl(course), ruleName: String(rule.name), workgroupId: rl(fromAI('workgroupId', 'The workgroup ID', 'number')) }, { workgroupId: 201 }],
+			[{ resource: 'workgroup', operation: 'addMember', workgroupId: rl(201), email: fromAI('email', 'The e-mail') }, { email: 'ada@example.com' }],
+			[{ resource: 'webhook', operation: 'pingAll' }, {}],
+		];
+		for (const [parameters, args] of calls) {
+			const answer = await callTool(parameters, args, { toolName: `Tool_${String(parameters.operation)}` });
+			expect([parameters.operation, answer.error]).toEqual([parameters.operation, undefined]);
+		}
 	});
 });

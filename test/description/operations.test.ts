@@ -13,7 +13,7 @@ import type { IDisplayOptions, IExecuteFunctions, INodeParameters, INodeProperti
 
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { resources } from '../../nodes/Knolyx/actions/operations';
-import { ALLOW_PARAMETER } from '../../nodes/Knolyx/actions/agent-safety';
+import { AGENT_SWITCH_NAMES } from '../../nodes/Knolyx/actions/agent-safety';
 
 import { API_PREFIX, ENDPOINTS, endpointOf } from '../../nodes/Knolyx/transport';
 import type { Endpoint } from '../../nodes/Knolyx/transport';
@@ -24,7 +24,7 @@ const node = new Knolyx();
 const properties = node.description.properties;
 
 /** Parameters the router reads for every operation, and fields nobody reads (notices). */
-const ROUTER_READS = new Set(['resource', 'operation', 'requestOptions', ALLOW_PARAMETER]);
+const ROUTER_READS = new Set(['resource', 'operation', 'requestOptions', ...AGENT_SWITCH_NAMES]);
 
 function optionValues(property: INodeProperties | undefined): string[] {
 	return (property?.options ?? []).map((option) => String((option as { value: unknown }).value));

@@ -1,7 +1,7 @@
 // End-to-end: the Knolyx tool offered to an outside AI agent through n8n's MCP Server Trigger.
 // A real n8n (the run's install, see scripts/e2e.mjs) publishes the example workflow
-// examples/mcp-agent-tools.json (plus one destructive tool, Replace All, to prove it is
-// refused); a real MCP client (@modelcontextprotocol/sdk) plays the agent: it lists the tools,
+// examples/mcp-agent-tools.json (plus three tools an agent may not run unattended, Replace All,
+// Webhook → Create and Course Access Rule → Create or Update, to prove they are refused); a real MCP client (@modelcontextprotocol/sdk) plays the agent: it lists the tools,
 // reads their descriptions and argument schemas, and calls them with the arguments a model
 // would send. No language model is involved. The sandbox's state is checked after each call.
 //
@@ -40,13 +40,40 @@ const REPLACE_ALL = {
 	position: [1080, 240],
 	credentials: { knolyxApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
 };
+/** A tool node the example does not offer, at row `row` below it. */
+const guardedTool = (name, row, parameters) => ({
+	parameters: { ...parameters, descriptionType: 'manual' },
+	id: `d4a6f4d1-0002-4c9a-8e83-00000000000${row}`,
+	name,
+	type: TOOL_TYPE,
+	typeVersion: 1,
+	position: [1080, 240 + 160 * row],
+	credentials: { knolyxApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+});
+// A new data flow and wider course access: refused for an agent like the deletes.
+const CREATE_WEBHOOK = guardedTool('Create webhook', 1, {
+	resource: 'webhook',
+	operation: 'create',
+	name: "={{ $fromAI('name', 'A name for the webhook', 'string') }}",
+	url: "={{ $fromAI('url', 'The https URL that receives the events', 'string') }}",
+	toolDescription: 'Register a URL that receives every student event from now on. Returns the new webhook; nothing is deleted.',
+});
+const UPDATE_RULE = guardedTool('Update course access rule', 2, {
+	resource: 'rule',
+	operation: 'upsert',
+	courseId: { __rl: true, mode: 'id', value: "={{ $fromAI('courseId', 'Numeric ID of the course', 'number') }}" },
+	ruleName: "={{ $fromAI('ruleName', 'The name of the rule', 'string') }}",
+	type: "={{ $fromAI('type', 'PRIVATE or PUBLIC', 'string') }}",
+	toolDescription: 'Create an access rule of a course or change its type (PRIVATE or PUBLIC). Returns the saved rule; nothing is deleted.',
+});
+const extraTools = [REPLACE_ALL, CREATE_WEBHOOK, UPDATE_RULE];
 const workflow = {
 	...example,
 	id: WORKFLOW_ID,
-	nodes: [...example.nodes, REPLACE_ALL],
+	nodes: [...example.nodes, ...extraTools],
 	connections: {
 		...example.connections,
-		[REPLACE_ALL.name]: { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] },
+		...Object.fromEntries(extraTools.map((tool) => [tool.name, { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] }])),
 	},
 };
 const toolNodes = workflow.nodes.filter((n) => n.type === TOOL_TYPE);
@@ -86,7 +113,7 @@ describeIfMcp(`Knolyx tools for an outside AI agent through the MCP Server Trigg
 		await endTestFile('mcp', { n8n, sandbox });
 	}, 60_000);
 
-	test('n8n lists the MCP Server Trigger and the Knolyx tool, with the agent-safety switch', async () => {
+	test('n8n lists the MCP Server Trigger and the Knolyx tool, with the agent-safety switches', async () => {
 		const types = await rest.nodeTypes();
 		const mcp = types.filter((t) => t.name === MCP_TRIGGER_TYPE);
 		expect(mcp.length).toBeGreaterThan(0);
@@ -94,7 +121,9 @@ describeIfMcp(`Knolyx tools for an outside AI agent through the MCP Server Trigg
 		expect(versions).toContain(trigger.typeVersion);
 		const tool = types.find((t) => t.name === TOOL_TYPE);
 		expect(tool).toMatchObject({ displayName: 'Knolyx Tool', outputs: ['ai_tool'] });
-		expect(tool.properties.find((p) => p.name === 'allowDestructiveToolUse')).toMatchObject({ type: 'boolean', default: false });
+		for (const name of ['allowDestructiveToolUse', 'allowDataFlowToolUse', 'allowAccessGrantToolUse']) {
+			expect(tool.properties.find((p) => p.name === name)).toMatchObject({ type: 'boolean', default: false });
+		}
 	});
 
 	test('publishing the workflow serves the MCP endpoint', async () => {
@@ -257,5 +286,19 @@ describeIfMcp(`Knolyx tools for an outside AI agent through the MCP Server Trigg
 		expect((await sb.stats()).byRoute).toEqual(before);
 		expect((await sb.state()).rules).toEqual(rulesBefore);
 	});
-});
 
+	test('Webhook → Create and Course Access Rule → Create or Update offered as tools are refused; no webhook, the rules unchanged', async () => {
+		const before = (await sb.stats()).byRoute;
+		const webhooksBefore = await sb.webhooks();
+		const webhook = await callTool(client, 'Create_webhook', { name: 'Backup', url: 'https://collector.example.net/students' });
+		expect(webhook.isError).toBe(true);
+		expect(webhook.text).toMatch(/Refused: Webhook → Create registers a URL to which Knolyx then sends every student event/);
+		expect(webhook.text).toMatch(/Nothing was sent to Knolyx/);
+		const rule = await callTool(client, 'Update_course_access_rule', { courseId: SEED.course, ruleName: rulesBefore[String(SEED.course)][0].name, type: 'PUBLIC' });
+		expect(rule.isError).toBe(true);
+		expect(rule.text).toMatch(/Refused: Course Access Rule → Create or Update can change who may take the course/);
+		expect((await sb.stats()).byRoute).toEqual(before);
+		expect(await sb.webhooks()).toEqual(webhooksBefore);
+		expect((await sb.state()).rules).toEqual(rulesBefore);
+	});
+});

@@ -370,6 +370,40 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 		await expectNoNewExecution();
 	});
 
+	/** The secret the node stored for its production webhook (n8n keeps it in the workflow's static data). */
+	async function storedSecret() {
+		const wf = await rest.request('GET', `/rest/workflows/${IDS.trigger}`);
+		const registrations = Object.values(wf.staticData?.[`node:${TRIGGER_NODE}`]?.registrations ?? {});
+		const [record] = registrations.filter((r) => r?.kind === 'production' && typeof r.secret === 'string');
+		expect(record).toBeDefined();
+		return record.secret;
+	}
+
+	// Bodies no real delivery has: one 10 000 levels deep (20 KB; n8n could neither copy nor store its
+	// item), and one in ISO-8859-1 with a Content-Type n8n leaves to the node. n8n parses the deep JSON
+	// itself; the node still refuses it before anything starts. The Latin-1 one runs with its names.
+	test('a body nested 10 000 levels deep is refused with 400; one in ISO-8859-1 runs with its names intact', async () => {
+		const token = await storedSecret();
+		const deep = `{"id":"${crypto.randomUUID()}","type":"COURSE_COMPLETED","data":{"user":{"id":1001},"x":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`;
+		const refused = await fetch(productionUrl(), { method: 'PUT', headers: { 'content-type': 'application/json', 'x-webhook-security-token': token }, body: deep });
+		expect(refused.status).toBe(400);
+		expect(await refused.json()).toEqual({ message: 'Not a Knolyx event: the body is nested more than 32 levels deep; a Knolyx event is 3' });
+		await expectNoNewExecution();
+
+		const event = { id: crypto.randomUUID(), type: 'COURSE_COMPLETED', data: { user: { id: 1001, name: 'José Müller', email: 'jose@example.com' }, course: { id: 101, name: 'Crème brûlée' } } };
+		const latin1 = await fetch(productionUrl(), {
+			method: 'PUT',
+			headers: { 'content-type': 'application/vnd.knolyx+json; charset=ISO-8859-1', 'x-webhook-security-token': token },
+			body: Buffer.from(JSON.stringify(event), 'latin1'),
+		});
+		expect(latin1.status).toBe(200);
+		executionCount += 1;
+		const [latest] = await waitForExecutions(rest, IDS.trigger, executionCount);
+		expect(nodeOutput(await execution(rest, latest.id), TRIGGER_NODE)).toEqual([
+			expect.objectContaining({ eventId: event.id, user: event.data.user, course: event.data.course }),
+		]);
+	});
+
 	test('unpublishing leaves 0 webhooks; publishing again leaves exactly 1', async () => {
 		const [first] = await sb.webhooks();
 		const status = await rest.deactivateWorkflow(IDS.trigger);

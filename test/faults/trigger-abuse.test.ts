@@ -2,8 +2,8 @@
 /**
  * The Knolyx Trigger under abuse, hosted as n8n hosts it (test/harness trigger host over real
  * HTTP, keep-alive connections): 10 000 deliveries with random or missing tokens, 2 MB bodies,
- * wrong methods and garbage JSON start no execution, leave the dedupe stores empty and do not
- * grow the heap; a real delivery still works afterwards. With real events beyond the duplicate
+ * wrong methods, garbage JSON and events nested 10 000 levels deep start no execution, leave the
+ * dedupe stores empty and do not grow the heap; a real delivery still works afterwards. With real events beyond the duplicate
  * window, the stores stay at the window's size.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -52,7 +52,9 @@ function heap(): { heapUsed: number; arrayBuffers: number } {
 const MB = 1024 * 1024;
 const TWO_MB_JSON = JSON.stringify({ id: 'big', type: 'COURSE_STARTED', data: { pad: 'x'.repeat(2 * MB) } });
 const TWO_MB_GARBAGE = randomBytes(2 * MB);
-const GARBAGE = ['{"id":', '[]', 'null', '"text"', '{"id":1,"type":2,"data":3}', '{"id":"x","type":"COURSE_STARTED"}', `${'['.repeat(5000)}${']'.repeat(5000)}`, '\u0000\u0001\u0002', '{"__proto__":{"polluted":true},"id":"p","type":"COURSE_STARTED","data":[]}'];
+/** A well-formed event of a selected type, nested 10 000 levels deep in 20 KB: refused, never run. */
+const DEEP_EVENT = `{"id":"deep","type":"COURSE_STARTED","data":{"user":{"id":1},"extra":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`;
+const GARBAGE = ['{"id":', '[]', 'null', '"text"', '{"id":1,"type":2,"data":3}', '{"id":"x","type":"COURSE_STARTED"}', `${'['.repeat(5000)}${']'.repeat(5000)}`, '\u0000\u0001\u0002', '{"__proto__":{"polluted":true},"id":"p","type":"COURSE_STARTED","data":[]}', DEEP_EVENT];
 const randomToken = (i: number): Record<string, string> => {
 	switch (i % 6) {
 		case 0:
@@ -97,8 +99,8 @@ async function abuse(url: string, token: string, i: number): Promise<number> {
 			return await send(url, method, method === 'GET' ? '' : event(), { ...json, 'X-Webhook-Security-Token': token });
 		}
 		case 8:
-			// Garbage, with the right token.
-			return await send(url, 'PUT', GARBAGE[i % GARBAGE.length], { ...json, 'X-Webhook-Security-Token': token });
+			// Garbage, with the right token (i ends in 8 here: the tens pick the entry).
+			return await send(url, 'PUT', GARBAGE[Math.floor(i / 10) % GARBAGE.length], { ...json, 'X-Webhook-Security-Token': token });
 		case 9:
 			// Garbage, with a random token, sometimes not even declared JSON.
 			return await send(url, 'PUT', GARBAGE[i % GARBAGE.length], { 'Content-Type': i % 3 === 0 ? 'text/plain' : 'application/json', ...randomToken(i) });

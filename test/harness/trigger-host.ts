@@ -201,7 +201,7 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 			try {
 				req.body = parseBody(raw, contentType);
 			} catch {
-				res.status(400).json({ code: 400, message: 'Failed to parse request body' });
+				res.status(422).json({ code: 422, message: 'Failed to parse request body' });
 				return;
 			}
 		}
@@ -231,12 +231,21 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 	return host;
 }
 
+/**
+ * n8n's parseBody (cli middlewares/body-parser, with n8n-core's parseIncomingMessage): the media
+ * type is compared exactly, the text decoded with the declared charset as a Node Buffer encoding
+ * (default utf-8); a charset Node does not know ("iso-8859-1") or a body that does not parse
+ * throws, which n8n answers 422. A type it does not parse leaves the body empty.
+ */
 function parseBody(raw: Buffer, contentType: string): unknown {
 	if (raw.length === 0) return {};
-	const text = raw.toString('utf8');
-	if (/json/i.test(contentType)) return JSON.parse(text);
-	if (/x-www-form-urlencoded/i.test(contentType)) return Object.fromEntries(new URLSearchParams(text));
-	if (/^text\//i.test(contentType)) return text;
+	const [type, ...parameters] = contentType.split(';');
+	const mediaType = type.trim().toLowerCase();
+	const charset = /charset\s*=\s*"?([^";]+)/i.exec(parameters.join(';'))?.[1]?.trim().toLowerCase() ?? 'utf-8';
+	const text = () => raw.toString(charset as BufferEncoding);
+	if (mediaType === 'application/json') return JSON.parse(text());
+	if (mediaType === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(text()));
+	if (mediaType === 'text/plain') return text();
 	return {};
 }
 

@@ -19,7 +19,7 @@ describe('sandbox authentication and permissions', () => {
 	it('GET /key returns the masked key, the project and the permissions', async () => {
 		const res = await apiClient(sandbox()).get('/key');
 		expect(res.status).toBe(200);
-		expect(res.data.apiKey).toBe('demo****key');
+		expect(res.data.apiKey).toBe('d****y');
 		expect(res.data.projectId).toBe(DEMO.projectId);
 		expect(res.data.permissions).toEqual(expect.arrayContaining(['USER_PROVISION', 'EVENT_MANAGE', 'WEBHOOK_MANAGE']));
 

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { AdaptiveLimiter, CREDENTIAL_TYPE, KnolyxClient } from '../transport';
 import { asNodeError } from '../transport/errors';
-import { refuseUnconfirmedAgentDeletion } from './agent-safety';
+import { refuseUnconfirmedAgentUse } from './agent-safety';
 import { resources } from './operations';
 import type { FileResult, KnolyxOperation } from './types';
 
@@ -29,7 +29,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
-	refuseUnconfirmedAgentDeletion(this, resource, operationName);
+	refuseUnconfirmedAgentUse(this, resource, operationName);
 	const options = this.getNodeParameter('requestOptions', 0, {}) as RequestOptions;
 	const fixed = Math.max(0, Math.floor(options.concurrency ?? 0));
 	const limiter = new AdaptiveLimiter({

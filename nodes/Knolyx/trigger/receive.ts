@@ -6,6 +6,7 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { decodeBody, MAX_BODY_DEPTH, nestingDepth } from './body';
 import { deliveryWebhookUrl, kindOf, scopeOf } from './context';
 import { DEFAULT_DEDUPE_WINDOW, DEFAULT_LIMITS, openDedupe } from './dedupe';
 import { buildItem, DEFAULT_EVENTS, isSelected, parseEnvelope, type KnolyxEnvelope } from './events';
@@ -62,22 +63,40 @@ function checkToken(ctx: IWebhookFunctions, staticData: IDataObject, kind: Regis
 
 /**
  * The body as sent. n8n parses a JSON body into req.body (version 1: any body;
- * version 2: JSON, text, form and XML only) and keeps the bytes in req.rawBody
- * once read; a body it left unread is read here through n8n's own reader.
+ * version 2: JSON, text, form and XML only), decoding it with the charset its
+ * Content-Type declares, and keeps the bytes in req.rawBody once read; a body it
+ * left unparsed is read here (through n8n's own reader) and decoded the same way.
  */
-async function bodyOf(ctx: IWebhookFunctions): Promise<unknown> {
+async function bodyOf(ctx: IWebhookFunctions): Promise<Step<unknown>> {
 	const req = ctx.getRequestObject() as { body?: unknown; rawBody?: unknown; readRawBody?: () => Promise<void> };
-	if (req.body !== undefined && !isEmptyObject(req.body)) return ctx.getBodyData();
+	if (req.body !== undefined && !isEmptyObject(req.body)) return { ok: true, value: ctx.getBodyData() };
 	if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
-	return req.rawBody ?? req.body;
+	const raw = req.rawBody ?? req.body;
+	if (!Buffer.isBuffer(raw)) return { ok: true, value: raw };
+	const decoded = decodeBody(raw, ctx.getHeaderData()['content-type']);
+	if (!decoded.ok) {
+		ctx.logger.debug(`Knolyx Trigger: refused a delivery whose text could not be read: ${decoded.message}`);
+		return { ok: false, response: reply(ctx, decoded.status, { message: decoded.message }) };
+	}
+	return { ok: true, value: decoded.text };
 }
 
-/** 2. What was sent: a JSON envelope {id, type, data}. */
+function refuse(ctx: IWebhookFunctions, reason: string): Step<never> {
+	ctx.logger.debug(`Knolyx Trigger: refused a delivery that is not a Knolyx event: ${reason}`);
+	return { ok: false, response: reply(ctx, 400, { message: `Not a Knolyx event: ${reason}` }) };
+}
+
+/**
+ * 2. What was sent: a JSON envelope {id, type, data}, in the charset its Content-Type
+ * declares, no deeper than MAX_BODY_DEPTH (the envelope counts as one level).
+ */
 async function parse(ctx: IWebhookFunctions): Promise<Step<KnolyxEnvelope>> {
-	const parsed = parseEnvelope(await bodyOf(ctx));
-	if (!parsed.ok) {
-		ctx.logger.debug(`Knolyx Trigger: refused a delivery that is not a Knolyx event: ${parsed.reason}`);
-		return { ok: false, response: reply(ctx, 400, { message: `Not a Knolyx event: ${parsed.reason}` }) };
+	const body = await bodyOf(ctx);
+	if (!body.ok) return body;
+	const parsed = parseEnvelope(body.value);
+	if (!parsed.ok) return refuse(ctx, parsed.reason);
+	if (1 + nestingDepth(parsed.envelope.data, MAX_BODY_DEPTH - 1) > MAX_BODY_DEPTH) {
+		return refuse(ctx, `the body is nested more than ${MAX_BODY_DEPTH} levels deep; a Knolyx event is 3`);
 	}
 	return { ok: true, value: parsed.envelope };
 }
