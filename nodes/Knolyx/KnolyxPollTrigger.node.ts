@@ -1,8 +1,8 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { searchCommunityEvents } from './methods/listSearch';
 import { pollProperties } from './poll/description';
-import { searchCommunityEvents } from './poll/listSearch';
 import { poll } from './poll/poll';
 
 export class KnolyxPollTrigger implements INodeType {
