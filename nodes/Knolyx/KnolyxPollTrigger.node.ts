@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { searchCommunityEvents } from './methods/listSearch';
 import { pollProperties } from './poll/description';
 import { poll } from './poll/poll';
+import { CREDENTIAL_TYPE } from './transport';
 
 export class KnolyxPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,12 +23,7 @@ export class KnolyxPollTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: 'knolyxApi',
-				required: true,
-			},
-		],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: pollProperties,
 	};
 
