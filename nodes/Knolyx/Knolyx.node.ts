@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { agentSafetyProperties } from './actions/agent-safety';
 import { router } from './actions/router';
 import { resources } from './actions/operations';
-import { searchCourses, searchWorkgroups } from './methods/listSearch';
+import { searchCommunityEvents, searchCourses, searchWorkgroups } from './methods/listSearch';
 import { CREDENTIAL_TYPE } from './transport';
 
 export class Knolyx implements INodeType {
@@ -78,7 +78,7 @@ export class Knolyx implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchCourses, searchWorkgroups },
+		listSearch: { searchCourses, searchWorkgroups, searchCommunityEvents },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,9 +1,10 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { searchCommunityEvents } from './methods/listSearch';
 import { pollProperties } from './poll/description';
-import { searchCommunityEvents } from './poll/listSearch';
 import { poll } from './poll/poll';
+import { CREDENTIAL_TYPE } from './transport';
 
 export class KnolyxPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,12 +23,7 @@ export class KnolyxPollTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: 'knolyxApi',
-				required: true,
-			},
-		],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: pollProperties,
 	};
 

@@ -157,23 +157,33 @@ export async function runChain(
 	return { output: (name) => result.output(name).map((item) => item.json), error: result.error };
 }
 
+const LIST_OF = {
+	searchCourses: ['course', 'get', 'courseId'],
+	searchWorkgroups: ['workgroup', 'addMember', 'workgroupId'],
+	searchCommunityEvents: ['event', 'get', 'eventId'],
+} as const;
+
 /**
- * Calls a list-search method of the node (the "From List" mode of the Course and Workgroup
- * locators) as the editor does, with the credential of the node.
+ * Calls a list-search method of the node (the "From List" mode of the Course, Workgroup and Event
+ * locators) as the editor does, with the credential of the node and the parameters typed in it
+ * (the Event list reads the Community ID typed).
  */
 export async function listSearch(
 	sandbox: Sandbox,
-	method: 'searchCourses' | 'searchWorkgroups',
+	method: keyof typeof LIST_OF,
 	filter?: string,
 	credentials: Partial<CredentialData> = {},
+	typed: INodeParameters = {},
 ): Promise<INodeListSearchResult> {
+	// An operation that shows the picker: n8n drops the parameters a node does not show.
+	const [resource, operation, field] = LIST_OF[method];
 	return await callListSearch({
 		nodeType: new Knolyx(),
 		type: NODE_TYPE,
-		parameters: { resource: 'course', operation: 'get' },
+		parameters: { resource, operation, ...typed },
 		credentials: { knolyxApi: { ...credentialsFor(sandbox, credentials) } },
 		method,
-		path: 'parameters.courseId',
+		path: `parameters.${field}`,
 		filter,
 	});
 }

@@ -152,7 +152,8 @@ describe('Knolyx node description and operation table', () => {
 			const method = list?.typeOptions?.searchListMethod;
 			expect(typeof method).toBe('string');
 			expect(typeof methods[method as string]).toBe('function');
-			const answer = await listSearch(ctx.sandbox, method as 'searchCourses' | 'searchWorkgroups');
+			const typed = { communityId: String(ctx.demo.communityId) };
+			const answer = await listSearch(ctx.sandbox, method as Parameters<typeof listSearch>[1], undefined, {}, typed);
 			expect(answer.results.length).toBeGreaterThan(0);
 		}
 	});

@@ -8,39 +8,8 @@ import type { KnolyxOperation } from './types';
  * operation shows its fields with n8n's `updateDisplayOptions`.
  */
 
-const LOCATORS = {
-	course: { displayName: 'Course', name: 'courseId', searchBy: 'title', listMethod: 'searchCourses', example: '42' },
-	workgroup: { displayName: 'Workgroup', name: 'workgroupId', searchBy: 'name', listMethod: 'searchWorkgroups', example: '7' },
-} as const;
-
-/** The Course or Workgroup picker: from the list (searchable) or by numeric ID. */
-export function resourceLocator(kind: keyof typeof LOCATORS, description?: string): INodeProperties {
-	const { displayName, name, searchBy, listMethod, example } = LOCATORS[kind];
-	return {
-		displayName,
-		name,
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description: description ?? `The ${kind}. Pick it from the list (searchable by ${searchBy}) or give its numeric ID.`,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: `Select a ${kind}...`,
-				typeOptions: { searchListMethod: listMethod, searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: `e.g. ${example}`,
-				validation: [{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: `A ${kind} ID is a number` } }],
-			},
-		],
-	};
-}
+/** The Course, Workgroup and Event pickers, built as the Poll Trigger's (one builder for both nodes). */
+export { resourceLocator } from '../methods/locators';
 
 export function idField(name: string, displayName: string, description: string): INodeProperties {
 	return { displayName, name, type: 'string', default: '', required: true, placeholder: 'e.g. 12', description };

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { resourceLocator } from '../methods/locators';
 import { MAX_REMEMBERED } from './state';
 
 /** The Poll Trigger's fields. n8n adds the Poll Times schedule itself (`polling: true`). */
@@ -71,28 +72,7 @@ export const pollProperties: INodeProperties[] = [
 		displayOptions: { show: { event: ['newAttendee', 'newEvent'] } },
 	},
 	{
-		displayName: 'Event',
-		name: 'eventId',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		description: 'The event whose attendees start the workflow. Pick it from the events of the community, or give its numeric ID.',
+		...resourceLocator('event', 'The event whose attendees start the workflow. Pick it from the events of the community, or give its numeric ID.'),
 		displayOptions: { show: { event: ['newAttendee'], attendeesOf: ['event'] } },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select an event...',
-				typeOptions: { searchListMethod: 'searchCommunityEvents', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 401',
-				validation: [{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'An event ID is a number' } }],
-			},
-		],
 	},
 ];

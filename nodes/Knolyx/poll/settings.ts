@@ -1,4 +1,4 @@
-import type { ILoadOptionsFunctions, INodeParameterResourceLocator, IPollFunctions } from 'n8n-workflow';
+import type { INodeParameterResourceLocator, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { parseId } from '../helpers/validation';
@@ -54,16 +54,4 @@ export function watchKey(settings: PollSettings): string {
 				? `newAttendee:community:${settings.communityId}`
 				: `newAttendee:event:${settings.communityId}:${settings.eventId}`;
 	}
-}
-
-/** The Community ID typed in the node, for the event picker. */
-export function currentCommunityId(ctx: ILoadOptionsFunctions): number {
-	const value = ctx.getCurrentNodeParameter('communityId') as unknown;
-	const id = parseId(value);
-	if (id === undefined) {
-		throw new NodeOperationError(ctx.getNode(), 'Community ID: enter the numeric ID of the community first', {
-			description: 'The event list shows the events of that community.',
-		});
-	}
-	return id;
 }

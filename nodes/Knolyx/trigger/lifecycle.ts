@@ -10,7 +10,7 @@ import type { IHookFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
 
-import { ENDPOINTS, KnolyxClient } from '../transport';
+import { CREDENTIAL_TYPE, ENDPOINTS, KnolyxClient } from '../transport';
 import { createWebhook, findOurs, listWebhooks } from '../transport/webhooks';
 import { hookWebhookUrl, kindOf, registrationName, scopeOf } from './context';
 import {
@@ -165,7 +165,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	const url = hookWebhookUrl(ctx);
 	const kind = kindOf(ctx);
 	const scope = scopeOf(ctx);
-	const credentials = await ctx.getCredentials('knolyxApi');
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const verdict: UrlVerdict = judgeWebhookUrl(url, String(credentials.baseUrl ?? ''));
 	if (verdict.action === 'refuse') {
 		throw new NodeOperationError(node, `${verdict.message}.`, { description: WEBHOOK_URL_HINT });

@@ -1,12 +1,24 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { requireId } from '../../helpers/validation';
-import { idField } from '../common';
+import { idField, resourceLocator } from '../common';
 
 /** Fields of community events: attendance (EVENT_MANAGE) and reads (EVENT_READ). */
 
-export const communityField = idField('communityId', 'Community ID', 'Numeric ID of the community (see its address in Knolyx)');
-export const eventField = idField('eventId', 'Event ID', 'Numeric ID of the event, e.g. from Event → Get Many');
+// The Knolyx API has no list of communities, so Community ID stays a typed ID (as in the Poll Trigger).
+export const communityField = idField(
+	'communityId',
+	'Community ID',
+	'Numeric ID of the community (see its address in Knolyx). The Knolyx API has no list of communities to pick from.',
+);
+/**
+ * The Event picker, the Poll Trigger's: the events of the community typed in Community ID, or an ID.
+ * Workflows saved before it was a picker hold a plain ID string here; `requireId` reads both shapes.
+ */
+export const eventField = resourceLocator(
+	'event',
+	'The event. Pick it from the events of the community given in Community ID (searchable by title), or give its numeric ID.',
+);
 
 export interface EventRef {
 	communityId: number;
@@ -16,7 +28,7 @@ export interface EventRef {
 export function readEventRef(ctx: IExecuteFunctions, itemIndex: number): EventRef {
 	return {
 		communityId: requireId(ctx, itemIndex, 'communityId', 'Community ID'),
-		eventId: requireId(ctx, itemIndex, 'eventId', 'Event ID'),
+		eventId: requireId(ctx, itemIndex, 'eventId', 'Event'),
 	};
 }
 
