@@ -309,6 +309,7 @@ async function main() {
 	check('registry: the packed package is published', meta.versions?.[v1] && meta['dist-tags']?.latest === v1, `${v1}, latest ${meta['dist-tags']?.latest}`);
 	const proxy = await startRegistryProxy({ dir: path.join(RUN_DIR, 'proxy'), registryUrl, upstream: verdaccio.url });
 	stops.push(() => proxy.close());
+	timings.proxyRequests = proxy.requests; // what n8n (and its npm) asked the public registry's name for
 	const viaProxy = () => proxy.requests.filter((r) => r.path.includes(PACKAGE_NAME) && r.status === 200).length;
 
 	const sandbox = await startSandboxProcess({ seed: 'demo' });
@@ -346,7 +347,12 @@ async function main() {
 		await phase('way2 (N8N_COMMUNITY_PACKAGES)', async () => {
 			setLatest({ version: v1, registryUrl: verdaccio.url, npmrc: publisher.npmrc, dir: RUN_DIR });
 			const before = viaProxy();
-			const inst = await startInstance('way2', { proxy, env: { N8N_COMMUNITY_PACKAGES: `${PACKAGE_NAME}@${v1}` } });
+			// n8n 2.41's loader (instance-settings-loader, community-packages): a JSON list of
+			// { name, version?, checksum? }, read only with N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true.
+			const inst = await startInstance('way2', {
+				proxy,
+				env: { N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: 'true', N8N_COMMUNITY_PACKAGES: JSON.stringify([{ name: PACKAGE_NAME, version: v1 }]) },
+			});
 			check('way2: n8n installed it at start through the proxy', viaProxy() > before, `${viaProxy() - before} request(s)`);
 			const list = await inst.rest.request('GET', '/rest/community-packages');
 			check('way2: listed as an installed community package', list.some((p) => p.packageName === PACKAGE_NAME && p.installedVersion === v1), JSON.stringify(list.map((p) => `${p.packageName}@${p.installedVersion}`)));
