@@ -16,8 +16,10 @@
 //              Trigger registers one webhook and runs once per event
 //   life       (after way1) update to a newer version with the trigger live and deliveries
 //              arriving (PATCH /rest/community-packages), rollback, uninstall
+//   queue      (2.x) main, worker and webhook processor each install it from the registry:
+//              the main from N8N_COMMUNITY_PACKAGES, the others from the database's record
 //
-// Flags: --ways 1,2,3  --no-life  --events-during N
+// Flags: --ways 1,2,3  --no-life  --events-after N  --strict-swap  --no-queue
 
 import crypto from 'node:crypto';
 import { execFile, execFileSync } from 'node:child_process';
@@ -25,13 +27,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 
-import { N8N_MAJOR, N8N_VERSION, N8nRest, PACKAGE_NAME, startN8n } from '../../scripts/n8n-runtime.mjs';
+import { freePort, N8N_MAJOR, N8N_VERSION, N8nRest, PACKAGE_NAME, startN8n } from '../../scripts/n8n-runtime.mjs';
 import { startRegistryProxy } from '../../scripts/registry/proxy.mjs';
 import { cleanNpmEnv, startVerdaccio } from '../../scripts/registry/verdaccio.mjs';
 import { nodeOutput, readExample, runManually as runManuallyE2e } from '../e2e/lib/n8n.mjs';
 import { RUN_DIR, sleep, startSandboxProcess, trackPid, waitFor } from '../e2e/lib/processes.mjs';
 import { DEMO, SandboxClient } from '../e2e/lib/sandbox.mjs';
+import { clusterEnv } from '../queue/lib/cluster.mjs';
 import { startSink } from '../queue/lib/http.mjs';
+import { startPostgres, startRedis } from '../queue/lib/services.mjs';
 import { n8nDefaultRegistry, proxyEnv, publishTarball, registryUser, setLatest, writeNodesNpmrc } from './lib/registry.mjs';
 
 const argv = process.argv.slice(2);
@@ -43,7 +47,12 @@ const TARBALL = process.env.KNOLYX_INSTALL_TARBALL;
 if (!TARBALL || !fs.existsSync(TARBALL)) throw new Error('KNOLYX_INSTALL_TARBALL must name the packed package (scripts/install-suite.mjs sets it)');
 const WAYS = new Set(flag('ways', N8N_MAJOR >= 2 ? '1,2,3' : '1,3').split(',').map(Number));
 const LIFE = !argv.includes('--no-life');
-const EVENTS_DURING = Number(flag('events-during', 40));
+/** Events delivered after an update/rollback finished (one every ~250 ms, from before the request on). */
+const EVENTS_AFTER = Number(flag('events-after', 15));
+/** Also require exactly once for deliveries that arrive while n8n swaps the package (fails on n8n 2.41.1 today: README "Updating"). */
+const STRICT_SWAP = argv.includes('--strict-swap');
+/** Queue mode from the registry (n8n 2.x; needs Debian's redis-server and PostgreSQL). */
+const QUEUE = N8N_MAJOR >= 2 && !argv.includes('--no-queue');
 
 const T0 = Date.now();
 const secs = (from = T0) => ((Date.now() - from) / 1000).toFixed(1);
@@ -248,6 +257,20 @@ async function checkTrigger(inst, cred, sb, sink) {
 	return { wf, events };
 }
 
+/**
+ * The Knolyx Trigger's seen-id window as n8n stored it with the workflow (its static data, read
+ * through REST): the first 11 base64url characters of each id's SHA-256, in chunks
+ * (nodes/Knolyx/trigger/dedupe.ts; the same reading as test/queue/queue.mjs).
+ */
+async function storedWindow(inst, wf) {
+	const stored = await inst.rest.request('GET', `/rest/workflows/${wf.id}`);
+	const data = typeof stored.staticData === 'string' ? JSON.parse(stored.staticData) : (stored.staticData ?? {});
+	const node = Object.entries(data).find(([k]) => k.startsWith('node:'))?.[1] ?? {};
+	const hashes = new Set((node.seen?.production?.ids ?? []).flatMap((chunk) => chunk.match(/.{11}/g) ?? []));
+	const hashOf = (id) => crypto.createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, 11);
+	return { size: hashes.size, has: (id) => hashes.has(hashOf(id)) };
+}
+
 /** A one-node run of the Knolyx action node: Manual Trigger → Knolyx with `parameters`; returns { status, items }. */
 async function runKnolyx(inst, cred, parameters) {
 	const manual = { parameters: {}, id: crypto.randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] };
@@ -363,6 +386,9 @@ async function main() {
 	// ---------------------------------------------------------------- way 3: npm install in ~/.n8n/nodes
 	if (WAYS.has(3)) await way3({ sb, sink, verdaccio, v1 });
 
+	// ---------------------------------------------------------------- queue mode, every process from the registry
+	if (QUEUE) await queueMode({ sb, sink, proxy, v1, viaProxy });
+
 	fs.writeFileSync(path.join(RUN_DIR, 'summary.json'), JSON.stringify({ n8n: N8N_VERSION, timings, checks }, null, 2));
 }
 
@@ -455,7 +481,7 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
 		const events = eventSource(sb, `${inst.label}-${name}`);
 		const previous = [...perEvent(sink).keys()];
 		let stop = false;
-		let during = 0;
+		let beforeEnd = 0;
 		const loop = (async () => {
 			while (!stop) {
 				await events.emit().catch((e) => say(`emit: ${e.message}`));
@@ -469,29 +495,51 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
 			result = await action();
 		} finally {
 			timings[`${name}Seconds`] = Number(secs(t));
-			during = events.emitted.length;
-			while (events.emitted.length < during + EVENTS_DURING / 2) await sleep(200);
+			beforeEnd = events.emitted.length;
+			// Deliveries go on after n8n's answer: past the swap window below, EVENTS_AFTER more.
+			await sleep(2_100);
+			const afterSwap = events.emitted.length;
+			while (events.emitted.length < afterSwap + EVENTS_AFTER) await sleep(200);
 			stop = true;
 			await loop;
 		}
 		await settle(sink, { quietMs: 4_000 });
+		const window = await storedWindow(inst, wf);
+		const missing = events.emitted.filter((e) => !window.has(e.messageId));
+		say(`${name}: the stored seen-id window holds ${window.size} ids; ${missing.length} of this phase's ${events.emitted.length} events are not in it: ${JSON.stringify(missing.map((e) => events.emitted.indexOf(e)))}`);
 		const hooks = await sb.webhooks();
 		check(`${name}: ${expectWebhooks} webhook(s) on the platform`, hooks.length === expectWebhooks, hooks.map((h) => `${h.id} ${h.url}`).join(', '));
 		let counts = perEvent(sink);
 		const ranBefore = delivered(counts, events.emitted);
 		const failed = (await sb.deliveries({ ok: false })).filter?.((d) => events.emitted.some((e) => e.messageId === d.messageId)) ?? [];
-		say(`${name}: ${events.emitted.length} events (${during} before the action ended), ${ranBefore} ran once before the resends, ${failed.length} failed attempt(s)`);
+		say(`${name}: ${events.emitted.length} events (${beforeEnd} before the action ended), ${ranBefore} ran once before the resends, ${failed.length} failed attempt(s)`);
 		// Users (and the platform's retries) resend: every event of this phase and the ones before.
 		for (const e of events.emitted) await sb.resend(e.messageId).catch(() => undefined);
 		for (const id of previous.slice(-10)) await sb.resend(id).catch(() => undefined);
 		await settle(sink, { quietMs: 4_000 });
 		counts = perEvent(sink);
-		const notOnce = events.emitted.filter((e) => counts.get(e.messageId) !== 1);
+		// The swap: from the request to n8n's answer, plus 2 s for executions still finishing.
+		const swapEnd = t + timings[`${name}Seconds`] * 1000 + 2_000;
+		const inSwap = (e) => e.at >= t && e.at <= swapEnd;
+		const detail = (list) =>
+			JSON.stringify(list.slice(0, 10).map((e) => [events.emitted.indexOf(e), counts.get(e.messageId) ?? 0, e.at - t, window.has(e.messageId)]));
+		const outside = events.emitted.filter((e) => !inSwap(e));
+		const notOnce = outside.filter((e) => counts.get(e.messageId) !== 1);
 		check(
-			`${name}: every event ran exactly once, resends included`,
-			notOnce.length === 0,
-			`${events.emitted.length} events; not once: ${JSON.stringify(notOnce.slice(0, 10).map((e) => [e.messageId, counts.get(e.messageId) ?? 0]))}`,
+			`${name}: every event delivered before and after the swap ran exactly once, resends included`,
+			notOnce.length === 0 && outside.filter((e) => e.at > swapEnd).length >= EVENTS_AFTER,
+			`${outside.length} events; not once (index, runs, ms after the request, in the stored window): ${detail(notOnce)}`,
 		);
+		const during = events.emitted.filter(inSwap);
+		const again = during.filter((e) => counts.get(e.messageId) !== 1);
+		timings[`${name}Swap`] = { events: during.length, ranAgainOnResend: again.length, notInStoredWindow: during.filter((e) => !window.has(e.messageId)).length };
+		say(`${name}: ${during.length} events delivered while n8n swapped the package; ${again.length} ran again when resent afterwards: ${detail(again)}`);
+		check(
+			`${name}: every event delivered during the swap ran once, and at most once more on a later resend (README "Updating")`,
+			during.every((e) => [1, 2].includes(counts.get(e.messageId))),
+			detail(during.filter((e) => ![1, 2].includes(counts.get(e.messageId)))),
+		);
+		if (STRICT_SWAP) check(`${name}: (--strict-swap) no event delivered during the swap ran again on a resend`, again.length === 0, detail(again));
 		check(
 			`${name}: the seen-id window survived (resent earlier events did not run again)`,
 			previous.slice(-10).every((id) => counts.get(id) === 1),
@@ -554,6 +602,109 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
 			check('uninstall: no webhook left on the platform', true);
 		}
 		await stopInstance(inst);
+	});
+}
+
+// ------------------------------------------------------------------ queue mode
+
+/**
+ * n8n 2.41.1 in queue mode (Redis and PostgreSQL from Debian, test/queue/lib): a main, a worker and a
+ * webhook processor, each with its own user folder and none given the package from a folder: the
+ * main installs it from N8N_COMMUNITY_PACKAGES, the others from the database's record
+ * (N8N_REINSTALL_MISSING_PACKAGES), all from the local registry through the proxy. One execution per unique
+ * event (resends included), and the Knolyx action node runs on the worker.
+ */
+async function queueMode({ sb, sink, proxy, v1, viaProxy }) {
+	await phase('queue mode (main: N8N_COMMUNITY_PACKAGES; worker, webhook processor: N8N_REINSTALL_MISSING_PACKAGES)', async () => {
+		const [redis, postgres] = await Promise.all([
+			startRedis({ dir: path.join(RUN_DIR, 'queue-redis') }),
+			startPostgres({ dir: path.join(RUN_DIR, 'queue-postgres') }),
+		]);
+		stops.push(() => redis.stop());
+		stops.push(() => postgres.stop());
+		const webhookPort = await freePort();
+		const env = {
+			...clusterEnv({
+				redisPort: redis.port,
+				postgres,
+				publicUrl: `http://127.0.0.1:${webhookPort}`,
+				encryptionKey: crypto.randomBytes(24).toString('hex'),
+				stall: { lockDurationMs: 15_000, lockRenewMs: 5_000, stalledIntervalMs: 10_000 },
+			}),
+			...proxyEnv({ proxy }),
+			N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: 'true',
+			N8N_COMMUNITY_PACKAGES: JSON.stringify([{ name: PACKAGE_NAME, version: v1 }]),
+			// n8n 2.41.1 reads N8N_COMMUNITY_PACKAGES in `n8n start` only (commands/start.js runs the
+			// instance-settings loader; worker and webhook do not). A worker or webhook processor
+			// installs what the main recorded in the database when it starts with this (and, while
+			// running, when the main publishes an install or update).
+			N8N_REINSTALL_MISSING_PACKAGES: 'true',
+		};
+		const start = async (label, options) => {
+			const userFolder = path.join(RUN_DIR, label);
+			writeNodesNpmrc({ userFolder, proxy });
+			const handle = await startN8n({ userFolder, timeoutMs: 300_000, ...options, env: { ...env, ...options.env } });
+			trackPid(handle.pid, `n8n ${label}`);
+			stops.push(() => handle.stop());
+			return { ...handle, userFolder, label };
+		};
+		const before = viaProxy();
+		const main = await start('queue-main', { env: { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } });
+		const healthPort = await freePort();
+		const worker = await start('queue-worker', {
+			command: 'worker',
+			port: await freePort(),
+			env: { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
+			readyUrl: `http://127.0.0.1:${healthPort}/healthz/readiness`,
+		});
+		const webhook = await start('queue-webhook', { command: 'webhook', port: webhookPort });
+		for (const p of [main, worker, webhook]) {
+			const file = path.join(p.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json');
+			const installed = fs.existsSync(file) && !fs.lstatSync(path.dirname(file)).isSymbolicLink() ? JSON.parse(fs.readFileSync(file, 'utf8')).version : null;
+			check(`queue: ${p.label} installed ${PACKAGE_NAME}@${v1} itself from the registry (not a link)`, installed === v1, `found ${installed}`);
+		}
+		check('queue: the three processes fetched it through the proxy', viaProxy() - before >= 3, `${viaProxy() - before} request(s)`);
+
+		const rest = new N8nRest(main.url);
+		await rest.ensureOwner(OWNER);
+		const inst = { rest, n8n: main, label: 'queue', userFolder: main.userFolder };
+		await sb.request('POST', '/sandbox/reset', { seed: 'demo' });
+		await checkTypes(inst);
+		const cred = await createCredential(inst, sb);
+		// The action node on the worker: a manual run is a job for the worker (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS).
+		const flowA = await createWorkflow(inst, withCredential(readExample('flow-a-event-registration.json'), cred));
+		const run = await runManually(inst, flowA, "When clicking 'Execute workflow'");
+		const workerLog = fs.readFileSync(worker.logFile, 'utf8');
+		check(
+			'queue: Flow A (the Knolyx node) ran on the worker',
+			run.status === 'success' && new RegExp(`Worker (started|finished) execution ${run.id}\\b`).test(workerLog),
+			`status ${run.status}, execution ${run.id}`,
+		);
+		// The trigger: registered by the main, deliveries to the webhook processor, executions on the worker.
+		const wf = await createWorkflow(inst, triggerWorkflow(cred, sink.url));
+		await rest.activateWorkflow(wf.id);
+		const hooks = await sb.webhooks();
+		check('queue: one webhook on the platform, at the webhook processor', hooks.length === 1 && hooks[0].url.startsWith(`http://127.0.0.1:${webhookPort}/`), JSON.stringify(hooks.map((h) => h.url)));
+		const events = eventSource(sb, 'queue');
+		for (let i = 0; i < 15; i++) await events.emit();
+		await waitFor(() => events.emitted.every((e) => perEvent(sink).get(e.messageId)), { timeoutMs: 120_000, what: '15 trigger executions' });
+		await settle(sink);
+		for (const e of events.emitted) await sb.resend(e.messageId);
+		await settle(sink);
+		const counts = perEvent(sink);
+		check(
+			'queue: one execution per unique event, resends included',
+			events.emitted.every((e) => counts.get(e.messageId) === 1),
+			JSON.stringify(events.emitted.map((e) => counts.get(e.messageId) ?? 0)),
+		);
+		const finished = new Set([...fs.readFileSync(worker.logFile, 'utf8').matchAll(/Worker finished execution (\d+)/g)].map((m) => m[1]));
+		const reported = new Set(sink.received.filter((r) => events.emitted.some((e) => e.messageId === r.eventId)).map((r) => String(r.executionId)));
+		check('queue: the trigger executions ran on the worker', [...reported].every((id) => finished.has(id)), `${reported.size} executions, ${[...reported].filter((id) => finished.has(id)).length} in the worker's log`);
+		await rest.deactivateWorkflow(wf.id);
+		check('queue: unpublishing deletes the webhook', (await sb.webhooks()).length === 0);
+		await Promise.all([webhook.stop(), worker.stop()]);
+		await main.stop();
+		await Promise.all([redis.stop(), postgres.stop()]);
 	});
 }
 
