@@ -3,7 +3,8 @@
 // (test/install/install.mjs; test/install/README.md).
 //
 //   1. the built package (`npm run build`), packed (`npm pack`) into the run folder: the tarball users get
-//   2. the pinned n8n of the selected line (scripts/n8n-runtime.mjs ensureN8n) and verdaccio
+//   2. for 2.x (queue mode) Debian's redis-server and PostgreSQL, as test:queue installs them;
+//      the pinned n8n of the selected line (scripts/n8n-runtime.mjs ensureN8n) and verdaccio
 //      (scripts/registry/verdaccio.mjs, once per machine in the cache folder)
 //   3. test/install/install.mjs in its own process group with a hard time limit
 //      (KNOLYX_INSTALL_TIMEOUT_MS, default 20 min), in a fresh run folder
@@ -20,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { endRunProcesses, killGroup, killRunProcesses } from './lib/processes.mjs';
-import { ensureN8n, N8N_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
+import { ensureN8n, N8N_MAJOR, N8N_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
 import { ensureVerdaccio } from './registry/verdaccio.mjs';
 
 const TIMEOUT_MS = Number(process.env.KNOLYX_INSTALL_TIMEOUT_MS ?? 20 * 60_000);
@@ -80,6 +81,13 @@ async function main() {
 	let t = Date.now();
 	const tarball = pack();
 	say(`packed ${path.basename(tarball)} (${secs(t)})`);
+	// Queue mode (2.x) needs Debian's redis-server and PostgreSQL (apt-get when missing, as test:queue).
+	// Imported here: the test libraries read the run folder when imported.
+	if (N8N_MAJOR >= 2 && !process.argv.includes('--no-queue')) {
+		const { ensureDebianPackages } = await import('../test/queue/lib/services.mjs');
+		const aptSeconds = ensureDebianPackages();
+		if (aptSeconds) say(`redis-server and PostgreSQL installed in ${aptSeconds.toFixed(0)} s`);
+	}
 	t = Date.now();
 	await ensureN8n();
 	await ensureVerdaccio();
