@@ -19,7 +19,7 @@
 //   queue      (2.x) main, worker and webhook processor each install it from the registry:
 //              the main from N8N_COMMUNITY_PACKAGES, the others from the database's record
 //
-// Flags: --ways 1,2,3  --no-life  --events-after N  --strict-swap  --no-queue
+// Flags: --ways 1,2,3  --no-life  --events-after N  --strict-swap  --no-queue  --probe-concurrency N
 
 import crypto from 'node:crypto';
 import { execFile, execFileSync } from 'node:child_process';
@@ -53,6 +53,7 @@ const EVENTS_AFTER = Number(flag('events-after', 15));
 const STRICT_SWAP = argv.includes('--strict-swap');
 /** Queue mode from the registry (n8n 2.x; needs Debian's redis-server and PostgreSQL). */
 const QUEUE = N8N_MAJOR >= 2 && !argv.includes('--no-queue');
+const PROBE = Number(flag('probe-concurrency', 0));
 
 const T0 = Date.now();
 const secs = (from = T0) => ((Date.now() - from) / 1000).toFixed(1);
@@ -359,6 +360,23 @@ async function main() {
 			const onDisk = JSON.parse(fs.readFileSync(path.join(inst.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json'), 'utf8'));
 			check('way1: the installed files are the published tarball', onDisk.version === v1 && onDisk.name === packed.name);
 			return { inst, ...(await provenInstance(inst, sb, sink, { keep: LIFE })) };
+		});
+	}
+
+	// A probe, not a check (--probe-concurrency N): N events delivered 4 at a time, then how many
+	// of their ids the window n8n stored holds (those missing run again on a resend after the
+	// process's memory is gone: a restart, or the package swap of an update).
+	if (way1 && PROBE) {
+		await phase('probe: concurrent deliveries and the stored window', async () => {
+			const events = eventSource(sb, 'probe');
+			await Promise.all(Array.from({ length: 4 }, async () => {
+				while (events.emitted.length < PROBE) await events.emit();
+			}));
+			await settle(sink, { quietMs: 4_000 });
+			const window = await storedWindow(way1.inst, way1.wf);
+			const missing = events.emitted.filter((e) => !window.has(e.messageId));
+			timings.probe = { events: events.emitted.length, missingFromStoredWindow: missing.length };
+			say(`probe: ${events.emitted.length} events 4 at a time; ${missing.length} ids missing from the stored window`);
 		});
 	}
 
