@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// `npm run test:install`: the package installed, updated and removed the way users do it
+// (test/install/install.mjs; test/install/README.md).
+//
+//   1. the built package (`npm run build`), packed (`npm pack`) into the run folder: the tarball users get
+//   2. for 2.x (queue mode) Debian's redis-server and PostgreSQL, as test:queue installs them;
+//      the pinned n8n of the selected line (scripts/n8n-runtime.mjs ensureN8n) and verdaccio
+//      (scripts/registry/verdaccio.mjs, once per machine in the cache folder)
+//   3. test/install/install.mjs in its own process group with a hard time limit
+//      (KNOLYX_INSTALL_TIMEOUT_MS, default 20 min), in a fresh run folder
+//   4. afterwards, whatever happened: kill every process group the run recorded and every process
+//      still running inside the run folder (n8n, verdaccio, the sandbox); copy the logs and
+//      summary.json to test-artifacts/install-<version>/; remove the run folder (KNOLYX_INSTALL_KEEP=1 keeps it)
+//
+// `--n8n <version>` picks the line (2.41.1 default, or 1.123.81); other arguments go to
+// test/install/install.mjs, e.g. `npm run test:install -- --n8n 1.123.81 --ways 1 --no-life`.
+
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { endRunProcesses, killGroup, killRunProcesses } from './lib/processes.mjs';
+import { ensureN8n, N8N_MAJOR, N8N_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
+import { ensureVerdaccio } from './registry/verdaccio.mjs';
+
+const TIMEOUT_MS = Number(process.env.KNOLYX_INSTALL_TIMEOUT_MS ?? 20 * 60_000);
+const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', `install-${N8N_VERSION}`);
+
+const t0 = Date.now();
+const secs = (from = t0) => `${((Date.now() - from) / 1000).toFixed(1)} s`;
+const say = (msg) => console.error(`[install-suite ${secs()}] ${msg}`);
+
+const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'knolyx-install-'));
+process.env.KNOLYX_E2E_RUN_DIR = runDir;
+
+function npm(args) {
+	const res = spawnSync('npm', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+	if (res.status !== 0) throw new Error(`npm ${args.join(' ')} failed (${res.status})`);
+	return res.stdout;
+}
+
+/** The tarball users install: built now, packed with npm pack (the `files` of package.json). */
+function pack() {
+	npm(['run', '--silent', 'build']);
+	const out = npm(['pack', '--json', '--pack-destination', runDir, '--loglevel=error']);
+	const [{ filename }] = JSON.parse(out);
+	return path.join(runDir, filename);
+}
+
+function keepArtifacts() {
+	fs.rmSync(ARTIFACTS_DIR, { recursive: true, force: true });
+	fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+	const wanted = (rel) => /(^|\/)(n8n\.log|sandbox\.log|verdaccio\.log|summary\.json)$/.test(rel);
+	const walk = (dir, rel = '') => {
+		for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+			const r = path.join(rel, entry.name);
+			if (entry.isDirectory() && !['node_modules', 'storage', '.n8n'].includes(entry.name)) walk(path.join(dir, entry.name), r);
+			else if (entry.isFile() && wanted(r)) fs.copyFileSync(path.join(dir, entry.name), path.join(ARTIFACTS_DIR, r.replace(/\//g, '__')));
+		}
+	};
+	try {
+		walk(runDir);
+	} catch (e) {
+		say(`could not copy the logs: ${e.message}`);
+	}
+}
+
+let child = null;
+let interrupted = null;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+	process.on(signal, () => {
+		interrupted = signal;
+		if (!child) return;
+		killGroup(child.pid, 'SIGTERM');
+		setTimeout(() => killGroup(child.pid, 'SIGKILL'), 20_000).unref();
+	});
+}
+
+async function main() {
+	let t = Date.now();
+	const tarball = pack();
+	say(`packed ${path.basename(tarball)} (${secs(t)})`);
+	// Queue mode (2.x) needs Debian's redis-server and PostgreSQL (apt-get when missing, as test:queue).
+	// Imported here: the test libraries read the run folder when imported.
+	if (N8N_MAJOR >= 2 && !process.argv.includes('--no-queue')) {
+		const { ensureDebianPackages } = await import('../test/queue/lib/services.mjs');
+		const aptSeconds = ensureDebianPackages();
+		if (aptSeconds) say(`redis-server and PostgreSQL installed in ${aptSeconds.toFixed(0)} s`);
+	}
+	t = Date.now();
+	await ensureN8n();
+	await ensureVerdaccio();
+	say(`n8n ${N8N_VERSION} and verdaccio ready (${secs(t)})`);
+
+	let code = 1;
+	let timedOut = false;
+	if (!interrupted) {
+		const tRun = Date.now();
+		say(`test/install/install.mjs (run folder ${runDir}, limit ${TIMEOUT_MS / 1000} s)`);
+		child = spawn(process.execPath, [path.join(REPO_ROOT, 'test', 'install', 'install.mjs'), ...process.argv.slice(2)], {
+			cwd: REPO_ROOT,
+			stdio: 'inherit',
+			detached: true,
+			env: { ...process.env, KNOLYX_E2E_RUN_DIR: runDir, KNOLYX_INSTALL_TARBALL: tarball },
+		});
+		const exited = new Promise((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))));
+		const timer = setTimeout(() => {
+			timedOut = true;
+			say(`still running after ${TIMEOUT_MS / 1000} s: stopping it`);
+			killGroup(child.pid, 'SIGTERM');
+			setTimeout(() => killGroup(child.pid, 'SIGKILL'), 30_000).unref();
+		}, TIMEOUT_MS);
+		code = await exited;
+		clearTimeout(timer);
+		killGroup(child.pid, 'SIGKILL');
+		say(`install run exited ${code} after ${secs(tRun)}`);
+	}
+
+	code = await endRunProcesses(runDir, code, say);
+	keepArtifacts();
+	if (process.env.KNOLYX_INSTALL_KEEP === '1') say(`kept the run folder ${runDir}`);
+	else fs.rmSync(runDir, { recursive: true, force: true });
+	if (timedOut) code ||= 1;
+	if (interrupted) code ||= 130;
+	say(`exit ${code}; total ${secs()}; logs and summary.json in ${path.relative(REPO_ROOT, ARTIFACTS_DIR)}/`);
+	process.exit(code);
+}
+
+main().catch(async (err) => {
+	console.error(`[install-suite] ${err.stack ?? err}`);
+	await killRunProcesses(runDir).catch(() => {});
+	fs.rmSync(runDir, { recursive: true, force: true });
+	process.exit(1);
+});
