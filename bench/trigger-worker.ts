@@ -248,7 +248,7 @@ async function main(): Promise<void> {
 		const answeringExecutionsBefore = answering.executions().length;
 
 		// The deliveries, 10 % of them resending an id delivered before, within the window (older resends
-		// are new executions by design: the README's "Duplicates").
+		// are new executions by design: docs/triggers.md, "Duplicates").
 		const random = prng(7);
 		const ids: string[] = [];
 		const sequence: Array<{ id: string; i: number }> = [];

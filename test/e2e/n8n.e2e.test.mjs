@@ -144,7 +144,7 @@ describe('1. n8n loads the package', () => {
 			expect(wrongKey.message).toMatch(/401/);
 		} else {
 			// n8n 1.x answers a 401 of the test request with its own message before it
-			// looks at the credential's rules (README, "Tested n8n lines").
+			// looks at the credential's rules (docs/compatibility.md, "What looks different on n8n 1.x").
 			expect(wrongKey.message).toBe('Authorization failed - please check your credentials');
 		}
 

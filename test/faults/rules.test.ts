@@ -5,11 +5,11 @@
  *   shows it holds (the final list is what was meant, saved once);
  * - a save that timed out gets the timeout again before the re-read, so a platform that applies
  *   it late (within twice the timeout) is seen instead of overwritten later; beyond that, a late
- *   save can replace a later edit (a LIMITATION test pins it down for the README);
+ *   save can replace a later edit (a LIMITATION test pins it down for docs/reliability.md);
  * - executions of one n8n process take turns per course (lock), even under faults;
  * - two processes (no shared lock) can overwrite each other: the verifying re-read catches an
  *   overwrite that lands before it and redoes the edit; one that lands after it is not caught
- *   (a LIMITATION test pins that down, for the README).
+ *   (a LIMITATION test pins that down, for docs/reliability.md).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -266,7 +266,7 @@ describe('a rule save that fails half way (the platform applies it, the answer i
 		expect(result.saves).toBe(2);
 	});
 
-	it('LIMITATION (README "Reliability"): a save the platform applies after twice the timeout can replace a later edit', async () => {
+	it('LIMITATION (docs/reliability.md): a save the platform applies after twice the timeout can replace a later edit', async () => {
 		const result = await lateSave(3500);
 		// Every item reported success ...
 		expect(result.errors).toEqual([]);
@@ -421,7 +421,7 @@ describe('two n8n processes editing the same course (no shared lock)', () => {
 		});
 	});
 
-	it('LIMITATION (README "Reliability"): a stale save of another process that lands after the verifying read overwrites the edit', async () => {
+	it('LIMITATION (docs/reliability.md): a stale save of another process that lands after the verifying read overwrites the edit', async () => {
 		const result = await race('overwrite after the verifying read');
 		// Both report success: A verified before B's save; B's save was computed before A's.
 		expect([result.a.failed, result.b.failed]).toEqual([0, 0]);

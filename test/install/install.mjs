@@ -49,7 +49,7 @@ const WAYS = new Set(flag('ways', N8N_MAJOR >= 2 ? '1,2,3' : '1,3').split(',').m
 const LIFE = !argv.includes('--no-life');
 /** Events delivered after an update/rollback finished (one every ~250 ms, from before the request on). */
 const EVENTS_AFTER = Number(flag('events-after', 15));
-/** Also require exactly once for deliveries that arrive while n8n swaps the package (fails on n8n 2.41.1 today: README "Updating"). */
+/** Also require exactly once for deliveries that arrive while n8n swaps the package (fails on n8n 2.41.1 today: docs/install.md "Updating"). */
 const STRICT_SWAP = argv.includes('--strict-swap');
 /** Queue mode from the registry (n8n 2.x; needs Debian's redis-server and PostgreSQL). */
 const QUEUE = N8N_MAJOR >= 2 && !argv.includes('--no-queue');
@@ -553,7 +553,7 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
 		timings[`${name}Swap`] = { events: during.length, ranAgainOnResend: again.length, notInStoredWindow: during.filter((e) => !window.has(e.messageId)).length };
 		say(`${name}: ${during.length} events delivered while n8n swapped the package; ${again.length} ran again when resent afterwards: ${detail(again)}`);
 		check(
-			`${name}: every event delivered during the swap ran once, and at most once more on a later resend (README "Updating")`,
+			`${name}: every event delivered during the swap ran once, and at most once more on a later resend (docs/install.md "Updating")`,
 			during.every((e) => [1, 2].includes(counts.get(e.messageId))),
 			detail(during.filter((e) => ![1, 2].includes(counts.get(e.messageId)))),
 		);
@@ -601,8 +601,9 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
 		const hooksFinal = await sb.webhooks();
 		say(`after unpublishing: HTTP ${off.status}; webhooks on the platform: ${hooksFinal.length}`);
 		timings.uninstall.afterUnpublish = hooksFinal.length;
-		// README's way out when n8n gave the node no chance to delete it: install the package
-		// again, Knolyx → Webhook → Get Many, find the registration by its name, Delete that one.
+		// The way out in docs/install.md ("Uninstalling") when n8n gave the node no chance to delete
+		// it: install the package again, Knolyx → Webhook → Get Many, find the registration by its
+		// name, Delete that one.
 		const leftover = hooksFinal.filter((h) => h.name.startsWith(`n8n: ${wf.name} / `));
 		if (hooksFinal.length) {
 			check('uninstall: the registration left behind names its workflow and node', leftover.length === hooksFinal.length, JSON.stringify(hooksFinal.map((h) => h.name)));

@@ -610,7 +610,7 @@ async function main() {
 				`${later} duplicates from ${ids.length} later resends`,
 			);
 			say(`two webhook processors: resends after the first executions started ${later} extra execution(s) of ${ids.length}`);
-			say(`two webhook processors: resends racing the first delivery started ${racing} extra execution(s) of ${n} (not guaranteed, see README "Scaling")`);
+			say(`two webhook processors: resends racing the first delivery started ${racing} extra execution(s) of ${n} (not guaranteed, see docs/scaling.md "Queue mode")`);
 		});
 	}
 }

@@ -1,5 +1,5 @@
 /**
- * The duplicate guarantees of the README ("Knolyx Trigger → Duplicates", "Scaling"),
+ * The duplicate guarantees of docs/triggers.md ("Duplicates") and docs/scaling.md ("Queue mode"),
  * checked through the node as n8n hosts it (test/harness trigger host, real HTTP).
  *
  * n8n saves a workflow's static data whole, last writer wins, and a process loads it
