@@ -1,17 +1,16 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { ENDPOINTS, KnolyxClient } from '../transport';
-import type { Endpoint } from '../transport';
+import { KnolyxClient, listCourses, listWorkgroups } from '../transport';
 
 /** Lists for the Course and Workgroup pickers, filtered by the text typed. */
 async function search(
 	ctx: ILoadOptionsFunctions,
-	endpoint: Endpoint,
+	read: (client: KnolyxClient) => Promise<IDataObject[]>,
 	label: string,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const client = new KnolyxClient(ctx);
-	const entries = await client.callPaged<IDataObject>(endpoint, { returnAll: true });
+	const entries = await read(client);
 	const needle = (filter ?? '').trim().toLowerCase();
 	const results = entries
 		.map((entry) => ({ name: String(entry[label] ?? entry.name ?? entry.id), value: String(entry.id) }))
@@ -21,9 +20,9 @@ async function search(
 }
 
 export async function searchCourses(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	return await search(this, ENDPOINTS.courseList, 'title', filter);
+	return await search(this, async (client) => await listCourses(client, { returnAll: true }), 'title', filter);
 }
 
 export async function searchWorkgroups(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	return await search(this, ENDPOINTS.workgroupList, 'name', filter);
+	return await search(this, async (client) => await listWorkgroups(client, { returnAll: true }), 'name', filter);
 }
