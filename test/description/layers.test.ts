@@ -2,7 +2,7 @@
 /**
  * The layers of the README's Code map, checked on every import line of nodes/**: imports run
  * downward only,
- *   node files (nodes/Knolyx/*.node.ts) → actions/, trigger/, poll/, methods/ → transport/ → helpers/,
+ *   node files (nodes/Knolyx/*.node.ts) → actions/, trigger/, poll/ → methods/ (the pickers) → transport/ → helpers/,
  * and nothing outside transport/ reaches past its front, transport/index.ts.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -17,9 +17,9 @@ const LAYERS: Record<string, number> = {
 	actions: 1,
 	trigger: 1,
 	poll: 1,
-	methods: 1,
-	transport: 2,
-	helpers: 3,
+	methods: 2,
+	transport: 3,
+	helpers: 4,
 };
 
 function tsFiles(dir: string): string[] {
