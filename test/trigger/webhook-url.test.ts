@@ -1,5 +1,5 @@
 import { isKnolyxCloud, isLocalBaseUrl, judgeWebhookUrl, urlProblems } from '../../nodes/Knolyx/trigger/webhook-url';
-import { findOurs, webhookList } from '../../nodes/Knolyx/transport/webhooks';
+import { findOurs, webhookList } from '../../nodes/Knolyx/transport';
 
 describe('webhook URL problems', () => {
 	it.each([

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { AdaptiveLimiter, CREDENTIAL_TYPE, KnolyxClient } from '../transport';
-import { asNodeError } from '../transport/errors';
+import { AdaptiveLimiter, asNodeError, CREDENTIAL_TYPE, KnolyxClient } from '../transport';
 import { refuseUnconfirmedAgentUse } from './agent-safety';
 import { resources } from './operations';
 import type { FileResult, KnolyxOperation } from './types';

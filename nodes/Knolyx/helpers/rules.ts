@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { formatApiDate } from './dates';
-import { idText } from '../transport/json';
+import { idText } from './json';
 
 /**
  * Pure edits of a course's rule list. The platform replaces the whole list on
@@ -11,7 +11,7 @@ import { idText } from '../transport/json';
  */
 
 export interface Rule extends IDataObject {
-	/** A number, or a long integer kept exact (see transport/json.ts). */
+	/** A number, or a long integer kept exact (see helpers/json.ts). */
 	id?: number | string;
 	name: string;
 	type: 'PUBLIC' | 'PRIVATE' | string;

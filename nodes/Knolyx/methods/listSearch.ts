@@ -2,8 +2,8 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeLis
 import { NodeOperationError } from 'n8n-workflow';
 
 import { parseId } from '../helpers/validation';
-import { ENDPOINTS, KnolyxClient } from '../transport';
-import type { Endpoint } from '../transport';
+import { KnolyxClient, listCourses, listEvents, listWorkgroups } from '../transport';
+import type { Paging } from '../transport';
 
 /**
  * The lists of the "From List" pickers (see ./locators), for both nodes: courses, workgroups and
@@ -25,17 +25,21 @@ function choose(choices: Choice[], filter?: string): INodeListSearchResult {
 	return { results };
 }
 
-async function named(ctx: ILoadOptionsFunctions, endpoint: Endpoint, label: string): Promise<Choice[]> {
-	const entries = await new KnolyxClient(ctx).callPaged<IDataObject>(endpoint, { returnAll: true });
+async function named(
+	ctx: ILoadOptionsFunctions,
+	list: (client: KnolyxClient, paging: Paging) => Promise<IDataObject[]>,
+	label: string,
+): Promise<Choice[]> {
+	const entries = await list(new KnolyxClient(ctx), { returnAll: true });
 	return entries.map((entry) => ({ name: String(entry[label] ?? entry.name ?? entry.id), value: String(entry.id) }));
 }
 
 export async function searchCourses(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	return choose(await named(this, ENDPOINTS.courseList, 'title'), filter);
+	return choose(await named(this, listCourses, 'title'), filter);
 }
 
 export async function searchWorkgroups(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	return choose(await named(this, ENDPOINTS.workgroupList, 'name'), filter);
+	return choose(await named(this, listWorkgroups, 'name'), filter);
 }
 
 /** The Community ID typed in the node (Knolyx has no list of communities): the event list needs it. */
@@ -56,7 +60,7 @@ function typedCommunityId(ctx: ILoadOptionsFunctions): number {
 /** The Event picker: the events of the community typed in Community ID, newest start first. */
 export async function searchCommunityEvents(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const communityId = typedCommunityId(this);
-	const events = await new KnolyxClient(this).callPaged<IDataObject>(ENDPOINTS.eventList, { params: { communityId }, returnAll: true });
+	const events = await listEvents(new KnolyxClient(this), communityId, { returnAll: true });
 	const choices = events.map((event): Choice => {
 		const title = String(event.title ?? event.name ?? `Event ${String(event.id)}`);
 		const start = typeof event.startDateTime === 'string' ? event.startDateTime : '';

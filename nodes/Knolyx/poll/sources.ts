@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { ENDPOINTS, KnolyxClient } from '../transport';
+import { KnolyxClient, listAttendees, listCourses, listEvents } from '../transport';
 
 /** The complete lists a poll reads, each through the transport's paging (all pages, 100 a page). */
 
@@ -10,13 +10,13 @@ export function pollClient(ctx: IPollFunctions | ILoadOptionsFunctions): KnolyxC
 }
 
 export async function readEvents(client: KnolyxClient, communityId: number): Promise<IDataObject[]> {
-	return await client.callPaged<IDataObject>(ENDPOINTS.eventList, { params: { communityId }, returnAll: true });
+	return await listEvents(client, communityId, { returnAll: true });
 }
 
 export async function readAttendees(client: KnolyxClient, communityId: number, eventId: number | string): Promise<IDataObject[]> {
-	return await client.callPaged<IDataObject>(ENDPOINTS.eventAttendees, { params: { communityId, eventId }, returnAll: true });
+	return await listAttendees(client, { communityId, eventId }, { returnAll: true });
 }
 
 export async function readCourses(client: KnolyxClient): Promise<IDataObject[]> {
-	return await client.callPaged<IDataObject>(ENDPOINTS.courseList, { returnAll: true });
+	return await listCourses(client, { returnAll: true });
 }

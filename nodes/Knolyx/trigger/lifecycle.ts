@@ -10,8 +10,7 @@ import type { IHookFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
 
-import { CREDENTIAL_TYPE, ENDPOINTS, KnolyxClient } from '../transport';
-import { createWebhook, findOurs, listWebhooks } from '../transport/webhooks';
+import { CREDENTIAL_TYPE, createWebhook, deleteWebhook, findOurs, getWebhook, KnolyxClient, listWebhooks } from '../transport';
 import { hookWebhookUrl, kindOf, registrationName, scopeOf } from './context';
 import {
 	beginPending,
@@ -55,7 +54,7 @@ function sanitized(node: INode, error: unknown, secrets: string[], extra?: { mes
 /** Deletes one webhook by id; true when it is gone (a 404 counts). Failures are logged, not thrown. */
 async function deleteById(ctx: IHookFunctions, client: KnolyxClient, webhookId: string, why: string): Promise<boolean> {
 	try {
-		const response = await client.call(ENDPOINTS.webhookDelete, { params: { webhookId }, acceptStatuses: [404] });
+		const response = await deleteWebhook(client, webhookId, { acceptStatuses: [404] });
 		ctx.logger.debug(`Knolyx Trigger: ${why}: webhook ${webhookId} ${response.statusCode === 404 ? 'was already gone' : 'deleted'}`);
 		return true;
 	} catch (error) {
@@ -139,10 +138,7 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 		return false;
 	}
 	const client = new KnolyxClient(ctx);
-	const response = await client.call<unknown>(ENDPOINTS.webhookGet, {
-		params: { webhookId: record.webhookId },
-		acceptStatuses: [404],
-	});
+	const response = await getWebhook(client, record.webhookId, { acceptStatuses: [404] });
 	if (response.statusCode === 404) {
 		ctx.logger.info(`Knolyx Trigger: webhook ${record.webhookId} no longer exists in Knolyx; registering a new one`);
 		delete data.registrations[url];

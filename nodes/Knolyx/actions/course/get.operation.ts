@@ -1,6 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../transport';
+import { getCourse } from '../../transport';
 import { requireId } from '../../helpers/validation';
 import { asObject, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
@@ -14,10 +14,7 @@ export const get: KnolyxOperation<{ courseId: number }> = {
 		return { courseId: requireId(this, itemIndex, 'courseId', 'Course') };
 	},
 	async execute({ courseId }, runtime) {
-		const { body } = await runtime.client.call(ENDPOINTS.courseGet, {
-			params: { courseId },
-			itemIndex: runtime.itemIndex,
-		});
+		const { body } = await getCourse(runtime.client, courseId, runtime.itemIndex);
 		return asObject(body);
 	},
 };

@@ -1,7 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../transport';
+import { listCourses } from '../../transport';
 import { readPaged, returnAllAndLimit } from '../common';
 import type { PagedParams } from '../common';
 import type { KnolyxOperation } from '../types';
@@ -19,9 +18,6 @@ export const getAll: KnolyxOperation<PagedParams> = {
 		return readPaged(this, itemIndex);
 	},
 	async execute(params, runtime) {
-		return await runtime.client.callPaged<IDataObject>(ENDPOINTS.courseList, {
-			...params,
-			itemIndex: runtime.itemIndex,
-		});
+		return await listCourses(runtime.client, { ...params, itemIndex: runtime.itemIndex });
 	},
 };

@@ -1,8 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../transport';
-import type { KnolyxFile } from '../../transport';
+import { getCourseImage } from '../../transport';
 import { requireId, requireString } from '../../helpers/validation';
 import { resourceLocator } from '../common';
 import type { FileResult, KnolyxOperation } from '../types';
@@ -51,11 +50,7 @@ export const getImage: KnolyxOperation<GetImageParams> = {
 		};
 	},
 	async execute({ courseId, binaryPropertyName }, runtime): Promise<FileResult> {
-		const { body: file } = await runtime.client.call<KnolyxFile>(ENDPOINTS.courseImage, {
-			params: { courseId },
-			subject: { notFound: `course ${courseId}, or its image: the course may have none` },
-			itemIndex: runtime.itemIndex,
-		});
+		const { body: file } = await getCourseImage(runtime.client, courseId, runtime.itemIndex);
 		if (file.data.length === 0) {
 			throw new NodeOperationError(this.getNode(), `Course ${courseId} has no image: Knolyx answered with an empty file`, {
 				itemIndex: runtime.itemIndex,

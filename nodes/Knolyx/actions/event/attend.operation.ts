@@ -1,6 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { attendEvent } from '../calls';
+import { attendEvent } from '../../transport';
 import type { KnolyxOperation } from '../types';
 import type { AttendanceParams } from './shared';
 import { attendanceFields, readAttendance } from './shared';
@@ -19,6 +19,6 @@ export const attend: KnolyxOperation<AttendanceParams> = {
 		return readAttendance(this, itemIndex);
 	},
 	async execute({ communityId, eventId, userId }, runtime) {
-		return await attendEvent(runtime, communityId, eventId, userId);
+		return await attendEvent(runtime.client, { communityId, eventId, userId }, runtime.itemIndex);
 	},
 };

@@ -1,6 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../transport';
+import { cancelAttendance as cancelAttendanceCall } from '../../transport';
 import { asObject } from '../common';
 import type { KnolyxOperation } from '../types';
 import type { AttendanceParams } from './shared';
@@ -19,10 +19,7 @@ export const cancelAttendance: KnolyxOperation<AttendanceParams> = {
 		return readAttendance(this, itemIndex);
 	},
 	async execute({ communityId, eventId, userId }, runtime) {
-		const { body } = await runtime.client.call(ENDPOINTS.eventCancelAttendance, {
-			params: { communityId, eventId, userId },
-			itemIndex: runtime.itemIndex,
-		});
+		const { body } = await cancelAttendanceCall(runtime.client, { communityId, eventId, userId }, runtime.itemIndex);
 		return { ...asObject(body), communityId, eventId, userId, attending: false };
 	},
 };

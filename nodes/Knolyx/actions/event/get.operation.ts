@@ -1,6 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../transport';
+import { getEvent } from '../../transport';
 import { asObject } from '../common';
 import type { KnolyxOperation } from '../types';
 import type { EventRef } from './shared';
@@ -15,10 +15,7 @@ export const get: KnolyxOperation<EventRef> = {
 		return readEventRef(this, itemIndex);
 	},
 	async execute({ communityId, eventId }, runtime) {
-		const { body } = await runtime.client.call(ENDPOINTS.eventGet, {
-			params: { communityId, eventId },
-			itemIndex: runtime.itemIndex,
-		});
+		const { body } = await getEvent(runtime.client, { communityId, eventId }, runtime.itemIndex);
 		return asObject(body);
 	},
 };

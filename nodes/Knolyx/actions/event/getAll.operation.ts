@@ -1,7 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../transport';
+import { listEvents } from '../../transport';
 import { requireId } from '../../helpers/validation';
 import { readPaged, returnAllAndLimit } from '../common';
 import type { PagedParams } from '../common';
@@ -17,11 +16,6 @@ export const getAll: KnolyxOperation<PagedParams & { communityId: number }> = {
 		return { communityId: requireId(this, itemIndex, 'communityId', 'Community ID'), ...readPaged(this, itemIndex) };
 	},
 	async execute({ communityId, returnAll, limit }, runtime) {
-		return await runtime.client.callPaged<IDataObject>(ENDPOINTS.eventList, {
-			params: { communityId },
-			returnAll,
-			limit,
-			itemIndex: runtime.itemIndex,
-		});
+		return await listEvents(runtime.client, communityId, { returnAll, limit, itemIndex: runtime.itemIndex });
 	},
 };

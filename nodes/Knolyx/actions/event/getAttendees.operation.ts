@@ -1,7 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../transport';
+import { listAttendees } from '../../transport';
 import { readPaged, returnAllAndLimit } from '../common';
 import type { PagedParams } from '../common';
 import type { KnolyxOperation } from '../types';
@@ -21,11 +20,6 @@ export const getAttendees: KnolyxOperation<PagedParams & EventRef> = {
 		return { ...readEventRef(this, itemIndex), ...readPaged(this, itemIndex) };
 	},
 	async execute({ communityId, eventId, returnAll, limit }, runtime) {
-		return await runtime.client.callPaged<IDataObject>(ENDPOINTS.eventAttendees, {
-			params: { communityId, eventId },
-			returnAll,
-			limit,
-			itemIndex: runtime.itemIndex,
-		});
+		return await listAttendees(runtime.client, { communityId, eventId }, { returnAll, limit, itemIndex: runtime.itemIndex });
 	},
 };

@@ -1,8 +1,9 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalApiDate, requireId } from '../../helpers/validation';
-import { attendEvent, provisionAndAddMemberWithUserId } from '../calls';
-import type { Enrolment } from '../calls';
+import { attendEvent } from '../../transport';
+import { provisionAndAddMemberWithUserId } from '../enrol';
+import type { Enrolment } from '../enrol';
 import { removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 import { readUser, userFields } from '../user/shared';
@@ -36,7 +37,7 @@ export const register: KnolyxOperation<EventRef & Enrolment> = {
 	},
 	async execute(params, runtime) {
 		const { provisioned, userId, membership } = await provisionAndAddMemberWithUserId(runtime, params);
-		const attendanceResult = await attendEvent(runtime, params.communityId, params.eventId, userId);
+		const attendanceResult = await attendEvent(runtime.client, { communityId: params.communityId, eventId: params.eventId, userId }, runtime.itemIndex);
 		return {
 			email: params.user.email,
 			userId,

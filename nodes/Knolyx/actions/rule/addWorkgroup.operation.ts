@@ -1,21 +1,33 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
 import { paymentRuleDefaults } from '../../helpers/rules';
 import { requireId } from '../../helpers/validation';
 import { resourceLocator } from '../common';
-import { safeEdit } from './shared';
+import type { KnolyxOperation } from '../types';
+import type { EditParams } from './shared';
+import { readRuleTarget, ruleNameField, runRuleEdit } from './shared';
 
-export const addWorkgroup = safeEdit(
-	'addWorkgroup',
-	{
+const displayOptions = { show: { resource: ['rule'], operation: ['addWorkgroup'] } };
+
+export const addWorkgroup: KnolyxOperation<EditParams> = {
+	option: {
 		name: 'Add Workgroup',
 		description:
 			'Give a workgroup access to the course through the named rule; creates the rule (PRIVATE, 50 years) when missing. Other rules are kept. Needs BUSINESS_RULE_MANAGE.',
 		action: 'Add a workgroup to a course rule',
 	},
-	[resourceLocator('workgroup', 'The workgroup whose members get access to the course')],
-	(ctx, itemIndex, ruleName) => ({
-		kind: 'addWorkgroup',
-		ruleName,
-		workgroupId: requireId(ctx, itemIndex, 'workgroupId', 'Workgroup'),
-		defaults: paymentRuleDefaults(),
-	}),
-);
+	description: updateDisplayOptions(displayOptions, [
+		resourceLocator('course'),
+		ruleNameField,
+		resourceLocator('workgroup', 'The workgroup whose members get access to the course'),
+	]),
+	mergesItems: true,
+	prepare(itemIndex) {
+		const { courseId, ruleName } = readRuleTarget(this, itemIndex);
+		const workgroupId = requireId(this, itemIndex, 'workgroupId', 'Workgroup');
+		return { courseId, edit: { kind: 'addWorkgroup', ruleName, workgroupId, defaults: paymentRuleDefaults() } };
+	},
+	async execute(params, runtime) {
+		return await runRuleEdit(params, runtime);
+	},
+};

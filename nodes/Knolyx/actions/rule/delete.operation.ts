@@ -1,12 +1,25 @@
-import { safeEdit } from './shared';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-export const deleteRule = safeEdit(
-	'delete',
-	{
+import { resourceLocator } from '../common';
+import type { KnolyxOperation } from '../types';
+import type { EditParams } from './shared';
+import { readRuleTarget, ruleNameField, runRuleEdit } from './shared';
+
+const displayOptions = { show: { resource: ['rule'], operation: ['delete'] } };
+
+export const deleteRule: KnolyxOperation<EditParams> = {
+	option: {
 		name: 'Delete',
 		description: 'Delete the named rule only; every other rule is kept. Needs BUSINESS_RULE_MANAGE.',
 		action: 'Delete a course rule',
 	},
-	[],
-	(_ctx, _itemIndex, ruleName) => ({ kind: 'delete', ruleName }),
-);
+	description: updateDisplayOptions(displayOptions, [resourceLocator('course'), ruleNameField]),
+	mergesItems: true,
+	prepare(itemIndex) {
+		const { courseId, ruleName } = readRuleTarget(this, itemIndex);
+		return { courseId, edit: { kind: 'delete', ruleName } };
+	},
+	async execute(params, runtime) {
+		return await runRuleEdit(params, runtime);
+	},
+};

@@ -1,9 +1,8 @@
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { KnolyxClient } from '../../transport';
-import { ENDPOINTS, outcomeUnknown } from '../../transport';
-import { asNodeError, networkErrorCode } from '../../transport/errors';
-import { plainCopy } from '../../transport/json';
+import { asNodeError, networkErrorCode, outcomeUnknown, readRules, saveRules } from '../../transport';
+import { plainCopy } from '../../helpers/json';
 import type { EditOutcome, Rule, RuleEdit } from '../../helpers/rules';
 import { applyRuleEdit, asRuleList } from '../../helpers/rules';
 
@@ -96,7 +95,7 @@ class RuleEditor {
 	}
 
 	private async read(courseId: number, itemIndex: number): Promise<Rule[]> {
-		const { body } = await this.client.call<unknown>(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex });
+		const { body } = await readRules(this.client, courseId, itemIndex);
 		return asRuleList(body);
 	}
 
@@ -145,8 +144,8 @@ class RuleEditor {
 			// this one since (the save's own answer could not show that).
 			const next = this.settle(await this.read(courseId, firstItem), entries);
 			if (next === true) return;
-				try {
-				await this.client.call(ENDPOINTS.rulesSave, { params: { courseId }, body: next, itemIndex: firstItem });
+			try {
+				await saveRules(this.client, courseId, next, firstItem);
 			} catch (error) {
 				// The save may or may not have been applied: read again and decide.
 				if (!outcomeUnknown(error)) throw asNodeError(this.client.node, error, firstItem);

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../transport';
-import { plainCopy } from '../../transport/json';
+import { readRules } from '../../transport';
+import { plainCopy } from '../../helpers/json';
 import { requireId } from '../../helpers/validation';
 import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
@@ -14,7 +14,7 @@ export const getAll: KnolyxOperation<{ courseId: number }> = {
 		return { courseId: requireId(this, itemIndex, 'courseId', 'Course') };
 	},
 	async execute({ courseId }, runtime) {
-		const { body } = await runtime.client.call(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex: runtime.itemIndex });
+		const { body } = await readRules(runtime.client, courseId, runtime.itemIndex);
 		// Long ids come out as their exact digits (text), every other value as read.
 		return Array.isArray(body) ? plainCopy(body as IDataObject[]) : [];
 	},

@@ -1,9 +1,8 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { KnolyxClient } from '../../transport';
-import { ENDPOINTS, outcomeUnknown } from '../../transport';
-import { asNodeError } from '../../transport/errors';
-import { parseLossless, plainCopy } from '../../transport/json';
+import { asNodeError, outcomeUnknown, readRules, saveRules } from '../../transport';
+import { parseLossless, plainCopy } from '../../helpers/json';
 import type { Rule } from '../../helpers/rules';
 import { asRuleList } from '../../helpers/rules';
 import { invalid, requireId } from '../../helpers/validation';
@@ -111,13 +110,13 @@ function holds(read: Rule[], sent: Rule[]): boolean {
 async function replaceRules(client: KnolyxClient, courseId: number, rules: Rule[], itemIndex: number): Promise<Rule[]> {
 	// Read as given (a rule without a name is no reason to refuse replacing the list).
 	const readList = async (): Promise<Rule[]> => {
-		const { body } = await client.call(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex });
+		const { body } = await readRules(client, courseId, itemIndex);
 		return Array.isArray(body) ? (body as Rule[]) : [];
 	};
 	const before = await readList();
 	for (let attempt = 1; attempt <= REPLACE_ATTEMPTS; attempt++) {
 		try {
-			const { body } = await client.call(ENDPOINTS.rulesSave, { params: { courseId }, body: rules, itemIndex });
+			const { body } = await saveRules(client, courseId, rules, itemIndex);
 			return Array.isArray(body) ? (body as Rule[]) : await readList();
 		} catch (error) {
 			if (!outcomeUnknown(error)) throw asNodeError(client.node, error, itemIndex);

@@ -1,17 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { RuleEdit } from '../../helpers/rules';
 import { defaultRuleName } from '../../helpers/rules';
 import { invalid, requireId } from '../../helpers/validation';
-import { resourceLocator } from '../common';
-import type { KnolyxOperation, OperationOption } from '../types';
+import type { OperationRuntime } from '../types';
 import { ruleEditorOf } from './editor';
 import type { RuleEditResult } from './editor';
 
-/** Course access rules. Every operation needs BUSINESS_RULE_MANAGE. */
+/**
+ * What the four safe edits of one named rule share (Add Workgroup, Remove Workgroup, Create or
+ * Update, Delete): the Rule Name field, reading the course and rule name of an item, and
+ * running the edit through the run's rule editor, which reads the list, changes the named rule
+ * only and saves the whole list back. Every operation needs BUSINESS_RULE_MANAGE.
+ */
 
-const ruleNameField: INodeProperties = {
+export const ruleNameField: INodeProperties = {
 	displayName: 'Rule Name',
 	name: 'ruleName',
 	type: 'string',
@@ -29,7 +32,14 @@ function readRuleName(ctx: IExecuteFunctions, itemIndex: number, courseId: numbe
 	return value.trim();
 }
 
-interface EditParams {
+/** The course and the rule an item edits (Course, then Rule Name), checked. */
+export function readRuleTarget(ctx: IExecuteFunctions, itemIndex: number): { courseId: number; ruleName: string } {
+	const courseId = requireId(ctx, itemIndex, 'courseId', 'Course');
+	return { courseId, ruleName: readRuleName(ctx, itemIndex, courseId) };
+}
+
+/** The parameters of a safe edit, as its `prepare` returns them. */
+export interface EditParams {
 	courseId: number;
 	edit: RuleEdit;
 }
@@ -52,28 +62,8 @@ function editResult(courseId: number, edit: RuleEdit, result: RuleEditResult): I
 	return json;
 }
 
-/**
- * A safe edit of one named rule (Course and Rule Name, then the operation's own fields): the
- * run's rule editor reads the list, changes the named rule only and saves the whole list back.
- */
-export function safeEdit(
-	operation: string,
-	option: OperationOption,
-	extra: INodeProperties[],
-	build: (ctx: IExecuteFunctions, itemIndex: number, ruleName: string) => RuleEdit,
-): KnolyxOperation<EditParams> {
-	const displayOptions = { show: { resource: ['rule'], operation: [operation] } };
-	return {
-		option,
-		description: updateDisplayOptions(displayOptions, [resourceLocator('course'), ruleNameField, ...extra]),
-		mergesItems: true,
-		prepare(itemIndex) {
-			const courseId = requireId(this, itemIndex, 'courseId', 'Course');
-			return { courseId, edit: build(this, itemIndex, readRuleName(this, itemIndex, courseId)) };
-		},
-		async execute({ courseId, edit }, runtime) {
-			const result = await ruleEditorOf(runtime.client).edit(courseId, edit, runtime.itemIndex);
-			return editResult(courseId, edit, result);
-		},
-	};
+/** A safe edit's `execute`: the run's rule editor applies it (merged with the run's other edits of the course). */
+export async function runRuleEdit({ courseId, edit }: EditParams, runtime: OperationRuntime): Promise<IDataObject> {
+	const result = await ruleEditorOf(runtime.client).edit(courseId, edit, runtime.itemIndex);
+	return editResult(courseId, edit, result);
 }

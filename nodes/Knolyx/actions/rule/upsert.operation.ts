@@ -1,16 +1,24 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
 import type { RuleFields } from '../../helpers/rules';
 import { paymentRuleDefaults } from '../../helpers/rules';
 import { invalid, optionalApiDate, parseIdList } from '../../helpers/validation';
-import { safeEdit } from './shared';
+import { resourceLocator } from '../common';
+import type { KnolyxOperation } from '../types';
+import type { EditParams } from './shared';
+import { readRuleTarget, ruleNameField, runRuleEdit } from './shared';
 
-export const upsert = safeEdit(
-	'upsert',
-	{
+const displayOptions = { show: { resource: ['rule'], operation: ['upsert'] } };
+
+export const upsert: KnolyxOperation<EditParams> = {
+	option: {
 		name: 'Create or Update',
 		description: 'Create a new record, or update the current one if it already exists (upsert). Needs BUSINESS_RULE_MANAGE.',
 		action: 'Create or update a course rule',
 	},
-	[
+	description: updateDisplayOptions(displayOptions, [
+		resourceLocator('course'),
+		ruleNameField,
 		{
 			displayName: 'Type',
 			name: 'type',
@@ -50,23 +58,28 @@ export const upsert = safeEdit(
 			description:
 				'Comma-separated workgroup IDs that replace the WORKGROUP association of the rule. Empty: unchanged (none for a new rule). Other associations (users, departments, jobs) are always kept.',
 		},
-	],
-	(ctx, itemIndex, ruleName) => {
+	]),
+	mergesItems: true,
+	prepare(itemIndex) {
+		const { courseId, ruleName } = readRuleTarget(this, itemIndex);
 		const fields: RuleFields = {};
-		const type = ctx.getNodeParameter('type', itemIndex, 'unchanged') as unknown;
+		const type = this.getNodeParameter('type', itemIndex, 'unchanged') as unknown;
 		if (type !== 'PRIVATE' && type !== 'PUBLIC' && type !== 'unchanged') {
-			throw invalid(ctx, itemIndex, 'Type', 'must be PRIVATE, PUBLIC or unchanged');
+			throw invalid(this, itemIndex, 'Type', 'must be PRIVATE, PUBLIC or unchanged');
 		}
 		if (type !== 'unchanged') fields.type = type;
-		const start = optionalApiDate(ctx, itemIndex, ctx.getNodeParameter('startDateTime', itemIndex, ''), 'Start');
-		const end = optionalApiDate(ctx, itemIndex, ctx.getNodeParameter('endDateTime', itemIndex, ''), 'End');
+		const start = optionalApiDate(this, itemIndex, this.getNodeParameter('startDateTime', itemIndex, ''), 'Start');
+		const end = optionalApiDate(this, itemIndex, this.getNodeParameter('endDateTime', itemIndex, ''), 'End');
 		if (start !== null) fields.startDateTime = start;
 		if (end !== null) fields.endDateTime = end;
-		if (start !== null && end !== null && start >= end) throw invalid(ctx, itemIndex, 'End', 'must be after Start');
-		const rawIds = ctx.getNodeParameter('workgroupIds', itemIndex, '');
-		const ids = parseIdList(ctx, itemIndex, rawIds, 'Workgroup IDs');
+		if (start !== null && end !== null && start >= end) throw invalid(this, itemIndex, 'End', 'must be after Start');
+		const rawIds = this.getNodeParameter('workgroupIds', itemIndex, '');
+		const ids = parseIdList(this, itemIndex, rawIds, 'Workgroup IDs');
 		if (ids.length > 0) fields.workgroupIds = ids;
 		const defaults = paymentRuleDefaults();
-		return { kind: 'upsert', ruleName, fields, defaults };
+		return { courseId, edit: { kind: 'upsert', ruleName, fields, defaults } };
 	},
-);
+	async execute(params, runtime) {
+		return await runRuleEdit(params, runtime);
+	},
+};

@@ -2,8 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalApiDate, requireId } from '../../helpers/validation';
-import { provisionAndAddMember } from '../calls';
-import type { Enrolment } from '../calls';
+import { provisionAndAddMember } from '../enrol';
+import type { Enrolment } from '../enrol';
 import { removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 import { readUser, userFields } from './shared';

@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { provisionUser } from '../calls';
-import type { UserInput } from '../calls';
+import { provisionUser } from '../../transport';
+import type { UserInput } from '../../transport';
 import type { KnolyxOperation } from '../types';
 import { readUser, userFields } from './shared';
 
@@ -19,7 +19,7 @@ export const provision: KnolyxOperation<UserInput> = {
 		return readUser(this, itemIndex);
 	},
 	async execute(user, runtime) {
-		const result = await provisionUser(runtime, user);
+		const result = await provisionUser(runtime.client, user, runtime.itemIndex);
 		return { ...result.user, created: result.created };
 	},
 };

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { GENDER_UNCHANGED, optionalGender, requireEmail, requireString } from '../../helpers/validation';
-import type { UserInput } from '../calls';
+import type { UserInput } from '../../transport';
 import { emailField } from '../common';
 
 /** The fields of a user to provision (User → Provision, User → Enrol, Event → Register). */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { createWebhook, listWebhooks } from '../../transport/webhooks';
+import { createWebhook, listWebhooks } from '../../transport';
 import { invalid, requireString } from '../../helpers/validation';
 import { asObject } from '../common';
 import type { KnolyxOperation } from '../types';

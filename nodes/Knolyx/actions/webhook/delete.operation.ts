@@ -1,6 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../transport';
+import { deleteWebhook as deleteWebhookCall } from '../../transport';
 import { asObject } from '../common';
 import type { KnolyxOperation } from '../types';
 import { readWebhookId, webhookIdField } from './shared';
@@ -14,7 +14,7 @@ export const deleteWebhook: KnolyxOperation<{ webhookId: string }> = {
 		return { webhookId: readWebhookId(this, itemIndex) };
 	},
 	async execute({ webhookId }, runtime) {
-		const { body } = await runtime.client.call(ENDPOINTS.webhookDelete, { params: { webhookId }, itemIndex: runtime.itemIndex });
+		const { body } = await deleteWebhookCall(runtime.client, webhookId, { itemIndex: runtime.itemIndex });
 		return { ...asObject(body), webhookId, deleted: true };
 	},
 };

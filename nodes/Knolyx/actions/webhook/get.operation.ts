@@ -1,6 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../transport';
+import { getWebhook } from '../../transport';
 import { asObject } from '../common';
 import type { KnolyxOperation } from '../types';
 import { readWebhookId, webhookIdField } from './shared';
@@ -14,7 +14,7 @@ export const get: KnolyxOperation<{ webhookId: string }> = {
 		return { webhookId: readWebhookId(this, itemIndex) };
 	},
 	async execute({ webhookId }, runtime) {
-		const { body } = await runtime.client.call(ENDPOINTS.webhookGet, { params: { webhookId }, itemIndex: runtime.itemIndex });
+		const { body } = await getWebhook(runtime.client, webhookId, { itemIndex: runtime.itemIndex });
 		return asObject(body);
 	},
 };

@@ -1,4 +1,4 @@
-import { listWebhooks, webhookEntries } from '../../transport/webhooks';
+import { listWebhooks, webhookEntries } from '../../transport';
 import type { KnolyxOperation } from '../types';
 
 export const getAll: KnolyxOperation<Record<string, never>> = {

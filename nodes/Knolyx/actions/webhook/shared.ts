@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../transport';
+import { pingWebhooks } from '../../transport';
 import { invalid, requireString } from '../../helpers/validation';
 import { asObject } from '../common';
 import type { OperationRuntime } from '../types';
@@ -27,9 +27,6 @@ export function readWebhookId(ctx: IExecuteFunctions, itemIndex: number): string
 
 /** A PING event to one webhook, or to every webhook when no ID is given. */
 export async function ping(runtime: OperationRuntime, webhookId?: string): Promise<IDataObject> {
-	const { body } =
-		webhookId === undefined
-			? await runtime.client.call(ENDPOINTS.webhookPingAll, { itemIndex: runtime.itemIndex })
-			: await runtime.client.call(ENDPOINTS.webhookPing, { params: { webhookId }, itemIndex: runtime.itemIndex });
+	const { body } = await pingWebhooks(runtime.client, webhookId, runtime.itemIndex);
 	return { ...asObject(body), ...(webhookId === undefined ? {} : { webhookId }), pinged: true };
 }

@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalApiDate, requireEmail, requireId } from '../../helpers/validation';
-import { addMember as addMemberCall } from '../calls';
+import { addMember as addMemberCall } from '../../transport';
 import { emailField, removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 
@@ -33,6 +33,6 @@ export const addMember: KnolyxOperation<AddMemberParams> = {
 		};
 	},
 	async execute(params, runtime) {
-		return await addMemberCall(runtime, params.workgroupId, params.email, params.removalDate);
+		return await addMemberCall(runtime.client, params, runtime.itemIndex);
 	},
 };

@@ -1,6 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../transport';
+import { removeMember as removeMemberCall } from '../../transport';
 import { requireEmail, requireId } from '../../helpers/validation';
 import { asObject, emailField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
@@ -29,10 +29,7 @@ export const removeMember: KnolyxOperation<RemoveMemberParams> = {
 		};
 	},
 	async execute({ workgroupId, email }, runtime) {
-		const { body } = await runtime.client.call(ENDPOINTS.memberRemove, {
-			params: { workgroupId, email },
-			itemIndex: runtime.itemIndex,
-		});
+		const { body } = await removeMemberCall(runtime.client, { workgroupId, email }, runtime.itemIndex);
 		return { ...asObject(body), workgroupId, email, removed: true };
 	},
 };

@@ -1,14 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { ENDPOINTS } from './catalogue';
-import { asNodeError } from './errors';
-import type { KnolyxClient } from './index';
-import { outcomeUnknown } from './index';
-import { isRecord } from '../helpers/objects';
+import type { KnolyxClient, KnolyxResponse } from '../client';
+import { ENDPOINTS } from '../catalogue';
+import { asNodeError } from '../errors';
+import { outcomeUnknown } from '../retry';
+import { isRecord } from '../../helpers/objects';
 
 /**
- * Webhook creation made safe to retry, shared by Webhook → Create and the trigger's
+ * The platform's webhooks. Creation is made safe to retry, shared by Webhook → Create and the trigger's
  * activation. The platform does not de-duplicate webhooks, so a POST whose answer was lost
  * (dropped connection, 502/503/504) is never sent again before the webhook list shows that it
  * was not applied.
@@ -28,7 +28,6 @@ export interface WebhookRequest {
 
 /** POST attempts when the answer is lost: each after the first is preceded by a check of the list. */
 const CREATE_ATTEMPTS = 3;
-
 
 function idFrom(value: unknown): string | undefined {
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -137,4 +136,29 @@ export async function createWebhook(
 		}
 	}
 	throw asNodeError(client.node, lastError, options.itemIndex);
+}
+
+/** `webhookGet`; `acceptStatuses: [404]` hands a missing webhook back instead of failing. */
+export async function getWebhook(
+	client: KnolyxClient,
+	webhookId: string,
+	options: { itemIndex?: number; acceptStatuses?: number[] } = {},
+): Promise<KnolyxResponse> {
+	return await client.call(ENDPOINTS.webhookGet, { params: { webhookId }, ...options });
+}
+
+/** `webhookDelete`; `acceptStatuses: [404]` counts a webhook already gone as deleted. */
+export async function deleteWebhook(
+	client: KnolyxClient,
+	webhookId: string,
+	options: { itemIndex?: number; acceptStatuses?: number[] } = {},
+): Promise<KnolyxResponse> {
+	return await client.call(ENDPOINTS.webhookDelete, { params: { webhookId }, ...options });
+}
+
+/** `webhookPing` to one webhook, or `webhookPingAll` when no id is given. */
+export async function pingWebhooks(client: KnolyxClient, webhookId: string | undefined, itemIndex?: number): Promise<KnolyxResponse> {
+	return webhookId === undefined
+		? await client.call(ENDPOINTS.webhookPingAll, { itemIndex })
+		: await client.call(ENDPOINTS.webhookPing, { params: { webhookId }, itemIndex });
 }

@@ -1,0 +1,27 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { KnolyxClient, KnolyxResponse } from '../client';
+import { ENDPOINTS } from '../catalogue';
+import type { KnolyxFile } from '../file';
+import type { Paging } from './types';
+
+/** Courses. */
+
+/** `courseList`. */
+export async function listCourses(client: KnolyxClient, paging: Paging): Promise<IDataObject[]> {
+	return await client.callPaged<IDataObject>(ENDPOINTS.courseList, paging);
+}
+
+/** `courseGet`. */
+export async function getCourse(client: KnolyxClient, courseId: number, itemIndex?: number): Promise<KnolyxResponse> {
+	return await client.call(ENDPOINTS.courseGet, { params: { courseId }, itemIndex });
+}
+
+/** `courseImage`: the course's image file. */
+export async function getCourseImage(client: KnolyxClient, courseId: number, itemIndex?: number): Promise<KnolyxResponse<KnolyxFile>> {
+	return await client.call<KnolyxFile>(ENDPOINTS.courseImage, {
+		params: { courseId },
+		subject: { notFound: `course ${courseId}, or its image: the course may have none` },
+		itemIndex,
+	});
+}

@@ -1,0 +1,93 @@
+import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
+
+import type { Endpoint } from './catalogue';
+import { notFoundOf, pathOf } from './catalogue';
+import type { KnolyxClient, PagedCallOptions } from './client';
+import type { RequestSubject } from './errors';
+import { notAList } from './errors';
+
+/** Paged lists: every page of a list endpoint, or up to a limit. */
+
+/** The largest page the platform is known to serve; larger requests may be clamped. */
+const MAX_PAGE_SIZE = 100;
+/** Return All gives up after this many pages even when no page repeats. */
+const MAX_PAGES = 10_000;
+
+/**
+ * Reads a paged list from an endpoint of the catalogue (`pagination.page` zero-based,
+ * `pagination.size`).
+ * Stops at an empty page, at a page shorter than the longest seen (a server
+ * may clamp the size below what was asked), or when `limit` items are collected.
+ * A page equal to one already read is an error (the server ignores the page number and
+ * the list would never end), except a short first page served again: a list that is
+ * not paged at all, read whole.
+ */
+export async function readPages<T = IDataObject>(client: KnolyxClient, endpoint: Endpoint, options: PagedCallOptions): Promise<T[]> {
+	const path = pathOf(endpoint, options.params);
+	const subject: RequestSubject = {
+		notFound: notFoundOf(endpoint, options.params),
+		permission: endpoint.permission,
+		...options.subject,
+	};
+	const wanted = options.returnAll ? Infinity : Math.max(0, options.limit ?? 50);
+	const size = Math.min(MAX_PAGE_SIZE, Number.isFinite(wanted) ? Math.max(1, wanted) : MAX_PAGE_SIZE);
+	const results: T[] = [];
+	let longest = 0;
+	const seen = new Map<string, number>();
+	for (let page = 0; results.length < wanted; page++) {
+		if (page >= MAX_PAGES) throw endlessList(client, path, `read ${MAX_PAGES} pages without reaching the end`, options.itemIndex);
+		const { body, statusCode } = await client.request<unknown>({
+			method: endpoint.method,
+			path,
+			qs: { ...options.qs, 'pagination.page': page, 'pagination.size': size },
+			endpoint,
+			subject,
+			itemIndex: options.itemIndex,
+		});
+		const pageOf = pageItems<T>(body);
+		if (!pageOf) throw notAList(client.node, statusCode, body, options.itemIndex);
+		const { items, last } = pageOf;
+		if (items.length === 0) break;
+		const signature = createHash('sha1').update(JSON.stringify(items)).digest('base64');
+		const earlier = seen.get(signature);
+		if (earlier !== undefined) {
+			if (earlier === 0 && page === 1 && items.length < size) break;
+			throw endlessList(client, path, `page ${page} repeats page ${earlier}`, options.itemIndex);
+		}
+		seen.set(signature, page);
+		results.push(...items);
+		longest = Math.max(longest, items.length);
+		if (last || items.length < longest) break;
+	}
+	return results.slice(0, wanted);
+}
+
+function endlessList(client: KnolyxClient, path: string, what: string, itemIndex?: number): NodeApiError {
+	return new NodeApiError(
+		client.node,
+		{ message: what },
+		{
+			message: `Knolyx: the list ${path} does not end: ${what} [200]`,
+			description:
+				'The platform seems to ignore the page number, so reading every page would never stop. Use Limit instead of Return All, or report it to Knolyx.',
+			itemIndex,
+		},
+	);
+}
+
+/**
+ * A page may be a plain array or a Spring-style page object `{ content, last }`; anything else
+ * (an object of another shape, null, text) is no page: undefined.
+ */
+function pageItems<T>(body: unknown): { items: T[]; last: boolean } | undefined {
+	if (Array.isArray(body)) return { items: body as T[], last: false };
+	if (body && typeof body === 'object') {
+		const record = body as IDataObject;
+		for (const key of ['content', 'items', 'data', 'results']) {
+			if (Array.isArray(record[key])) return { items: record[key] as T[], last: record.last === true };
+		}
+	}
+	return undefined;
+}

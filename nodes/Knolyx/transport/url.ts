@@ -1,0 +1,29 @@
+/** The API's address: the credential's base URL checked, and an API path joined to it. */
+
+export const API_PREFIX = '/public/api/v1';
+
+/** Joins the credential's base URL and an API path; tolerates trailing slashes and tenant URLs. */
+export function joinUrl(baseUrl: string, path: string): string {
+	const base = baseUrl.trim().replace(/\/+$/, '');
+	return `${base}${API_PREFIX}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/**
+ * Why a base URL cannot be the Knolyx API's, or undefined when it can be: a query or a
+ * fragment would swallow every API path appended to it (the request would reach the web app or
+ * a 404 blaming an id). Surrounding spaces are fine.
+ */
+export function baseUrlProblem(baseUrl: string): string | undefined {
+	const text = baseUrl.trim();
+	if (text === '') return 'is empty';
+	if (/[?#]/.test(text)) {
+		return 'must not contain a query (?…) or a fragment (#…); use the address alone, e.g. https://api.knolyx.com or https://{tenant}.knolyx.com/api';
+	}
+	try {
+		const url = new URL(text);
+		if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must start with https://';
+	} catch {
+		return 'is not a valid URL; use e.g. https://api.knolyx.com';
+	}
+	return undefined;
+}

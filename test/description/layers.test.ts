@@ -1,0 +1,89 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
+/**
+ * The layers of the README's Code map, checked on every import line of nodes/**: imports run
+ * downward only,
+ *   node files (nodes/Knolyx/*.node.ts) → actions/, trigger/, poll/ → methods/ (the pickers) → transport/ → helpers/,
+ * and nothing outside transport/ reaches past its front, transport/index.ts.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, posix, relative, sep } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+const NODE_DIR = 'nodes/Knolyx';
+
+/** The rank of each layer, top first: a file may import its own rank or a higher one, never a lower. */
+const LAYERS: Record<string, number> = {
+	'': 0,
+	actions: 1,
+	trigger: 1,
+	poll: 1,
+	methods: 2,
+	transport: 3,
+	helpers: 4,
+};
+
+function tsFiles(dir: string): string[] {
+	return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+		const path = posix.join(dir, entry.name);
+		if (entry.isDirectory()) return tsFiles(path);
+		return entry.name.endsWith('.ts') ? [path] : [];
+	});
+}
+
+/** The relative modules a file imports or re-exports (static and dynamic). */
+function importsOf(file: string): string[] {
+	const text = readFileSync(join(ROOT, file), 'utf8');
+	return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)'(\.{1,2}\/[^']*)'/gm)].map((match) => match[1]);
+}
+
+/** The layer folder of a path below nodes/Knolyx ('' for the node files at its top). */
+function layerOf(path: string): string {
+	const inside = relative(NODE_DIR, path).split(sep).join('/');
+	const parts = inside.split('/');
+	return parts.length === 1 ? '' : parts[0];
+}
+
+interface Import {
+	file: string;
+	target: string;
+}
+
+/** The file an import names: `x` is x.ts, or x/index.ts for a folder. */
+function resolve(file: string, spec: string): string {
+	const path = posix.normalize(posix.join(posix.dirname(file), spec));
+	return existsSync(join(ROOT, `${path}.ts`)) ? `${path}.ts` : `${path}/index.ts`;
+}
+
+const imports: Import[] = tsFiles(NODE_DIR).flatMap((file) => importsOf(file).map((spec) => ({ file, target: resolve(file, spec) })));
+
+describe('the code map layers (README, Code map)', () => {
+	it('reads the import lines of every file of the node', () => {
+		expect(imports.length).toBeGreaterThan(100);
+		expect(imports.filter(({ target }) => !existsSync(join(ROOT, target)))).toEqual([]);
+	});
+
+	it('has every folder of nodes/Knolyx in a layer', () => {
+		const folders = new Set(tsFiles(NODE_DIR).map(layerOf));
+		expect([...folders].filter((folder) => !(folder in LAYERS))).toEqual([]);
+	});
+
+	it('imports only downward (or within a layer)', () => {
+		const upward = imports
+			.filter(({ file, target }) => LAYERS[layerOf(target)] < LAYERS[layerOf(file)])
+			.map(({ file, target }) => `${file} imports ${target}`);
+		expect(upward).toEqual([]);
+	});
+
+	it('reaches transport/ only through transport/index.ts', () => {
+		const past = imports
+			.filter(({ file, target }) => layerOf(file) !== 'transport' && layerOf(target) === 'transport')
+			.filter(({ target }) => target !== `${NODE_DIR}/transport/index.ts`)
+			.map(({ file, target }) => `${file} imports ${target}`);
+		expect(past).toEqual([]);
+	});
+
+	it('keeps the node files at the top: nothing imports them', () => {
+		const intoNodes = imports.filter(({ target }) => layerOf(target) === '').map(({ file, target }) => `${file} imports ${target}`);
+		expect(intoNodes).toEqual([]);
+	});
+});
