@@ -6,6 +6,10 @@
  *   npm run bench -- --quick             small N, a smoke test of the whole thing, writes nothing
  *   npm run bench -- trigger growth      only these rows (also --only=trigger,growth); writes nothing
  *   npm run bench -- --no-write          print only
+ *   npm run bench -- n8n-trigger --update-results
+ *                                        only these rows, and replace their parts of bench/RESULTS.md
+ *                                        (sections, summary lines, misses) with this run's; the rest
+ *                                        keeps the last whole run, and the file says which row came later
  */
 export const ROWS = ['bulk', 'rate', 'rules', 'getall', 'trigger', 'memory', 'growth', 'n8n', 'n8n-trigger', 'poll'] as const;
 export type Row = (typeof ROWS)[number];
@@ -23,6 +27,12 @@ if (unknown.length) {
 }
 /** A partial run never overwrites RESULTS.md (it must hold one whole run). */
 export const WRITE = !argv.includes('--no-write') && !QUICK && named.length === 0;
+/** A partial run replaces its own rows in RESULTS.md only when asked to (update-results.ts). */
+export const UPDATE = argv.includes('--update-results');
+if (UPDATE && (QUICK || named.length === 0 || argv.includes('--no-write'))) {
+	console.error('--update-results needs the rows to replace (e.g. npm run bench -- n8n-trigger --update-results), without --quick or --no-write.');
+	process.exit(2);
+}
 export const wanted = (row: Row) => named.length === 0 || named.includes(row);
 
 export const LATENCY_MS = 20;

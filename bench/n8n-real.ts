@@ -77,21 +77,37 @@ export function triggerNode(name: string, type: string, parameters: INodeParamet
 	return { id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], webhookId: randomUUID(), parameters, ...extra };
 }
 
-/** n8n's Webhook node (typeVersion 2) with these parameters. */
-export const webhookNode = (parameters: INodeParameters): INode => triggerNode('Webhook', 'n8n-nodes-base.webhook', parameters, { typeVersion: 2 });
+/** n8n's Webhook node (typeVersion 2 unless told) with these parameters. */
+export const webhookNode = (parameters: INodeParameters, typeVersion = 2): INode =>
+	triggerNode('Webhook', 'n8n-nodes-base.webhook', parameters, { typeVersion });
 
-let shared: Promise<RealN8n> | undefined;
+/**
+ * A second n8n beside the default one, started with more of n8n's environment (its own user
+ * folder, bench/out/n8n-user-<name>), so a setting that only applies at start can be measured
+ * side by side with the default in one run.
+ */
+export interface N8nFlavour {
+	name: string;
+	env: Record<string, string>;
+}
 
-/** One real n8n for every row of this run that needs one (stopped by stopSharedN8n). */
-export function sharedRealN8n(sandboxUrl: string, log: (...a: unknown[]) => void): Promise<RealN8n> {
-	shared ??= startRealN8n(sandboxUrl, log);
-	return shared;
+const shared = new Map<string, Promise<RealN8n>>();
+
+/** One real n8n per flavour (default: none) for every row of this run that needs one (stopped by stopSharedN8n). */
+export function sharedRealN8n(sandboxUrl: string, log: (...a: unknown[]) => void, flavour?: N8nFlavour): Promise<RealN8n> {
+	const key = flavour?.name ?? '';
+	let started = shared.get(key);
+	if (!started) {
+		started = startRealN8n(sandboxUrl, log, { flavour });
+		shared.set(key, started);
+	}
+	return started;
 }
 
 export async function stopSharedN8n(): Promise<void> {
-	const started = shared;
-	shared = undefined;
-	if (started) await (await started.catch(() => undefined))?.stop();
+	const started = [...shared.values()];
+	shared.clear();
+	for (const one of started) await (await one.catch(() => undefined))?.stop();
 }
 
 /** Why item 7 cannot run here, or undefined when it can. */
@@ -124,25 +140,39 @@ function buildPackage(): void {
 	copyFileSync(join(REPO, 'package.json'), join(PKG, 'package.json'));
 }
 
+let built = false;
+
 export async function startRealN8n(
 	sandboxUrl: string,
 	log: (...a: unknown[]) => void,
-	/** Development hook: change the built copy before n8n loads it (to try a change in a real n8n). */
-	afterBuild?: (pkgDir: string) => void,
+	options: {
+		/** Development hook: change the built copy before n8n loads it (to try a change in a real n8n). */
+		afterBuild?: (pkgDir: string) => void;
+		flavour?: N8nFlavour;
+	} = {},
 ): Promise<RealN8n> {
 	const runtime = await importEsm<Runtime>(RUNTIME_SCRIPT);
-	buildPackage();
-	afterBuild?.(PKG);
-	mkdirSync(USER_FOLDER, { recursive: true });
-	await runtime.linkPackage({ userFolder: USER_FOLDER, packageDir: PKG });
+	// One build per run: a second n8n (another flavour) links the same copy.
+	if (!built || options.afterBuild) {
+		buildPackage();
+		options.afterBuild?.(PKG);
+		built = true;
+	}
+	const userFolder = options.flavour ? `${USER_FOLDER}-${options.flavour.name}` : USER_FOLDER;
+	mkdirSync(userFolder, { recursive: true });
+	await runtime.linkPackage({ userFolder, packageDir: PKG });
 	const started = Date.now();
 	// When looking into a result: BENCH_N8N_NODE_OPTIONS, flags for n8n's own Node (e.g. --cpu-prof);
 	// BENCH_N8N_ENV, more of n8n's environment as JSON (e.g. {"N8N_EXPRESSION_ENGINE":"legacy"}).
 	const nodeOptions = process.env.BENCH_N8N_NODE_OPTIONS;
-	const env = { ...(JSON.parse(process.env.BENCH_N8N_ENV ?? '{}') as Record<string, string>), ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
-	const n8n = await runtime.startN8n({ userFolder: USER_FOLDER, timeoutMs: 240_000, env });
+	const env = {
+		...(JSON.parse(process.env.BENCH_N8N_ENV ?? '{}') as Record<string, string>),
+		...(options.flavour?.env ?? {}),
+		...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+	};
+	const n8n = await runtime.startN8n({ userFolder, timeoutMs: 240_000, env });
 	const startupMs = Date.now() - started;
-	log(`  n8n ready at ${n8n.url} after ${Math.round(startupMs / 1000)} s (log ${relative(REPO, n8n.logFile)})`);
+	log(`  n8n${options.flavour ? ` (${options.flavour.name})` : ''} ready at ${n8n.url} after ${Math.round(startupMs / 1000)} s (log ${relative(REPO, n8n.logFile)})`);
 	try {
 		const rest = new runtime.N8nRest(n8n.url);
 		await rest.ensureOwner(OWNER);

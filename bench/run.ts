@@ -7,10 +7,10 @@
  * benchmark is repeated. Command line: see config.ts; one file per row in rows/.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { argv, log, QUICK, t0, wanted, WRITE } from './config';
+import { argv, log, QUICK, t0, UPDATE, wanted, WRITE } from './config';
 import { round, runJob, startSandboxProcess } from './lib';
 import { METHOD, NOT_MEASURED } from './method';
 import { realN8nUnavailable, stopSharedN8n } from './n8n-real';
@@ -26,6 +26,7 @@ import { benchRate } from './rows/rate';
 import { benchRealN8n } from './rows/real-n8n';
 import { benchRules } from './rows/rules';
 import { benchTrigger } from './rows/trigger';
+import { updateResults } from './update-results';
 
 let startLoad = 0;
 
@@ -57,12 +58,14 @@ async function main(): Promise<void> {
 		await sandbox.close();
 	}
 	const elapsed = round((Date.now() - t0) / 1000, 0);
+	const endLoad = round(loadavg()[0], 1);
+	const summaryTable = table(['benchmark', 'measure', 'value', 'goal', 'met'], summary.map((s) => [s.bench, s.measure, s.value, s.goal, s.met]));
 	const report = [
-		`Load average (1 min) at the start: ${startLoad}, at the end: ${round(loadavg()[0], 1)}.`,
+		`Load average (1 min) at the start: ${startLoad}, at the end: ${endLoad}.`,
 		'',
 		'## Summary: goals of issues 6 and 16',
 		'',
-		table(['benchmark', 'measure', 'value', 'goal', 'met'], summary.map((s) => [s.bench, s.measure, s.value, s.goal, s.met])),
+		summaryTable,
 		'',
 		...(misses.length ? ['### Goals missed in this run: by how much, why, what would close it', '', ...misses, ''] : []),
 		...sections.flatMap((s) => [s, '']),
@@ -70,6 +73,25 @@ async function main(): Promise<void> {
 		`Whole run: ${elapsed} s.`,
 	].join('\n');
 	console.log(report);
+	if (UPDATE) {
+		const file = join(__dirname, 'RESULTS.md');
+		const summaryLines = summaryTable.split('\n').slice(2); // below the header and its rule
+		writeFileSync(
+			file,
+			updateResults(readFileSync(file, 'utf8'), {
+				command,
+				date: new Date(t0).toISOString(),
+				startLoad,
+				endLoad,
+				elapsedS: elapsed,
+				sections,
+				summary: summary.map((s, i) => ({ bench: s.bench, line: summaryLines[i] })),
+				misses,
+				notes,
+			}),
+		);
+		log(`bench/RESULTS.md: replaced ${sections.length} section(s) and ${summary.length} summary line(s) of this run`);
+	}
 	if (WRITE) {
 		writeFileSync(
 			join(__dirname, 'RESULTS.md'),

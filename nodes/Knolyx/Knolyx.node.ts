@@ -18,6 +18,24 @@ export class Knolyx implements INodeType {
 		description: 'Provision users, manage workgroups, course access rules, event attendance and webhooks on Knolyx',
 		defaults: { name: 'Knolyx' },
 		usableAsTool: true,
+		builderHint: {
+			searchHint:
+				"Knolyx is a learning platform (courses, workgroups, community events). Use this node to act on it, for example to enrol a buyer in a course after a payment in Stripe, Shopify, WooCommerce or a form: User → Enrol in Workgroup creates the user when new and adds them to the workgroup that gives access to the course (optionally until a removal date); running it again for the same person changes nothing. Event → Register signs someone up for a community event; Course Access Rule → Add Workgroup gives a workgroup access to a course. The node takes all items at once, sends them concurrently and waits out Knolyx's rate limit itself: do not add Loop Over Items or Wait nodes to pace it. Course, workgroup and event IDs are numbers from Knolyx (Course → Get Many, Workgroup → Get Many).",
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-knolyx.knolyxTrigger',
+					relationHint: 'Starts a workflow when a student starts or completes a course or pays for a course or bundle',
+				},
+				{
+					nodeType: 'n8n-nodes-base.stripeTrigger',
+					relationHint: 'A payment in Stripe that should enrol the buyer (User → Enrol in Workgroup)',
+				},
+				{
+					nodeType: 'n8n-nodes-knolyx.knolyxPollTrigger',
+					relationHint: 'Starts a workflow when someone registers for a community event or a course or event is added',
+				},
+			],
+		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
