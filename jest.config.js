@@ -4,7 +4,13 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	// test/floor runs only in the floor run (npm run test:floor, jest.floor.config.js).
-	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/faults/', '/test/queue/', '/test/floor/'],
+	testPathIgnorePatterns: [
+		'/node_modules/',
+		'/test/e2e/',
+		'/test/faults/',
+		'/test/queue/',
+		'/test/floor/',
+	],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', diagnostics: false }],
 	},

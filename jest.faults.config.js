@@ -8,7 +8,10 @@ const { join } = require('node:path');
 
 // Each scenario appends one line of counts here; the counts reporter prints them at the end.
 // Set in the main process before the workers start, so every worker inherits the same file.
-process.env.KNOLYX_FAULT_COUNTS ??= join(tmpdir(), `knolyx-fault-counts-${process.pid}-${Date.now()}.jsonl`);
+process.env.KNOLYX_FAULT_COUNTS ??= join(
+	tmpdir(),
+	`knolyx-fault-counts-${process.pid}-${Date.now()}.jsonl`,
+);
 
 module.exports = {
 	testEnvironment: 'node',

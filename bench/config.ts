@@ -11,14 +11,28 @@
  *                                        (sections, summary lines, misses) with this run's; the rest
  *                                        keeps the last whole run, and the file says which row came later
  */
-export const ROWS = ['bulk', 'rate', 'rules', 'getall', 'trigger', 'memory', 'growth', 'n8n', 'n8n-trigger', 'poll'] as const;
+export const ROWS = [
+	'bulk',
+	'rate',
+	'rules',
+	'getall',
+	'trigger',
+	'memory',
+	'growth',
+	'n8n',
+	'n8n-trigger',
+	'poll',
+] as const;
 export type Row = (typeof ROWS)[number];
 
 export const argv = process.argv.slice(2);
 export const QUICK = argv.includes('--quick');
 const named = [
 	...argv.filter((a) => !a.startsWith('-')),
-	...(argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? []),
+	...(argv
+		.find((a) => a.startsWith('--only='))
+		?.slice('--only='.length)
+		.split(',') ?? []),
 ].filter(Boolean);
 const unknown = named.filter((name) => !(ROWS as readonly string[]).includes(name));
 if (unknown.length) {
@@ -30,7 +44,9 @@ export const WRITE = !argv.includes('--no-write') && !QUICK && named.length === 
 /** A partial run replaces its own rows in RESULTS.md only when asked to (update-results.ts). */
 export const UPDATE = argv.includes('--update-results');
 if (UPDATE && (QUICK || named.length === 0 || argv.includes('--no-write'))) {
-	console.error('--update-results needs the rows to replace (e.g. npm run bench -- n8n-trigger --update-results), without --quick or --no-write.');
+	console.error(
+		'--update-results needs the rows to replace (e.g. npm run bench -- n8n-trigger --update-results), without --quick or --no-write.',
+	);
 	process.exit(2);
 }
 export const wanted = (row: Row) => named.length === 0 || named.includes(row);
@@ -42,4 +58,5 @@ export const ROUNDS = QUICK ? 1 : 3;
 export const JOB_TIMEOUT_MS = 240_000;
 
 export const t0 = Date.now();
-export const log = (...args: unknown[]) => console.error(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(3)}s]`, ...args);
+export const log = (...args: unknown[]) =>
+	console.error(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(3)}s]`, ...args);

@@ -8,7 +8,11 @@ import type { SandboxStats } from '../sandbox/types';
 import type { Job, JobResult } from './worker';
 
 const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
-const childEnv = () => ({ ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', N8N_LOG_LEVEL: 'silent' });
+const childEnv = () => ({
+	...process.env,
+	TS_NODE_TRANSPILE_ONLY: 'true',
+	N8N_LOG_LEVEL: 'silent',
+});
 
 export interface SandboxProcess {
 	url: string;
@@ -17,7 +21,9 @@ export interface SandboxProcess {
 	close(): Promise<void>;
 }
 
-export async function startSandboxProcess(options: Record<string, unknown> = {}): Promise<SandboxProcess> {
+export async function startSandboxProcess(
+	options: Record<string, unknown> = {},
+): Promise<SandboxProcess> {
 	const child = fork(join(__dirname, 'sandbox-server.ts'), [JSON.stringify(options)], {
 		execArgv: TS_NODE,
 		env: childEnv(),
@@ -27,14 +33,23 @@ export async function startSandboxProcess(options: Record<string, unknown> = {})
 	const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 	const ready = new Promise<{ url: string }>((resolve, reject) => {
 		child.once('exit', (code) => reject(new Error(`sandbox process exited (${code})`)));
-		child.on('message', (message: { ready?: boolean; url: string; id?: number; result?: unknown; error?: string }) => {
-			if (message.ready) return resolve(message);
-			const waiter = pending.get(message.id as number);
-			if (!waiter) return;
-			pending.delete(message.id as number);
-			if (message.error) waiter.reject(new Error(message.error));
-			else waiter.resolve(message.result);
-		});
+		child.on(
+			'message',
+			(message: {
+				ready?: boolean;
+				url: string;
+				id?: number;
+				result?: unknown;
+				error?: string;
+			}) => {
+				if (message.ready) return resolve(message);
+				const waiter = pending.get(message.id as number);
+				if (!waiter) return;
+				pending.delete(message.id as number);
+				if (message.error) waiter.reject(new Error(message.error));
+				else waiter.resolve(message.result);
+			},
+		);
 	});
 	const { url } = await ready;
 	const call = <T>(cmd: string, args: Record<string, unknown> = {}): Promise<T> =>
@@ -57,16 +72,25 @@ export async function startSandboxProcess(options: Record<string, unknown> = {})
 }
 
 /** Runs one job in a fresh worker process; resolves with its result (or an error result on crash/timeout). */
-export function runJob<R = JobResult>(job: Job | object, timeoutMs: number, script = 'worker.ts'): Promise<R> {
+export function runJob<R = JobResult>(
+	job: Job | object,
+	timeoutMs: number,
+	script = 'worker.ts',
+): Promise<R> {
 	return new Promise<R>((resolve) => {
 		const child: ChildProcess = fork(join(__dirname, script), [JSON.stringify(job)], {
 			// BENCH_WORKER_FLAGS: extra Node flags for the workers (e.g. --max-old-space-size=160 to see what is garbage).
-			execArgv: [...TS_NODE, '--expose-gc', ...(process.env.BENCH_WORKER_FLAGS ?? '').split(' ').filter(Boolean)],
+			execArgv: [
+				...TS_NODE,
+				'--expose-gc',
+				...(process.env.BENCH_WORKER_FLAGS ?? '').split(' ').filter(Boolean),
+			],
 			env: childEnv(),
 			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 		});
 		let result: R | undefined;
-		const failed = (error: string) => ({ ms: -1, maxRssMb: 0, outputItems: 0, errorItems: 0, error }) as R;
+		const failed = (error: string) =>
+			({ ms: -1, maxRssMb: 0, outputItems: 0, errorItems: 0, error }) as R;
 		const timer = setTimeout(() => {
 			child.kill('SIGKILL');
 			resolve(failed(`timed out after ${timeoutMs} ms`));
@@ -85,12 +109,18 @@ export const median = (values: number[]): number => {
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-export const round = (value: number, digits = 2): number => Math.round(value * 10 ** digits) / 10 ** digits;
+export const round = (value: number, digits = 2): number =>
+	Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Busy CPU time of the whole machine (all cores, all processes) so far, from /proc/stat; undefined where there is none. */
 export function machineBusyMs(): number | undefined {
 	try {
-		const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+		const fields = readFileSync('/proc/stat', 'utf8')
+			.split('\n')[0]
+			.trim()
+			.split(/\s+/)
+			.slice(1)
+			.map(Number);
 		// user nice system idle iowait irq softirq steal, in USER_HZ (100 per second on Linux)
 		const [user, nice, system, , , irq, softirq, steal] = fields;
 		return ((user + nice + system + irq + softirq + (steal ?? 0)) * 1000) / 100;

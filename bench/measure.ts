@@ -90,11 +90,18 @@ export function enrolJob(
 }
 
 /** Runs the variants in interleaved rounds (A B C, B C A, ...) and keeps every measurement. */
-export async function sideBySide(sandbox: SandboxProcess, faults: Record<string, unknown>, variants: Variant[], options: { trace?: boolean } = {}) {
+export async function sideBySide(
+	sandbox: SandboxProcess,
+	faults: Record<string, unknown>,
+	variants: Variant[],
+	options: { trace?: boolean } = {},
+) {
 	const runs = new Map<string, Measured[]>(variants.map((v) => [v.name, []]));
 	const maxRounds = Math.max(...variants.map((v) => v.rounds));
 	for (let turn = 0; turn < maxRounds; turn++) {
-		const order = variants.map((_, i) => variants[(i + turn) % variants.length]).filter((v) => v.rounds > turn);
+		const order = variants
+			.map((_, i) => variants[(i + turn) % variants.length])
+			.filter((v) => v.rounds > turn);
 		for (const variant of order) {
 			const m = await measure(sandbox, faults, variant.job, undefined, options);
 			log(

@@ -25,18 +25,28 @@ const OUT = join(__dirname, 'out');
 const PKG = join(OUT, 'pkg');
 const USER_FOLDER = join(OUT, 'n8n-user');
 const marker = () => join(runtimeDir(), '.install-complete');
-const OWNER = { email: 'bench@example.com', password: 'Knolyx-Bench-1', firstName: 'Bench', lastName: 'Owner' };
+const OWNER = {
+	email: 'bench@example.com',
+	password: 'Knolyx-Bench-1',
+	firstName: 'Bench',
+	lastName: 'Owner',
+};
 
 interface Runtime {
 	linkPackage(o: { userFolder: string; packageDir: string }): Promise<string>;
-	startN8n(o: { userFolder: string; timeoutMs?: number; env?: Record<string, string> }): Promise<{ url: string; pid: number; logFile: string; startupMs?: number; stop(): Promise<unknown> }>;
+	startN8n(o: { userFolder: string; timeoutMs?: number; env?: Record<string, string> }): Promise<{
+		url: string;
+		pid: number;
+		logFile: string;
+		startupMs?: number;
+		stop(): Promise<unknown>;
+	}>;
 	N8nRest: new (url: string) => {
 		request<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
 		ensureOwner(owner: typeof OWNER): Promise<unknown>;
 		activateWorkflow(id: string): Promise<unknown>;
 	};
 }
-
 
 export interface RealVariant {
 	name: string;
@@ -54,7 +64,13 @@ export interface RealN8n {
 		n: number,
 		workgroupId: number,
 		prefix: string,
-	): Promise<{ ms: number; status: number; body: string; n8nCpuMs?: number; machineBusyMs?: number }>;
+	): Promise<{
+		ms: number;
+		status: number;
+		body: string;
+		n8nCpuMs?: number;
+		machineBusyMs?: number;
+	}>;
 	startupMs: number;
 	url: string;
 	pid: number;
@@ -68,13 +84,28 @@ export interface RealN8n {
 /** Nodes in a row: each one's main output into the next. */
 export function chain(nodes: INode[]): Record<string, unknown> {
 	const connections: Record<string, unknown> = {};
-	for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	for (let i = 0; i < nodes.length - 1; i++)
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
 	return connections;
 }
 
 /** The first node of a workflow: a trigger with its own webhook id. */
-export function triggerNode(name: string, type: string, parameters: INodeParameters, extra: Partial<INode> = {}): INode {
-	return { id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], webhookId: randomUUID(), parameters, ...extra };
+export function triggerNode(
+	name: string,
+	type: string,
+	parameters: INodeParameters,
+	extra: Partial<INode> = {},
+): INode {
+	return {
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters,
+		...extra,
+	};
 }
 
 /** n8n's Webhook node (typeVersion 2 unless told) with these parameters. */
@@ -94,7 +125,11 @@ export interface N8nFlavour {
 const shared = new Map<string, Promise<RealN8n>>();
 
 /** One real n8n per flavour (default: none) for every row of this run that needs one (stopped by stopSharedN8n). */
-export function sharedRealN8n(sandboxUrl: string, log: (...a: unknown[]) => void, flavour?: N8nFlavour): Promise<RealN8n> {
+export function sharedRealN8n(
+	sandboxUrl: string,
+	log: (...a: unknown[]) => void,
+	flavour?: N8nFlavour,
+): Promise<RealN8n> {
 	const key = flavour?.name ?? '';
 	let started = shared.get(key);
 	if (!started) {
@@ -112,7 +147,8 @@ export async function stopSharedN8n(): Promise<void> {
 
 /** Why item 7 cannot run here, or undefined when it can. */
 export function realN8nUnavailable(): string | undefined {
-	if (!existsSync(marker())) return `the n8n runtime is not installed (${marker()} missing; node scripts/n8n-runtime.mjs install takes ~10 minutes)`;
+	if (!existsSync(marker()))
+		return `the n8n runtime is not installed (${marker()} missing; node scripts/n8n-runtime.mjs install takes ~10 minutes)`;
 	return undefined;
 }
 
@@ -131,10 +167,20 @@ function copyAssets(from: string, to: string): void {
 function buildPackage(): void {
 	rmSync(PKG, { recursive: true, force: true });
 	mkdirSync(PKG, { recursive: true });
-	execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(REPO, 'tsconfig.json'), '--outDir', join(PKG, 'dist')], {
-		cwd: REPO,
-		stdio: 'pipe',
-	});
+	execFileSync(
+		process.execPath,
+		[
+			join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),
+			'-p',
+			join(REPO, 'tsconfig.json'),
+			'--outDir',
+			join(PKG, 'dist'),
+		],
+		{
+			cwd: REPO,
+			stdio: 'pipe',
+		},
+	);
 	copyAssets(join(REPO, 'nodes'), join(PKG, 'dist', 'nodes'));
 	copyAssets(join(REPO, 'credentials'), join(PKG, 'dist', 'credentials'));
 	copyFileSync(join(REPO, 'package.json'), join(PKG, 'package.json'));
@@ -172,15 +218,21 @@ export async function startRealN8n(
 	};
 	const n8n = await runtime.startN8n({ userFolder, timeoutMs: 240_000, env });
 	const startupMs = Date.now() - started;
-	log(`  n8n${options.flavour ? ` (${options.flavour.name})` : ''} ready at ${n8n.url} after ${Math.round(startupMs / 1000)} s (log ${relative(REPO, n8n.logFile)})`);
+	log(
+		`  n8n${options.flavour ? ` (${options.flavour.name})` : ''} ready at ${n8n.url} after ${Math.round(startupMs / 1000)} s (log ${relative(REPO, n8n.logFile)})`,
+	);
 	try {
 		const rest = new runtime.N8nRest(n8n.url);
 		await rest.ensureOwner(OWNER);
-		const credential = await rest.request<{ id: string; name: string }>('POST', '/rest/credentials', {
-			name: `Knolyx bench ${new Date().toISOString()}`,
-			type: 'knolyxApi',
-			data: { baseUrl: sandboxUrl, ...DEMO_CREDENTIALS },
-		});
+		const credential = await rest.request<{ id: string; name: string }>(
+			'POST',
+			'/rest/credentials',
+			{
+				name: `Knolyx bench ${new Date().toISOString()}`,
+				type: 'knolyxApi',
+				data: { baseUrl: sandboxUrl, ...DEMO_CREDENTIALS },
+			},
+		);
 		const created = new Map<string, string>(); // variant key → webhook path
 		const workflowIds: string[] = [];
 
@@ -203,16 +255,28 @@ export async function startRealN8n(
 			if (existing) return existing;
 			const path = `bench-${key}-${randomUUID().slice(0, 8)}`;
 			const steps =
-				variant.kind === 'knolyx' ? [knolyxEnrol(workgroupId, undefined)] : httpEnrol(sandboxUrl, workgroupId, variant.batching);
+				variant.kind === 'knolyx'
+					? [knolyxEnrol(workgroupId, undefined)]
+					: httpEnrol(sandboxUrl, workgroupId, variant.batching);
 			const nodes: INode[] = [
-				webhookNode({ httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} }),
+				webhookNode({
+					httpMethod: 'POST',
+					path,
+					responseMode: 'lastNode',
+					responseData: 'firstEntryJson',
+					options: {},
+				}),
 				{
 					id: randomUUID(),
 					name: 'Buyers',
 					type: 'n8n-nodes-base.splitOut',
 					typeVersion: 1,
 					position: [200, 0],
-					parameters: { fieldToSplitOut: 'body.buyers', include: 'noOtherFields', options: {} } as INodeParameters,
+					parameters: {
+						fieldToSplitOut: 'body.buyers',
+						include: 'noOtherFields',
+						options: {},
+					} as INodeParameters,
 				},
 				...steps.map(
 					(step, index): INode => ({
@@ -223,7 +287,9 @@ export async function startRealN8n(
 						position: [400 + index * 200, 0],
 						parameters: step.parameters,
 						onError: 'continueRegularOutput',
-						...(variant.kind === 'knolyx' ? { credentials: { knolyxApi: { id: credential.id, name: credential.name } } } : {}),
+						...(variant.kind === 'knolyx'
+							? { credentials: { knolyxApi: { id: credential.id, name: credential.name } } }
+							: {}),
 					}),
 				),
 			];
@@ -266,8 +332,12 @@ export async function startRealN8n(
 						ms,
 						status: res.status,
 						body: text.slice(0, 300),
-						n8nCpuMs: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
-						machineBusyMs: busyBefore !== undefined && busyAfter !== undefined ? busyAfter - busyBefore : undefined,
+						n8nCpuMs:
+							cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+						machineBusyMs:
+							busyBefore !== undefined && busyAfter !== undefined
+								? busyAfter - busyBefore
+								: undefined,
 					};
 				}
 			},

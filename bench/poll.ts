@@ -16,8 +16,9 @@ import { DEMO, startSandbox, type Sandbox } from '../sandbox';
 import { startPollHost, type PollHost } from '../test/harness/poll-host';
 
 // Plain require would resolve '…/KnolyxPollTrigger.node' to the codex file KnolyxPollTrigger.node.json.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { KnolyxPollTrigger } = require('../nodes/Knolyx/KnolyxPollTrigger.node.ts') as typeof import('../nodes/Knolyx/KnolyxPollTrigger.node');
+const { KnolyxPollTrigger } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	require('../nodes/Knolyx/KnolyxPollTrigger.node.ts') as typeof import('../nodes/Knolyx/KnolyxPollTrigger.node');
 
 const ATTENDEES = 10_000;
 const LATENCIES_MS = [0, 20, 100];
@@ -28,7 +29,8 @@ interface PollFigures {
 	emitted: number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 function pollHost(sandbox: Sandbox, parameters: Record<string, unknown>): PollHost {
@@ -36,7 +38,9 @@ function pollHost(sandbox: Sandbox, parameters: Record<string, unknown>): PollHo
 		nodeType: new KnolyxPollTrigger(),
 		type: 'n8n-nodes-knolyx.knolyxPollTrigger',
 		parameters: parameters as never,
-		credentials: { knolyxApi: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey } },
+		credentials: {
+			knolyxApi: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
+		},
 		credentialTypes: [new KnolyxApi()],
 	});
 }
@@ -53,7 +57,13 @@ function register(sandbox: Sandbox, eventId: number, count: number): void {
 }
 
 /** `polls` timed polls; before each, `addBetween` new attendees are registered (0 = nothing new). */
-async function timePolls(sandbox: Sandbox, host: PollHost, eventId: number, polls: number, addBetween: number): Promise<PollFigures> {
+async function timePolls(
+	sandbox: Sandbox,
+	host: PollHost,
+	eventId: number,
+	polls: number,
+	addBetween: number,
+): Promise<PollFigures> {
 	const times: number[] = [];
 	let requests = 0;
 	let emitted = 0;
@@ -77,7 +87,9 @@ const eventParams = (communityId: number, eventId: number) => ({
 	eventId: { __rl: true, mode: 'id', value: String(eventId) },
 });
 
-export async function benchPoll(options: { quick?: boolean; log?: (...args: unknown[]) => void } = {}): Promise<string> {
+export async function benchPoll(
+	options: { quick?: boolean; log?: (...args: unknown[]) => void } = {},
+): Promise<string> {
 	const log = options.log ?? (() => undefined);
 	const polls = options.quick ? 2 : 3;
 	const sandbox = await startSandbox({ port: 0, seed: 'demo' });
@@ -96,9 +108,11 @@ export async function benchPoll(options: { quick?: boolean; log?: (...args: unkn
 			sandbox.setFaults({ latencyMs });
 			const idle = await timePolls(sandbox, host, eventId, polls, 0);
 			const busy = await timePolls(sandbox, host, eventId, polls, 10);
-			if (busy.emitted !== 10 * polls) throw new Error(`emitted ${busy.emitted}, expected ${10 * polls}`);
+			if (busy.emitted !== 10 * polls)
+				throw new Error(`emitted ${busy.emitted}, expected ${10 * polls}`);
 			// The attendees added by `busy` stay: reset to 10 000 for the next latency.
-			for (const id of [...sandbox.state.attendeesOf(eventId).keys()].slice(ATTENDEES)) sandbox.state.attendeesOf(eventId).delete(id);
+			for (const id of [...sandbox.state.attendeesOf(eventId).keys()].slice(ATTENDEES))
+				sandbox.state.attendeesOf(eventId).delete(id);
 			rows.push(
 				`| ${latencyMs} ms | ${idle.requests} | ${idle.medianMs.toFixed(0)} ms | ${busy.requests} | ${busy.medianMs.toFixed(0)} ms | ${(idle.medianMs / Math.max(1, idle.requests)).toFixed(1)} ms |`,
 			);
@@ -107,9 +121,18 @@ export async function benchPoll(options: { quick?: boolean; log?: (...args: unkn
 
 		// Every event of a community: 20 events of 50 attendees each (plus the demo event).
 		log('poll: every event of a community');
-		const published = sandbox.seed({ events: Array.from({ length: 20 }, (_, i) => ({ communityId, title: `Bench event ${i + 1}` })) }).events;
+		const published = sandbox.seed({
+			events: Array.from({ length: 20 }, (_, i) => ({
+				communityId,
+				title: `Bench event ${i + 1}`,
+			})),
+		}).events;
 		for (const id of published) register(sandbox, id, 50);
-		const community = pollHost(sandbox, { event: 'newAttendee', attendeesOf: 'community', communityId: String(communityId) });
+		const community = pollHost(sandbox, {
+			event: 'newAttendee',
+			attendeesOf: 'community',
+			communityId: String(communityId),
+		});
 		await community.activate();
 		sandbox.setFaults({ latencyMs: 20 });
 		const communityPoll = await timePolls(sandbox, community, eventId, polls, 0);
@@ -117,7 +140,9 @@ export async function benchPoll(options: { quick?: boolean; log?: (...args: unkn
 
 		// Static data at the bound: an event with as many attendees as the node remembers.
 		log(`poll: static data at the bound (${MAX_REMEMBERED} entries)`);
-		const [big] = sandbox.seed({ events: [{ communityId, title: 'Bench event at the bound' }] }).events;
+		const [big] = sandbox.seed({
+			events: [{ communityId, title: 'Bench event at the bound' }],
+		}).events;
 		register(sandbox, big, MAX_REMEMBERED);
 		const atBound = pollHost(sandbox, eventParams(communityId, big));
 		const boundActivation = await atBound.activate();

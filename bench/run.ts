@@ -34,17 +34,25 @@ async function main(): Promise<void> {
 	const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
 	startLoad = round(loadavg()[0], 1);
 	await resolveRuntimeDir();
-	log(`${command} on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+	log(
+		`${command} on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+	);
 	const sandbox = await startSandboxProcess({});
-	const httpProbe = await runJob({ kind: 'enrol', client: 'http', n: 1, url: sandbox.url, workgroupId: 201, prefix: 'probe' }, 60_000);
+	const httpProbe = await runJob(
+		{ kind: 'enrol', client: 'http', n: 1, url: sandbox.url, workgroupId: 201, prefix: 'probe' },
+		60_000,
+	);
 	const httpAvailable = !httpProbe.error;
 	if (!httpAvailable) {
 		log(`HTTP Request node not available: ${httpProbe.error?.split('\n')[0]}`);
-		notes.push(`The HTTP Request node could not be loaded (${httpProbe.error?.split('\n')[0]}); its comparisons were not measured.`);
+		notes.push(
+			`The HTTP Request node could not be loaded (${httpProbe.error?.split('\n')[0]}); its comparisons were not measured.`,
+		);
 	}
 	try {
 		const bulk = wanted('bulk') ? await benchBulk(sandbox, httpAvailable) : undefined;
-		if (wanted('rate')) await benchRate(sandbox, httpAvailable, wanted('n8n') && realN8nUnavailable() === undefined);
+		if (wanted('rate'))
+			await benchRate(sandbox, httpAvailable, wanted('n8n') && realN8nUnavailable() === undefined);
 		if (wanted('rules')) await benchRules(sandbox);
 		if (wanted('getall')) await benchGetAll(sandbox);
 		if (wanted('trigger')) await benchTrigger(sandbox);
@@ -59,7 +67,10 @@ async function main(): Promise<void> {
 	}
 	const elapsed = round((Date.now() - t0) / 1000, 0);
 	const endLoad = round(loadavg()[0], 1);
-	const summaryTable = table(['benchmark', 'measure', 'value', 'goal', 'met'], summary.map((s) => [s.bench, s.measure, s.value, s.goal, s.met]));
+	const summaryTable = table(
+		['benchmark', 'measure', 'value', 'goal', 'met'],
+		summary.map((s) => [s.bench, s.measure, s.value, s.goal, s.met]),
+	);
 	const report = [
 		`Load average (1 min) at the start: ${startLoad}, at the end: ${endLoad}.`,
 		'',
@@ -67,7 +78,9 @@ async function main(): Promise<void> {
 		'',
 		summaryTable,
 		'',
-		...(misses.length ? ['### Goals missed in this run: by how much, why, what would close it', '', ...misses, ''] : []),
+		...(misses.length
+			? ['### Goals missed in this run: by how much, why, what would close it', '', ...misses, '']
+			: []),
 		...sections.flatMap((s) => [s, '']),
 		...(notes.length ? ['### Notes from this run', '', ...notes.map((n) => `- ${n}`), ''] : []),
 		`Whole run: ${elapsed} s.`,
@@ -90,7 +103,9 @@ async function main(): Promise<void> {
 				notes,
 			}),
 		);
-		log(`bench/RESULTS.md: replaced ${sections.length} section(s) and ${summary.length} summary line(s) of this run`);
+		log(
+			`bench/RESULTS.md: replaced ${sections.length} section(s) and ${summary.length} summary line(s) of this run`,
+		);
 	}
 	if (WRITE) {
 		writeFileSync(

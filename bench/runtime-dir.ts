@@ -10,7 +10,9 @@ import { join } from 'node:path';
 const REPO = join(__dirname, '..');
 
 /** Native import() of the ESM runtime script (ts-node compiles bench files to CommonJS). */
-export const importEsm = new Function('specifier', 'return import(specifier)') as <T>(s: string) => Promise<T>;
+export const importEsm = new Function('specifier', 'return import(specifier)') as <T>(
+	s: string,
+) => Promise<T>;
 
 export const RUNTIME_SCRIPT = join(REPO, 'scripts', 'n8n-runtime.mjs');
 
@@ -21,4 +23,5 @@ export async function resolveRuntimeDir(): Promise<string> {
 	return CACHE_DIR;
 }
 
-export const runtimeDir = (): string => process.env.N8N_RUNTIME_DIR ?? join(REPO, '.cache', 'n8n-2.41.1');
+export const runtimeDir = (): string =>
+	process.env.N8N_RUNTIME_DIR ?? join(REPO, '.cache', 'n8n-2.41.1');

@@ -59,11 +59,19 @@ const createServer = http.createServer.bind(http);
 		const current = trace;
 		if (current) {
 			const start = performance.now() - current.t0;
-			res.once('finish', () => current.entries.push([Math.round(start * 10) / 10, Math.round((performance.now() - current.t0) * 10) / 10, res.statusCode]));
+			res.once('finish', () =>
+				current.entries.push([
+					Math.round(start * 10) / 10,
+					Math.round((performance.now() - current.t0) * 10) / 10,
+					res.statusCode,
+				]),
+			);
 		}
 		listener(req, res);
 	};
-	return (createServer as (...a: unknown[]) => http.Server)(...args.map((a) => (a === listener ? traced : a)));
+	return (createServer as (...a: unknown[]) => http.Server)(
+		...args.map((a) => (a === listener ? traced : a)),
+	);
 };
 
 type Command =
@@ -103,7 +111,8 @@ async function handle(message: Command): Promise<unknown> {
 		case 'members': {
 			const members = s.state.memberships.get(message.workgroupId);
 			let count = 0;
-			for (let i = 0; i < message.n; i++) if (members?.has(`${message.prefix}-${i}@buyers.example`)) count++;
+			for (let i = 0; i < message.n; i++)
+				if (members?.has(`${message.prefix}-${i}@buyers.example`)) count++;
 			return count;
 		}
 		case 'rules':
@@ -113,7 +122,11 @@ async function handle(message: Command): Promise<unknown> {
 			return (used.user + used.system) / 1000;
 		}
 		case 'webhooks':
-			return [...s.state.webhooks.values()].map((w) => ({ id: w.id, url: w.url, securityToken: w.securityToken }));
+			return [...s.state.webhooks.values()].map((w) => ({
+				id: w.id,
+				url: w.url,
+				securityToken: w.securityToken,
+			}));
 		case 'traceStart':
 			trace = { t0: performance.now(), entries: [] };
 			return null;

@@ -18,7 +18,8 @@ const WIDTH = 900;
 const PANEL_HEIGHT = 220;
 const MARGIN = { left: 60, right: 60, top: 34, bottom: 34 };
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escape = (text: string) =>
+	text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Per bucket: requests started per second, requests in flight at the bucket's end, 429 answers. */
 function series(trace: RequestTrace, buckets: number) {
@@ -72,10 +73,14 @@ export function rateLimitSvg(runs: TracedRun[], limitPerSecond: number, title: s
 			);
 		}
 		for (const v of [0, Math.round(rateMax / 2), Math.round(rateMax)]) {
-			parts.push(`<text x="${MARGIN.left - 6}" y="${yRate(v) + 4}" text-anchor="end" fill="#1f5fbf">${v}/s</text>`);
+			parts.push(
+				`<text x="${MARGIN.left - 6}" y="${yRate(v) + 4}" text-anchor="end" fill="#1f5fbf">${v}/s</text>`,
+			);
 		}
 		for (const v of [0, Math.round(flightMax / 2), Math.round(flightMax)]) {
-			parts.push(`<text x="${WIDTH - MARGIN.right + 6}" y="${yFlight(v) + 4}" fill="#2a9d3a">${v}</text>`);
+			parts.push(
+				`<text x="${WIDTH - MARGIN.right + 6}" y="${yFlight(v) + 4}" fill="#2a9d3a">${v}</text>`,
+			);
 		}
 		parts.push(
 			`<line x1="${MARGIN.left}" y1="${yRate(limitPerSecond)}" x2="${MARGIN.left + plotWidth}" y2="${yRate(limitPerSecond)}" stroke="#1f5fbf" stroke-dasharray="5,4" stroke-opacity="0.6"/>`,
@@ -91,7 +96,12 @@ export function rateLimitSvg(runs: TracedRun[], limitPerSecond: number, title: s
 			);
 		});
 		const line = (values: number[], y: (v: number) => number) =>
-			values.map((v, i) => `${i === 0 ? 'M' : 'L'}${x((i + 0.5) * BUCKET_MS).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+			values
+				.map(
+					(v, i) =>
+						`${i === 0 ? 'M' : 'L'}${x((i + 0.5) * BUCKET_MS).toFixed(1)},${y(v).toFixed(1)}`,
+				)
+				.join(' ');
 		parts.push(
 			`<path d="${line(d.perSecond, yRate)}" fill="none" stroke="#1f5fbf" stroke-width="1.5"/>`,
 			`<path d="${line(d.inFlight, yFlight)}" fill="none" stroke="#2a9d3a" stroke-width="1.2"/>`,

@@ -20,10 +20,12 @@ import { machineBusyMs } from './lib';
 import { DEMO_CREDENTIALS } from './workflows';
 
 // KnolyxTrigger.node.json sits next to the .ts file and Node's resolver tries .json first: name the file.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { KnolyxTrigger } = require('../nodes/Knolyx/KnolyxTrigger.node.ts') as typeof import('../nodes/Knolyx/KnolyxTrigger.node');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const dedupe = require('../nodes/Knolyx/trigger/dedupe.ts') as typeof import('../nodes/Knolyx/trigger/dedupe');
+const { KnolyxTrigger } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	require('../nodes/Knolyx/KnolyxTrigger.node.ts') as typeof import('../nodes/Knolyx/KnolyxTrigger.node');
+const dedupe =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	require('../nodes/Knolyx/trigger/dedupe.ts') as typeof import('../nodes/Knolyx/trigger/dedupe');
 
 export interface TriggerJob {
 	url: string;
@@ -39,10 +41,26 @@ export interface TriggerResult {
 	deliveries: number;
 	warmUp: number;
 	uniqueIds: number;
-	knolyx: { handlerUsTotal: number; handlerUsMedian: number; roundTripUsMedian: number; executions: number; statuses: Record<string, number> };
-	bare: { handlerUsTotal: number; handlerUsMedian: number; roundTripUsMedian: number; executions: number };
+	knolyx: {
+		handlerUsTotal: number;
+		handlerUsMedian: number;
+		roundTripUsMedian: number;
+		executions: number;
+		statuses: Record<string, number>;
+	};
+	bare: {
+		handlerUsTotal: number;
+		handlerUsMedian: number;
+		roundTripUsMedian: number;
+		executions: number;
+	};
 	/** The bare handler that also writes the HTTP answer itself, as the Knolyx Trigger must (noWebhookResponse). */
-	bareAnswering: { handlerUsTotal: number; handlerUsMedian: number; roundTripUsMedian: number; executions: number };
+	bareAnswering: {
+		handlerUsTotal: number;
+		handlerUsMedian: number;
+		roundTripUsMedian: number;
+		executions: number;
+	};
 	/** Ids in the stored window when the last 500 deliveries began. */
 	windowAtLastChunk: number;
 	/** The same for the answering bare handler (shows what the machine did meanwhile). */
@@ -96,7 +114,11 @@ class BareTrigger implements INodeType {
 class AnsweringBareTrigger extends BareTrigger {
 	constructor() {
 		super();
-		this.description = { ...this.description, displayName: 'Answering Bare Trigger', name: 'answeringBareTrigger' };
+		this.description = {
+			...this.description,
+			displayName: 'Answering Bare Trigger',
+			name: 'answeringBareTrigger',
+		};
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -131,7 +153,10 @@ function message(id: string, i: number): string {
 	return JSON.stringify({
 		id,
 		type: 'COURSE_PAYMENT_RECEIVED',
-		data: { user: { id: 1000 + i, name: `Buyer ${i}`, email: `buyer${i}@example.com` }, course: { id: 101, name: 'Intro to n8n' } },
+		data: {
+			user: { id: 1000 + i, name: `Buyer ${i}`, email: `buyer${i}@example.com` },
+			course: { id: 101, name: 'Intro to n8n' },
+		},
 	});
 }
 
@@ -195,13 +220,23 @@ async function main(): Promise<void> {
 			});
 			hosts.push(h);
 			await h.activate('trigger'); // registers the webhook on the sandbox, stores the secret
-			const registrations = (h.nodeStaticData?.registrations ?? {}) as Record<string, { secret?: string }>;
+			const registrations = (h.nodeStaticData?.registrations ?? {}) as Record<
+				string,
+				{ secret?: string }
+			>;
 			const secret = registrations[h.url('trigger')]?.secret;
 			if (!secret) throw new Error('the trigger stored no secret on activation');
 			return { h, token: secret };
 		};
 		const bareHost = async (node: INodeType, samples: number[], webhookId: string) => {
-			const h = await startTriggerHost({ nodeType: timed(node, samples), type: `bench.${node.description.name}`, parameters: {}, credentials: {}, credentialTypes: [], webhookId });
+			const h = await startTriggerHost({
+				nodeType: timed(node, samples),
+				type: `bench.${node.description.name}`,
+				parameters: {},
+				credentials: {},
+				credentialTypes: [],
+				webhookId,
+			});
 			hosts.push(h);
 			await h.activate('trigger');
 			return h;
@@ -213,7 +248,11 @@ async function main(): Promise<void> {
 			const scratch: number[] = [];
 			const warmKnolyx = await knolyxHost(scratch, 'bench-warm-up');
 			const warmBare = await bareHost(new BareTrigger(), scratch, 'bench-warm-up-bare');
-			const warmAnswering = await bareHost(new AnsweringBareTrigger(), scratch, 'bench-warm-up-answering');
+			const warmAnswering = await bareHost(
+				new AnsweringBareTrigger(),
+				scratch,
+				'bench-warm-up-answering',
+			);
 			const random = prng(99);
 			const warmIds: string[] = [];
 			for (let i = 0; i < job.warmUp; i++) {
@@ -230,7 +269,11 @@ async function main(): Promise<void> {
 		const answeringSamples: number[] = [];
 		const { h: knolyx, token } = await knolyxHost(knolyxSamples, 'bench-knolyx');
 		const bare = await bareHost(new BareTrigger(), bareSamples, 'bench-bare');
-		const answering = await bareHost(new AnsweringBareTrigger(), answeringSamples, 'bench-answering');
+		const answering = await bareHost(
+			new AnsweringBareTrigger(),
+			answeringSamples,
+			'bench-answering',
+		);
 		// The platform's creation PING (not a selected event) may still be on its way: let it land first.
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		const knolyxUrl = knolyx.url('trigger');
@@ -254,9 +297,15 @@ async function main(): Promise<void> {
 		const sequence: Array<{ id: string; i: number }> = [];
 		for (let i = 0; i < job.deliveries; i++) {
 			if (ids.length > 0 && random() < job.resentShare) {
-				sequence.push({ id: ids[ids.length - 1 - Math.floor(random() * Math.min(ids.length, dedupe.DEFAULT_DEDUPE_WINDOW))], i });
-			}
-			else {
+				sequence.push({
+					id: ids[
+						ids.length -
+							1 -
+							Math.floor(random() * Math.min(ids.length, dedupe.DEFAULT_DEDUPE_WINDOW))
+					],
+					i,
+				});
+			} else {
 				const id = uuid(random);
 				ids.push(id);
 				sequence.push({ id, i });
@@ -268,7 +317,11 @@ async function main(): Promise<void> {
 		const bareTrips: number[] = [];
 		const answeringTrips: number[] = [];
 		// Ids in the stored window: 11 characters each in its chunks (dedupe.ts, SeenStore).
-		const storedIds = () => ((knolyx.nodeStaticData?.seen as { production?: { ids: string[] } } | undefined)?.production?.ids ?? []).reduce((n, chunk) => n + chunk.length / 11, 0);
+		const storedIds = () =>
+			(
+				(knolyx.nodeStaticData?.seen as { production?: { ids: string[] } } | undefined)?.production
+					?.ids ?? []
+			).reduce((n, chunk) => n + chunk.length / 11, 0);
 		let windowAtLastChunk = 0;
 		const CHUNK = 250;
 		const pushStart = { t: Date.now(), cpu: process.cpuUsage(), busy: machineBusyMs() };
@@ -301,8 +354,10 @@ async function main(): Promise<void> {
 		const knolyxExecutions = knolyx.executions().length - executionsBefore;
 		const byChunk: number[] = [];
 		const answeringByChunk: number[] = [];
-		for (let start = 0; start < answeringSamples.length; start += 500) answeringByChunk.push(Math.round(median(answeringSamples.slice(start, start + 500))));
-		for (let start = 0; start < knolyxSamples.length; start += 500) byChunk.push(Math.round(median(knolyxSamples.slice(start, start + 500))));
+		for (let start = 0; start < answeringSamples.length; start += 500)
+			answeringByChunk.push(Math.round(median(answeringSamples.slice(start, start + 500))));
+		for (let start = 0; start < knolyxSamples.length; start += 500)
+			byChunk.push(Math.round(median(knolyxSamples.slice(start, start + 500))));
 
 		// Fill the seen-id store past its bound with more unique deliveries.
 		for (let i = 0; i < job.fill; i++) {
@@ -320,12 +375,27 @@ async function main(): Promise<void> {
 		const now = Date.now();
 		// The stored window as n8n holds it after loading it (parsed JSON), filled through the node's own dedupe.
 		const filled: IDataObject = {};
-		for (const id of sampleIds) dedupe.openDedupe(filled, { scope: 'bench-heap', kind: 'production', limits, nowMs: now, writable: true }).accept(id);
+		for (const id of sampleIds)
+			dedupe
+				.openDedupe(filled, {
+					scope: 'bench-heap',
+					kind: 'production',
+					limits,
+					nowMs: now,
+					writable: true,
+				})
+				.accept(id);
 		const filledJson = JSON.stringify(filled);
 		const seenStoreHeapBytes = retainedBytes(() => JSON.parse(filledJson) as unknown);
 		// The process-local window, filled the same way (it keeps the ids' hashes).
 		const recentIdsHeapBytes = retainedBytes(() => {
-			for (const id of sampleIds) dedupe.openDedupe({}, { scope: 'bench-heap-memory', kind: 'production', limits, nowMs: now, writable: false }).accept(id);
+			for (const id of sampleIds)
+				dedupe
+					.openDedupe(
+						{},
+						{ scope: 'bench-heap-memory', kind: 'production', limits, nowMs: now, writable: false },
+					)
+					.accept(id);
 			return dedupe.recentIds('bench-heap-memory');
 		});
 
@@ -334,7 +404,9 @@ async function main(): Promise<void> {
 			warmUp: job.warmUp,
 			uniqueIds: new Set(sequence.map((s) => s.id)).size,
 			knolyx: {
-				handlerUsTotal: Math.round(knolyxSamples.slice(0, job.deliveries).reduce((a, b) => a + b, 0)),
+				handlerUsTotal: Math.round(
+					knolyxSamples.slice(0, job.deliveries).reduce((a, b) => a + b, 0),
+				),
 				handlerUsMedian: Math.round(median(knolyxSamples.slice(0, job.deliveries))),
 				roundTripUsMedian: Math.round(median(knolyxTrips)),
 				executions: knolyxExecutions,

@@ -29,7 +29,8 @@ export function sectionKey(heading: string): string {
 	return numbered ? numbered[1] : heading.replace(/^### /, '').split(':')[0].trim();
 }
 
-const isBoundary = (line: string) => line.startsWith('### ') || line.startsWith('## ') || line.startsWith('Whole run:');
+const isBoundary = (line: string) =>
+	line.startsWith('### ') || line.startsWith('## ') || line.startsWith('Whole run:');
 
 /** The file's text with this run's rows in place of the old ones. Throws when the file is not a RESULTS.md of the runner. */
 export function updateResults(text: string, update: RowUpdate): string {
@@ -39,7 +40,8 @@ export function updateResults(text: string, update: RowUpdate): string {
 		return -1;
 	};
 	const need = (index: number, what: string) => {
-		if (index < 0) throw new Error(`bench/RESULTS.md has no ${what}; run the whole bench (npm run bench) first`);
+		if (index < 0)
+			throw new Error(`bench/RESULTS.md has no ${what}; run the whole bench (npm run bench) first`);
 		return index;
 	};
 
@@ -49,14 +51,23 @@ export function updateResults(text: string, update: RowUpdate): string {
 	const provenance = `${prefix} \`${update.command}\` (${update.date}; load average (1 min) at its start ${update.startLoad}, at its end ${update.endLoad}; ${update.elapsedS} s)${
 		update.notes.length ? `. Notes from that run: ${update.notes.join(' ')}` : ''
 	}. Every other row is from the command above.`;
-	const command = need(find((l) => l.startsWith('Command: ')), '"Command:" line');
+	const command = need(
+		find((l) => l.startsWith('Command: ')),
+		'"Command:" line',
+	);
 	const earlier = find((l) => l.startsWith(prefix));
 	if (earlier >= 0) lines[earlier] = provenance;
 	else lines.splice(command + 1, 0, '', provenance);
 
 	// 2. The summary table: this run's lines where the old ones of the same benchmarks were.
-	const summaryStart = need(find((l) => l.startsWith('## Summary')), '"## Summary" table');
-	const tableStart = need(find((l) => l.startsWith('| '), summaryStart), 'summary table');
+	const summaryStart = need(
+		find((l) => l.startsWith('## Summary')),
+		'"## Summary" table',
+	);
+	const tableStart = need(
+		find((l) => l.startsWith('| '), summaryStart),
+		'summary table',
+	);
 	let tableEnd = tableStart;
 	while (tableEnd < lines.length && lines[tableEnd].startsWith('| ')) tableEnd++;
 	const benches = new Set(update.summary.map((s) => s.bench));
@@ -75,7 +86,10 @@ export function updateResults(text: string, update: RowUpdate): string {
 	}
 	if (update.misses.length) {
 		if (heading < 0) {
-			const firstSection = need(find((l) => l.startsWith('### ')), 'row section');
+			const firstSection = need(
+				find((l) => l.startsWith('### ')),
+				'row section',
+			);
 			lines.splice(firstSection, 0, MISSES_HEADING, '', '');
 			heading = firstSection;
 		}
@@ -89,19 +103,27 @@ export function updateResults(text: string, update: RowUpdate): string {
 	// 4. The rows' sections, in place of the old ones (or before the notes when new).
 	for (const section of update.sections) {
 		const key = sectionKey(section.split('\n')[0]);
-		const start = find((l) => l.startsWith('### ') && l !== MISSES_HEADING && sectionKey(l) === key);
+		const start = find(
+			(l) => l.startsWith('### ') && l !== MISSES_HEADING && sectionKey(l) === key,
+		);
 		if (start >= 0) {
 			let end = start + 1;
 			while (end < lines.length && !isBoundary(lines[end])) end++;
 			lines.splice(start, end - start, ...section.split('\n'), '');
 		} else {
-			const before = need(find((l) => l.startsWith('### Notes from this run') || l.startsWith('Whole run:')), '"Whole run:" line');
+			const before = need(
+				find((l) => l.startsWith('### Notes from this run') || l.startsWith('Whole run:')),
+				'"Whole run:" line',
+			);
 			lines.splice(before, 0, ...section.split('\n'), '');
 		}
 	}
 
 	// 5. How it is measured: as method.ts says now.
-	const method = need(find((l) => l === '## How it is measured'), '"## How it is measured" section');
+	const method = need(
+		find((l) => l === '## How it is measured'),
+		'"## How it is measured" section',
+	);
 	lines.splice(method, lines.length - method, ...[METHOD, NOT_MEASURED].join('\n').split('\n'));
 	return lines.join('\n');
 }

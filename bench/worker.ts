@@ -6,7 +6,13 @@
  */
 import axios from 'axios';
 import http from 'node:http';
-import type { IDataObject, INodeExecutionData, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IVersionedNodeType,
+} from 'n8n-workflow';
 
 import { KnolyxApi } from '../credentials/KnolyxApi.credentials';
 import { AdaptiveLimiter } from '../nodes/Knolyx/transport/limiter';
@@ -27,8 +33,9 @@ import {
 } from './workflows';
 
 // Knolyx.node.json sits next to Knolyx.node.ts and Node's resolver tries .json first: name the file.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { Knolyx } = require('../nodes/Knolyx/Knolyx.node.ts') as typeof import('../nodes/Knolyx/Knolyx.node');
+const { Knolyx } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	require('../nodes/Knolyx/Knolyx.node.ts') as typeof import('../nodes/Knolyx/Knolyx.node');
 
 export type Job =
 	| {
@@ -106,7 +113,10 @@ function stopMeasuring(): number {
 		const busy = machineBusyMs();
 		measured = {
 			cpuMs: Math.round((used.user + used.system) / 1000),
-			machineBusyMs: busy !== undefined && measureStart.busy !== undefined ? Math.round(busy - measureStart.busy) : undefined,
+			machineBusyMs:
+				busy !== undefined && measureStart.busy !== undefined
+					? Math.round(busy - measureStart.busy)
+					: undefined,
 		};
 	}
 	return ms;
@@ -117,7 +127,10 @@ const limiters: AdaptiveLimiter[] = [];
 const throttleLog: Array<[number, number, number | null]> = [];
 let firstRequestMs = -1;
 let lastAnswerMs = -1;
-const proto = AdaptiveLimiter.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+const proto = AdaptiveLimiter.prototype as unknown as Record<
+	string,
+	(...args: unknown[]) => unknown
+>;
 const originalRun = proto.run;
 proto.run = async function (this: AdaptiveLimiter, ...args: unknown[]) {
 	if (!limiters.includes(this)) limiters.push(this);
@@ -132,7 +145,11 @@ const originalThrottle = proto.onThrottle;
 proto.onThrottle = function (this: AdaptiveLimiter, ...args: unknown[]) {
 	const result = originalThrottle.apply(this, args);
 	const cap = (this as unknown as { rateCap: number }).rateCap;
-	throttleLog.push([Date.now() - started, this.concurrency, Number.isFinite(cap) ? Math.round(cap * 10) / 10 : null]);
+	throttleLog.push([
+		Date.now() - started,
+		this.concurrency,
+		Number.isFinite(cap) ? Math.round(cap * 10) / 10 : null,
+	]);
 	return result;
 };
 
@@ -165,10 +182,15 @@ const credentials = (url: string) => ({ knolyxApi: { baseUrl: url, ...DEMO_CREDE
 function errorsIn(items: INodeExecutionData[]): { count: number; first?: string } {
 	const failed = items.filter((item) => item.json.error !== undefined);
 	const first = failed[0]?.json.error;
-	return { count: failed.length, first: first === undefined ? undefined : JSON.stringify(first).slice(0, 200) };
+	return {
+		count: failed.length,
+		first: first === undefined ? undefined : JSON.stringify(first).slice(0, 200),
+	};
 }
 
-async function runEnrol(job: Extract<Job, { kind: 'enrol' }>): Promise<Omit<JobResult, 'maxRssMb'>> {
+async function runEnrol(
+	job: Extract<Job, { kind: 'enrol' }>,
+): Promise<Omit<JobResult, 'maxRssMb'>> {
 	let items: ReturnType<typeof buyers> | undefined = buyers(job.n, job.prefix);
 	if (job.client === 'axios') {
 		// The strictly sequential loop most nodes amount to: one request after the other.
@@ -184,7 +206,9 @@ async function runEnrol(job: Extract<Job, { kind: 'enrol' }>): Promise<Omit<JobR
 		for (const buyer of items ?? []) {
 			try {
 				await api.post('/user/provision', buyer);
-				await api.put(`/workgroup/${job.workgroupId}/member/${encodeURIComponent(buyer.email)}/`, { removalDate: null });
+				await api.put(`/workgroup/${job.workgroupId}/member/${encodeURIComponent(buyer.email)}/`, {
+					removalDate: null,
+				});
 			} catch (error) {
 				failed++;
 				first ??= (error as Error).message;
@@ -221,7 +245,9 @@ async function runEnrol(job: Extract<Job, { kind: 'enrol' }>): Promise<Omit<JobR
 	const ms = stopMeasuring();
 	let output: INodeExecutionData[] | undefined = result.output(workflow.last);
 	const errors = errorsIn(output);
-	const itemsJsonBytes = Buffer.byteLength(JSON.stringify(items)) + Buffer.byteLength(JSON.stringify(output.map((item) => item.json)));
+	const itemsJsonBytes =
+		Buffer.byteLength(JSON.stringify(items)) +
+		Buffer.byteLength(JSON.stringify(output.map((item) => item.json)));
 	const summary = {
 		outputItems: output.length,
 		errorItems: errors.count,
@@ -232,14 +258,24 @@ async function runEnrol(job: Extract<Job, { kind: 'enrol' }>): Promise<Omit<JobR
 	// BENCH_HEAP_SNAPSHOT: a folder to write a heap snapshot to at this point (what the run holds), for a retainer analysis.
 	if (process.env.BENCH_HEAP_SNAPSHOT) {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		(require('node:v8') as typeof import('node:v8')).writeHeapSnapshot(`${process.env.BENCH_HEAP_SNAPSHOT}/${job.client}-${job.n}.heapsnapshot`);
+		(require('node:v8') as typeof import('node:v8')).writeHeapSnapshot(
+			`${process.env.BENCH_HEAP_SNAPSHOT}/${job.client}-${job.n}.heapsnapshot`,
+		);
 	}
 	// The items themselves: a structured clone of the run's input and output items (shared objects stay
 	// shared, as in the run): the heap freed when the copy is let go.
-	const held: { copy?: unknown } = { copy: structuredClone({ input: result.output('Buyers').map((item) => item.json), output: output.map((item) => item.json) }) };
+	const held: { copy?: unknown } = {
+		copy: structuredClone({
+			input: result.output('Buyers').map((item) => item.json),
+			output: output.map((item) => item.json),
+		}),
+	};
 	const withCopyMb = heapMb();
 	delete held.copy;
-	const itemsHeapMb = withCopyMb === undefined ? undefined : Math.round((withCopyMb - (heapMb() ?? NaN)) * 1000) / 1000;
+	const itemsHeapMb =
+		withCopyMb === undefined
+			? undefined
+			: Math.round((withCopyMb - (heapMb() ?? NaN)) * 1000) / 1000;
 	// What the run holds: the heap freed when the run (its input, every node's output, the
 	// execution's data) is let go. Code compiled during the run stays either way, so it is not
 	// counted, however long the run was.
@@ -248,11 +284,22 @@ async function runEnrol(job: Extract<Job, { kind: 'enrol' }>): Promise<Omit<JobR
 	workflow = undefined;
 	items = undefined;
 	const heapReleasedMb = heapMb();
-	return { ms, heapBeforeMb, heapAfterMb, heapReleasedMb, itemsHeapMb, itemsJsonBytes, ...summary, limiter: limiterTrace() };
+	return {
+		ms,
+		heapBeforeMb,
+		heapAfterMb,
+		heapReleasedMb,
+		itemsHeapMb,
+		itemsJsonBytes,
+		...summary,
+		limiter: limiterTrace(),
+	};
 }
 
 async function runKnolyx(url: string, parameters: INodeParameters, items: IDataObject[]) {
-	const workflow = chain(items, [{ name: 'Knolyx', type: KNOLYX_TYPE, typeVersion: 1, parameters }]);
+	const workflow = chain(items, [
+		{ name: 'Knolyx', type: KNOLYX_TYPE, typeVersion: 1, parameters },
+	]);
 	const nodeTypes = createNodeTypes({ [KNOLYX_TYPE]: new Knolyx() });
 	startMeasuring();
 	const result = await runWorkflow({
@@ -264,7 +311,14 @@ async function runKnolyx(url: string, parameters: INodeParameters, items: IDataO
 	const ms = stopMeasuring();
 	const output = result.output(workflow.last);
 	const errors = errorsIn(output);
-	return { ms, outputItems: output.length, errorItems: errors.count, firstError: errors.first ?? result.error?.message, error: result.error?.message, limiter: limiterTrace() };
+	return {
+		ms,
+		outputItems: output.length,
+		errorItems: errors.count,
+		firstError: errors.first ?? result.error?.message,
+		error: result.error?.message,
+		limiter: limiterTrace(),
+	};
 }
 
 async function main(): Promise<void> {
@@ -287,10 +341,19 @@ async function main(): Promise<void> {
 				job.workgroupIds.map((workgroup) => ({ workgroup })),
 			);
 		} else {
-			result = await runKnolyx(job.url, { resource: 'course', operation: 'getAll', returnAll: true }, [{}]);
+			result = await runKnolyx(
+				job.url,
+				{ resource: 'course', operation: 'getAll', returnAll: true },
+				[{}],
+			);
 		}
 	} catch (error) {
-		result = { ms: -1, outputItems: 0, errorItems: 0, error: (error as Error).stack ?? String(error) };
+		result = {
+			ms: -1,
+			outputItems: 0,
+			errorItems: 0,
+			error: (error as Error).stack ?? String(error),
+		};
 	}
 	result.cpuMs = measured?.cpuMs;
 	result.machineBusyMs = measured?.machineBusyMs;

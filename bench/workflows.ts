@@ -27,7 +27,9 @@ export const HTTP_NODE_VERSION = 4.5;
  */
 export function loadHttpRequestNode(): IVersionedNodeType {
 	if (!existsSync(HTTP_NODE_FILE)) {
-		throw new Error(`n8n-nodes-base is not installed (${HTTP_NODE_FILE}); run node scripts/n8n-runtime.mjs install`);
+		throw new Error(
+			`n8n-nodes-base is not installed (${HTTP_NODE_FILE}); run node scripts/n8n-runtime.mjs install`,
+		);
 	}
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { HttpRequest } = require(HTTP_NODE_FILE) as { HttpRequest: new () => IVersionedNodeType };
@@ -52,7 +54,11 @@ type Step = WorkflowStep & { typeVersion: number };
 
 /** Manual Trigger → Set Items (the buyers) → steps in a line; every step continues on error. */
 export function chain(items: IDataObject[], steps: Step[]): ManualWorkflow {
-	return manualWorkflow({ items, itemsName: 'Buyers', steps: steps.map((step) => ({ ...step, onError: 'continueRegularOutput' })) });
+	return manualWorkflow({
+		items,
+		itemsName: 'Buyers',
+		steps: steps.map((step) => ({ ...step, onError: 'continueRegularOutput' })),
+	});
 }
 
 const rl = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });

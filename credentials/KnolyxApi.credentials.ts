@@ -45,7 +45,8 @@ export class KnolyxApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			description: 'The project ID issued by Knolyx together with the API key (sent as X-Project-Id)',
+			description:
+				'The project ID issued by Knolyx together with the API key (sent as X-Project-Id)',
 		},
 		{
 			displayName: 'API Key',
@@ -63,7 +64,10 @@ export class KnolyxApi implements ICredentialType {
 	 * Adds the two headers; refuses a base URL with a query or a fragment first (it would
 	 * swallow every API path), for the credential test and every request alike.
 	 */
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		const baseUrl = String(credentials.baseUrl ?? '').trim();
 		if (/[?#]/.test(baseUrl)) {
 			throw new Error(
@@ -108,15 +112,17 @@ export class KnolyxApi implements ICredentialType {
 		rules: [
 			// A web page instead of JSON (a tenant URL without /api serves the web app): the body
 			// is then text, whose first character is one of these.
-			...PAGE_STARTS.map((first): TestRule => ({
-				type: 'responseSuccessBody',
-				properties: {
-					key: '0',
-					value: first,
-					message:
-						'This base URL answers with a web page, not the Knolyx API: check the Base URL (https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment, with /api).',
-				},
-			})),
+			...PAGE_STARTS.map(
+				(first): TestRule => ({
+					type: 'responseSuccessBody',
+					properties: {
+						key: '0',
+						value: first,
+						message:
+							'This base URL answers with a web page, not the Knolyx API: check the Base URL (https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment, with /api).',
+					},
+				}),
+			),
 			// The test follows no redirect (see authenticate): the API answers /key itself.
 			...REDIRECT_STATUSES.map(
 				(status): TestRule => ({
@@ -131,7 +137,8 @@ export class KnolyxApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					message: 'Knolyx refused the API key or the project ID (401). Check that both are the ones issued for this project.',
+					message:
+						'Knolyx refused the API key or the project ID (401). Check that both are the ones issued for this project.',
 				},
 			},
 			{

@@ -11,20 +11,41 @@ export interface EmitResult {
 	messages: { messageId: string; webhookId: number }[];
 }
 
-export type ActivityKind = 'course-started' | 'course-completed' | 'course-payment' | 'bundle-payment';
+export type ActivityKind =
+	| 'course-started'
+	| 'course-completed'
+	| 'course-payment'
+	| 'bundle-payment';
 
-export const ACTIVITY_KINDS: readonly ActivityKind[] = ['course-started', 'course-completed', 'course-payment', 'bundle-payment'];
+export const ACTIVITY_KINDS: readonly ActivityKind[] = [
+	'course-started',
+	'course-completed',
+	'course-payment',
+	'bundle-payment',
+];
 
 export function sendPing(ctx: SandboxContext, webhooks: Iterable<Webhook>): EmitResult {
 	return emitTo(ctx, webhooks, 'PING', { message: 'PING' });
 }
 
-function emitTo(ctx: SandboxContext, webhooks: Iterable<Webhook>, type: EventType, data: Record<string, unknown>): EmitResult {
-	const messages = [...webhooks].map((w) => ({ messageId: ctx.deliveries.emit(w, type, data), webhookId: w.id }));
+function emitTo(
+	ctx: SandboxContext,
+	webhooks: Iterable<Webhook>,
+	type: EventType,
+	data: Record<string, unknown>,
+): EmitResult {
+	const messages = [...webhooks].map((w) => ({
+		messageId: ctx.deliveries.emit(w, type, data),
+		webhookId: w.id,
+	}));
 	return { type, emitted: true, messages };
 }
 
-const userRef = (u: User) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim(), email: u.email });
+const userRef = (u: User) => ({
+	id: u.id,
+	name: `${u.firstName} ${u.lastName}`.trim(),
+	email: u.email,
+});
 const courseRef = (c: Course) => ({ id: c.id, name: c.title });
 const bundleRef = (b: Bundle) => ({ id: b.id, slug: b.slug, name: b.name });
 
@@ -46,20 +67,28 @@ function resolve<T>(map: Map<number, T>, id: unknown, what: string): T {
 }
 
 /** Simulates a student action and sends the matching event to every webhook. */
-export function recordActivity(ctx: SandboxContext, kind: ActivityKind, input: unknown): EmitResult {
+export function recordActivity(
+	ctx: SandboxContext,
+	kind: ActivityKind,
+	input: unknown,
+): EmitResult {
 	if (!isObject(input)) throw new ApiError(400, 'Body must be a JSON object');
 	const user = resolveUser(ctx, input);
 	const all = ctx.state.webhooks.values();
 	if (kind === 'bundle-payment') {
 		const bundle = resolve(ctx.state.bundles, input.bundleId, 'Bundle');
-		return emitTo(ctx, all, 'BUNDLE_PAYMENT_RECEIVED', { user: userRef(user), bundle: bundleRef(bundle) });
+		return emitTo(ctx, all, 'BUNDLE_PAYMENT_RECEIVED', {
+			user: userRef(user),
+			bundle: bundleRef(bundle),
+		});
 	}
 	const course = resolve(ctx.state.courses, input.courseId, 'Course');
 	const data = { user: userRef(user), course: courseRef(course) };
 	if (kind === 'course-started') return emitTo(ctx, all, 'COURSE_STARTED', data);
 	if (kind === 'course-payment') return emitTo(ctx, all, 'COURSE_PAYMENT_RECEIVED', data);
 	const key = `${user.id}:${course.id}`;
-	if (ctx.state.completions.has(key)) return { type: 'COURSE_COMPLETED', emitted: false, messages: [] };
+	if (ctx.state.completions.has(key))
+		return { type: 'COURSE_COMPLETED', emitted: false, messages: [] };
 	ctx.state.completions.add(key);
 	return emitTo(ctx, all, 'COURSE_COMPLETED', data);
 }

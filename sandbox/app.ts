@@ -1,6 +1,11 @@
 /* eslint-disable no-console -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /** Assembles the express application: /public/api/v1 (auth, faults, routes) and /sandbox (control). */
-import express, { Router, type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, {
+	Router,
+	type ErrorRequestHandler,
+	type Express,
+	type RequestHandler,
+} from 'express';
 import { authenticate } from './auth';
 import type { SandboxContext } from './context';
 import { Edges, edgeRoutes } from './edges';
@@ -35,7 +40,9 @@ const requestLog: RequestHandler = (req, res, next) => {
 	const started = Date.now();
 	res.once('close', () => {
 		const status = res.writableFinished ? String(res.statusCode) : 'dropped';
-		console.log(`[knolyx-sandbox] ${req.method} ${req.originalUrl} -> ${status} (${Date.now() - started} ms)`);
+		console.log(
+			`[knolyx-sandbox] ${req.method} ${req.originalUrl} -> ${status} (${Date.now() - started} ms)`,
+		);
 	});
 	next();
 };
@@ -50,12 +57,17 @@ const errorHandler: ErrorRequestHandler = (err: unknown, _req, res, next) => {
 	if (err instanceof ApiError) return sendError(res, err.status, err.message);
 	const e = err as { type?: string; status?: number; message?: string };
 	if (e.type === 'entity.parse.failed') return sendError(res, 400, 'Malformed JSON request body');
-	if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return sendError(res, e.status, e.message ?? 'Bad request');
+	if (typeof e.status === 'number' && e.status >= 400 && e.status < 500)
+		return sendError(res, e.status, e.message ?? 'Bad request');
 	console.error('[knolyx-sandbox] unexpected error', err);
 	sendError(res, 500, 'Internal server error');
 };
 
-export function createApp(ctx: SandboxContext, reset: (seed: SeedName) => unknown, log = false): Express {
+export function createApp(
+	ctx: SandboxContext,
+	reset: (seed: SeedName) => unknown,
+	log = false,
+): Express {
 	const app = express();
 	app.disable('x-powered-by');
 	app.set('etag', false);

@@ -8,7 +8,9 @@ import { DEMO, startSandbox, type SandboxOptions } from './index';
 
 function usage(message?: string): never {
 	if (message) console.error(`error: ${message}`);
-	console.error('usage: npm run sandbox -- [--port N] [--host H] [--seed demo|empty] [--strict] [--latency ms] [--quiet]');
+	console.error(
+		'usage: npm run sandbox -- [--port N] [--host H] [--seed demo|empty] [--strict] [--latency ms] [--quiet]',
+	);
 	process.exit(message ? 2 : 0);
 }
 
@@ -56,7 +58,8 @@ function parseArgs(argv: string[]): SandboxOptions {
 				usage(`unknown option ${argv[i]}`);
 		}
 	}
-	if (!Number.isInteger(opts.port) || (opts.port ?? 0) < 0) usage('KNOLYX_SANDBOX_PORT must be a port number');
+	if (!Number.isInteger(opts.port) || (opts.port ?? 0) < 0)
+		usage('KNOLYX_SANDBOX_PORT must be a port number');
 	return opts;
 }
 

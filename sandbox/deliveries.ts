@@ -86,7 +86,10 @@ export class DeliveryService {
 		this.timers.add(timer);
 	}
 
-	private async attempt(messageId: string, attemptNo: number): Promise<DeliveryAttempt | undefined> {
+	private async attempt(
+		messageId: string,
+		attemptNo: number,
+	): Promise<DeliveryAttempt | undefined> {
 		const message = this.messages.get(messageId);
 		const webhook = message && this.findWebhook(message.webhookId);
 		if (this.closed || !message || !webhook) return undefined;
@@ -98,7 +101,10 @@ export class DeliveryService {
 			const contentType = this.contentType();
 			// The JSON text as bytes, so that axios adds no Content-Type of its own.
 			const res = await axios.put(webhook.url, Buffer.from(JSON.stringify(message.body)), {
-				headers: { 'Content-Type': contentType ?? false, 'X-Webhook-Security-Token': webhook.securityToken },
+				headers: {
+					'Content-Type': contentType ?? false,
+					'X-Webhook-Security-Token': webhook.securityToken,
+				},
 				timeout: this.config.deliveryTimeoutMs,
 				signal: abort.signal,
 				validateStatus: () => true,
@@ -108,7 +114,10 @@ export class DeliveryService {
 			});
 			status = res.status;
 		} catch (err) {
-			error = err instanceof Error ? `${(err as { code?: string }).code ?? 'ERROR'}: ${err.message}` : String(err);
+			error =
+				err instanceof Error
+					? `${(err as { code?: string }).code ?? 'ERROR'}: ${err.message}`
+					: String(err);
 		} finally {
 			this.aborts.delete(abort);
 		}
@@ -176,7 +185,11 @@ export class DeliveryService {
 			};
 			const timer = setTimeout(() => {
 				cleanup();
-				reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${count} matching deliveries (saw ${matching().length})`));
+				reject(
+					new Error(
+						`Timed out after ${timeoutMs} ms waiting for ${count} matching deliveries (saw ${matching().length})`,
+					),
+				);
 			}, timeoutMs);
 			const onClose = (): void => {
 				cleanup();

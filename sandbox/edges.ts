@@ -85,7 +85,8 @@ interface Entry {
 
 function only(value: Record<string, unknown>, allowed: string[], at: string): void {
 	for (const key of Object.keys(value)) {
-		if (!allowed.includes(key)) throw badRequest(`${at}${key} is not a known field (known: ${allowed.join(', ')})`);
+		if (!allowed.includes(key))
+			throw badRequest(`${at}${key} is not a known field (known: ${allowed.join(', ')})`);
 	}
 }
 
@@ -102,12 +103,20 @@ function intAt(value: unknown, field: string, min: number, max: number): number 
 }
 
 /** An optional integer field of `raw`: `fallback` when absent. */
-function intOr(raw: Record<string, unknown>, key: string, at: string, fallback: number, min: number, max: number): number {
+function intOr(
+	raw: Record<string, unknown>,
+	key: string,
+	at: string,
+	fallback: number,
+	min: number,
+	max: number,
+): number {
 	return raw[key] === undefined ? fallback : intAt(raw[key], `${at}.${key}`, min, max);
 }
 
 function stringAt(value: unknown, field: string, maxLength = 100_000): string {
-	if (typeof value !== 'string' || value.length > maxLength) throw badRequest(`${field} must be a string of at most ${maxLength} characters`);
+	if (typeof value !== 'string' || value.length > maxLength)
+		throw badRequest(`${field} must be a string of at most ${maxLength} characters`);
 	return value;
 }
 
@@ -128,9 +137,11 @@ function parseRedirect(value: unknown): EdgeRedirect {
 	const raw = objectAt(value, 'redirect');
 	only(raw, ['status', 'location'], 'redirect.');
 	const status = raw.status ?? 302;
-	if (!REDIRECT_STATUSES.includes(status as EdgeRedirect['status'])) throw badRequest(`redirect.status must be one of ${REDIRECT_STATUSES.join(', ')}`);
+	if (!REDIRECT_STATUSES.includes(status as EdgeRedirect['status']))
+		throw badRequest(`redirect.status must be one of ${REDIRECT_STATUSES.join(', ')}`);
 	const location = stringAt(raw.location, 'redirect.location', 2000);
-	if (!/^(https?:\/\/|\/)/.test(location) || /[\r\n]/.test(location)) throw badRequest('redirect.location must be an http(s) URL or a path starting with /');
+	if (!/^(https?:\/\/|\/)/.test(location) || /[\r\n]/.test(location))
+		throw badRequest('redirect.location must be an http(s) URL or a path starting with /');
 	return { status: status as EdgeRedirect['status'], location };
 }
 
@@ -138,11 +149,20 @@ function parseRedirect(value: unknown): EdgeRedirect {
 function answerHead(value: unknown, at: string, fields: string[], contentType: string) {
 	const raw = objectAt(value, at);
 	only(raw, ['status', 'contentType', ...fields], `${at}.`);
-	return { raw, status: intOr(raw, 'status', at, 200, 200, 599), contentType: contentTypeAt(raw.contentType, `${at}.contentType`, contentType) };
+	return {
+		raw,
+		status: intOr(raw, 'status', at, 200, 200, 599),
+		contentType: contentTypeAt(raw.contentType, `${at}.contentType`, contentType),
+	};
 }
 
 function parseAnswer(value: unknown): EdgeAnswer {
-	const { raw, status, contentType } = answerHead(value, 'answer', ['contentDisposition', 'body', 'png', 'trickleMs'], 'application/json');
+	const { raw, status, contentType } = answerHead(
+		value,
+		'answer',
+		['contentDisposition', 'body', 'png', 'trickleMs'],
+		'application/json',
+	);
 	const answer: EdgeAnswer = {
 		status,
 		contentType,
@@ -150,16 +170,23 @@ function parseAnswer(value: unknown): EdgeAnswer {
 	};
 	if (raw.contentDisposition !== undefined) {
 		answer.contentDisposition = stringAt(raw.contentDisposition, 'answer.contentDisposition', 4000);
-		if (/[\r\n]/.test(answer.contentDisposition)) throw badRequest('answer.contentDisposition must be one line');
+		if (/[\r\n]/.test(answer.contentDisposition))
+			throw badRequest('answer.contentDisposition must be one line');
 	}
 	if (raw.body !== undefined) answer.body = stringAt(raw.body, 'answer.body', 20_000_000);
 	if (raw.png !== undefined) answer.png = boolAt(raw.png, 'answer.png');
-	if (answer.png && answer.body !== undefined) throw badRequest('answer.body and answer.png exclude each other');
+	if (answer.png && answer.body !== undefined)
+		throw badRequest('answer.body and answer.png exclude each other');
 	return answer;
 }
 
 function parseStream(value: unknown): EdgeStream {
-	const { raw, status, contentType } = answerHead(value, 'stream', ['png', 'chunkBytes', 'everyMs', 'totalBytes'], 'application/octet-stream');
+	const { raw, status, contentType } = answerHead(
+		value,
+		'stream',
+		['png', 'chunkBytes', 'everyMs', 'totalBytes'],
+		'application/octet-stream',
+	);
 	const stream: EdgeStream = {
 		status,
 		contentType,
@@ -167,7 +194,8 @@ function parseStream(value: unknown): EdgeStream {
 		chunkBytes: intOr(raw, 'chunkBytes', 'stream', 65_536, 1, 1_048_576),
 		everyMs: intOr(raw, 'everyMs', 'stream', 0, 0, 60_000),
 	};
-	if (raw.totalBytes !== undefined) stream.totalBytes = intAt(raw.totalBytes, 'stream.totalBytes', 1, Number.MAX_SAFE_INTEGER);
+	if (raw.totalBytes !== undefined)
+		stream.totalBytes = intAt(raw.totalBytes, 'stream.totalBytes', 1, Number.MAX_SAFE_INTEGER);
 	return stream;
 }
 
@@ -176,7 +204,8 @@ export function parseEdgeRule(body: unknown, id: number): EdgeRule {
 	const raw = objectAt(body, 'Body');
 	only(raw, ['path', 'method', 'times', 'redirect', 'answer', 'stream'], '');
 	const path = stringAt(raw.path, 'path', 2000);
-	if (!path.startsWith('/') || path.includes('?')) throw badRequest('path must start with / and hold no query');
+	if (!path.startsWith('/') || path.includes('?'))
+		throw badRequest('path must start with / and hold no query');
 	const rule: EdgeRule = { id, path };
 	if (raw.method !== undefined) {
 		const method = stringAt(raw.method, 'method', 10).toUpperCase();
@@ -184,7 +213,9 @@ export function parseEdgeRule(body: unknown, id: number): EdgeRule {
 		rule.method = method;
 	}
 	if (raw.times !== undefined) rule.times = intAt(raw.times, 'times', 1, 1_000_000);
-	const kinds = (['redirect', 'answer', 'stream'] as const).filter((kind) => raw[kind] !== undefined);
+	const kinds = (['redirect', 'answer', 'stream'] as const).filter(
+		(kind) => raw[kind] !== undefined,
+	);
 	if (kinds.length !== 1) throw badRequest('exactly one of redirect, answer, stream is required');
 	if (raw.redirect !== undefined) rule.redirect = parseRedirect(raw.redirect);
 	if (raw.answer !== undefined) rule.answer = parseAnswer(raw.answer);
@@ -196,7 +227,10 @@ export function parseEdgeRule(body: unknown, id: number): EdgeRule {
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-function headersOf(contentType: string | null, extra: Record<string, string> = {}): Record<string, string> {
+function headersOf(
+	contentType: string | null,
+	extra: Record<string, string> = {},
+): Record<string, string> {
 	return { ...(contentType === null ? {} : { 'Content-Type': contentType }), ...extra };
 }
 
@@ -227,13 +261,15 @@ function pump(res: ServerResponse, stream: EdgeStream, log: EdgeAnswerLog): void
 		timer = undefined;
 		for (;;) {
 			if (res.destroyed) return;
-			const left = stream.totalBytes === undefined ? filler.length : stream.totalBytes - log.bytesSent;
+			const left =
+				stream.totalBytes === undefined ? filler.length : stream.totalBytes - log.bytesSent;
 			if (left <= 0) {
 				res.end(() => (log.finished = true));
 				return;
 			}
 			let chunk = filler.subarray(0, Math.min(filler.length, left));
-			if (first && stream.png) chunk = Buffer.concat([PNG_SIGNATURE, chunk]).subarray(0, chunk.length);
+			if (first && stream.png)
+				chunk = Buffer.concat([PNG_SIGNATURE, chunk]).subarray(0, chunk.length);
 			first = false;
 			const flowing = res.write(chunk);
 			log.bytesSent += chunk.length;
@@ -260,8 +296,14 @@ function serve(entry: Entry, res: ServerResponse): void {
 	});
 	if (rule.redirect) {
 		const { location } = rule.redirect;
-		const body = Buffer.from(`<html><body>Moved to <a href="${location}">${location}</a></body></html>`);
-		res.writeHead(rule.redirect.status, { Location: location, 'Content-Type': 'text/html', 'Content-Length': String(body.length) });
+		const body = Buffer.from(
+			`<html><body>Moved to <a href="${location}">${location}</a></body></html>`,
+		);
+		res.writeHead(rule.redirect.status, {
+			Location: location,
+			'Content-Type': 'text/html',
+			'Content-Length': String(body.length),
+		});
 		log.bytesSent = body.length;
 		res.end(body, () => (log.finished = true));
 		return;
@@ -269,19 +311,25 @@ function serve(entry: Entry, res: ServerResponse): void {
 	if (rule.answer) {
 		const { answer } = rule;
 		const body = answer.png ? coursePng(101) : Buffer.from(answer.body ?? '', 'utf8');
-		const extra: Record<string, string> = answer.contentDisposition ? { 'Content-Disposition': answer.contentDisposition } : {};
+		const extra: Record<string, string> = answer.contentDisposition
+			? { 'Content-Disposition': answer.contentDisposition }
+			: {};
 		if (answer.trickleMs > 0) {
 			res.writeHead(answer.status, headersOf(answer.contentType, extra));
 			trickle(res, body, answer.trickleMs, log);
 			return;
 		}
-		res.writeHead(answer.status, headersOf(answer.contentType, { ...extra, 'Content-Length': String(body.length) }));
+		res.writeHead(
+			answer.status,
+			headersOf(answer.contentType, { ...extra, 'Content-Length': String(body.length) }),
+		);
 		log.bytesSent = body.length;
 		res.end(body, () => (log.finished = true));
 		return;
 	}
 	const stream = rule.stream as EdgeStream;
-	const length: Record<string, string> = stream.totalBytes === undefined ? {} : { 'Content-Length': String(stream.totalBytes) };
+	const length: Record<string, string> =
+		stream.totalBytes === undefined ? {} : { 'Content-Length': String(stream.totalBytes) };
 	res.writeHead(stream.status, headersOf(stream.contentType, length));
 	pump(res, stream, log);
 }
@@ -292,7 +340,8 @@ export class Edges {
 	private nextId = 1;
 
 	add(body: unknown): EdgeRule {
-		if (this.entries.length >= MAX_RULES) throw badRequest(`at most ${MAX_RULES} rules; DELETE /sandbox/edges first`);
+		if (this.entries.length >= MAX_RULES)
+			throw badRequest(`at most ${MAX_RULES} rules; DELETE /sandbox/edges first`);
 		const rule = parseEdgeRule(body, this.nextId);
 		this.nextId += 1;
 		this.entries.push({ rule, served: 0, answers: [] });
@@ -304,7 +353,11 @@ export class Edges {
 	}
 
 	report(): Array<EdgeRule & { served: number; answers: EdgeAnswerLog[] }> {
-		return this.entries.map((entry) => ({ ...entry.rule, served: entry.served, answers: entry.answers.map((log) => ({ ...log })) }));
+		return this.entries.map((entry) => ({
+			...entry.rule,
+			served: entry.served,
+			answers: entry.answers.map((log) => ({ ...log })),
+		}));
 	}
 
 	/** Answers a request a rule matches (the oldest matching rule with uses left); passes the others on. */
@@ -313,7 +366,9 @@ export class Edges {
 			const path = req.path;
 			const entry = this.entries.find(
 				({ rule, served }) =>
-					rule.path === path && (rule.method === undefined || rule.method === req.method) && (rule.times === undefined || served < rule.times),
+					rule.path === path &&
+					(rule.method === undefined || rule.method === req.method) &&
+					(rule.times === undefined || served < rule.times),
 			);
 			if (!entry) return next();
 			entry.served += 1;
@@ -367,10 +422,14 @@ export async function startOtherHost(): Promise<OtherHost> {
 		req.resume();
 		if ((req.url ?? '').split('?')[0].endsWith('.png')) {
 			const png = coursePng(102);
-			res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': String(png.length) }).end(png);
+			res
+				.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': String(png.length) })
+				.end(png);
 			return;
 		}
-		res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'other host' }));
+		res
+			.writeHead(200, { 'Content-Type': 'application/json' })
+			.end(JSON.stringify({ message: 'other host' }));
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;

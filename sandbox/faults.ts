@@ -40,7 +40,8 @@ const HEADER_VALUE = /^[\t\x20-\x7e]+$/;
 /** A regular expression's source that compiles. */
 const regexSource: FieldCheck = (value, field) => {
 	if (value === null) return;
-	if (typeof value !== 'string') throw badRequest(`${field} must be a regular expression (text) or null`);
+	if (typeof value !== 'string')
+		throw badRequest(`${field} must be a regular expression (text) or null`);
 	try {
 		new RegExp(value);
 	} catch (error) {
@@ -54,7 +55,10 @@ export const FAULT_SCHEMA: Readonly<Record<keyof FaultConfig, FieldCheck>> = Obj
 	rateLimitPerSecond: is.integer(0),
 	errorRate: is.rate,
 	errorStatuses: (value: unknown, field: string) => {
-		const ok = Array.isArray(value) && value.length > 0 && value.every((s) => Number.isInteger(s) && s >= 400 && s <= 599);
+		const ok =
+			Array.isArray(value) &&
+			value.length > 0 &&
+			value.every((s) => Number.isInteger(s) && s >= 400 && s <= 599);
 		if (!ok) throw badRequest(`${field} must be a non-empty array of HTTP statuses 400-599`);
 	},
 	malformedRate: is.rate,
@@ -63,14 +67,26 @@ export const FAULT_SCHEMA: Readonly<Record<keyof FaultConfig, FieldCheck>> = Obj
 	slowMs: is.integer(0),
 	slowRate: is.rate,
 	webhookCreateReturnsNoId: is.boolean,
-	deliveryContentType: is.text({ nullable: true, pattern: HEADER_VALUE, meaning: 'a Content-Type header value' }),
+	deliveryContentType: is.text({
+		nullable: true,
+		pattern: HEADER_VALUE,
+		meaning: 'a Content-Type header value',
+	}),
 	applyThenFailRate: is.rate,
 	applyThenStatus: is.integer(100, 599),
-	retryAfter: is.text({ nullable: true, pattern: HEADER_VALUE, meaning: 'a Retry-After header value' }),
+	retryAfter: is.text({
+		nullable: true,
+		pattern: HEADER_VALUE,
+		meaning: 'a Retry-After header value',
+	}),
 	okHtmlRate: is.rate,
 	errorBody: is.text({ nullable: true }),
 	repeatPages: is.boolean,
-	onlyMethod: is.text({ nullable: true, pattern: /^[A-Za-z]+$/, meaning: 'an HTTP method such as "POST"' }),
+	onlyMethod: is.text({
+		nullable: true,
+		pattern: /^[A-Za-z]+$/,
+		meaning: 'an HTTP method such as "POST"',
+	}),
 	onlyPath: regexSource,
 	maxFaults: is.integer(0),
 	seed: is.integer(0, 0xffffffff),
@@ -109,7 +125,10 @@ export function prng(seed: number): () => number {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class FaultInjector {
-	private config: FaultConfig = { ...DEFAULT_FAULTS, errorStatuses: [...DEFAULT_FAULTS.errorStatuses] };
+	private config: FaultConfig = {
+		...DEFAULT_FAULTS,
+		errorStatuses: [...DEFAULT_FAULTS.errorStatuses],
+	};
 	private random = prng(DEFAULT_FAULTS.seed);
 	/** Arrival times (ms) of the requests admitted in the last second. */
 	private window: number[] = [];
@@ -130,7 +149,11 @@ export class FaultInjector {
 	/** Merges a partial config (checked first: a 400 naming the field, nothing changed); the PRNG and the rate window restart. */
 	set(partial: Partial<FaultConfig>): void {
 		validateFaults(partial, 'faults');
-		this.config = { ...this.config, ...partial, errorStatuses: [...(partial.errorStatuses ?? this.config.errorStatuses)] };
+		this.config = {
+			...this.config,
+			...partial,
+			errorStatuses: [...(partial.errorStatuses ?? this.config.errorStatuses)],
+		};
 		this.random = prng(this.config.seed);
 		this.window = [];
 		this.injected = 0;
@@ -162,12 +185,14 @@ export class FaultInjector {
 
 	private sendInjectedError(res: Response, status: number): void {
 		const c = this.config;
-		if (c.retryAfter !== null && (status === 429 || status === 503)) res.setHeader('Retry-After', c.retryAfter);
+		if (c.retryAfter !== null && (status === 429 || status === 503))
+			res.setHeader('Retry-After', c.retryAfter);
 		if (c.errorBody === null) {
 			sendError(res, status, 'Injected failure (sandbox fault)');
 			return;
 		}
-		if (c.errorBody.trimStart().startsWith('<')) res.status(status).type('text/html').send(c.errorBody);
+		if (c.errorBody.trimStart().startsWith('<'))
+			res.status(status).type('text/html').send(c.errorBody);
 		else res.status(status).json({ status, error: 'Injected failure', message: c.errorBody });
 	}
 
@@ -221,7 +246,8 @@ export class FaultInjector {
 			const resetAfterApply = this.roll(c.resetAfterApplyRate) && WRITE_METHODS.has(req.method);
 			const statusPick = this.random();
 			// Drawn only when used, so that the sequences of the kinds above stay as they were.
-			const applyThenFail = c.applyThenFailRate > 0 && this.roll(c.applyThenFailRate) && WRITE_METHODS.has(req.method);
+			const applyThenFail =
+				c.applyThenFailRate > 0 && this.roll(c.applyThenFailRate) && WRITE_METHODS.has(req.method);
 			const okHtml = c.okHtmlRate > 0 && this.roll(c.okHtmlRate);
 			if (c.repeatPages && /[?&]pagination\.page=[1-9]/.test(req.url)) {
 				this.stats.fault('repeatPage');

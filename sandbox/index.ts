@@ -7,12 +7,24 @@ import type { AddressInfo } from 'node:net';
 import { recordActivity, type ActivityKind, type EmitResult } from './activity';
 import { createApp } from './app';
 import type { SandboxContext } from './context';
-import { DeliveryService, matchesFilter, type DeliveryFilter, type DeliveryPredicate } from './deliveries';
+import {
+	DeliveryService,
+	matchesFilter,
+	type DeliveryFilter,
+	type DeliveryPredicate,
+} from './deliveries';
 import { FaultInjector } from './faults';
 import { applySeed, applySeedSpec, type DemoIds, type SeedResult, type SeedSpec } from './seed';
 import { SandboxState } from './state';
 import { StatsTracker } from './stats';
-import type { DeliveryAttempt, FaultConfig, SandboxConfig, SandboxOptions, SandboxStats, SeedName } from './types';
+import type {
+	DeliveryAttempt,
+	FaultConfig,
+	SandboxConfig,
+	SandboxOptions,
+	SandboxStats,
+	SeedName,
+} from './types';
 
 export { DEMO, demoKeyWithout, READ_ONLY_PERMISSIONS } from './seed';
 export type { DemoIds, SeedResult, SeedSpec } from './seed';
@@ -39,11 +51,18 @@ export interface Sandbox {
 	/** Adds data on top of the current state (same as POST /sandbox/seed). */
 	seed(spec: SeedSpec): SeedResult;
 	/** Student activity that emits an event to every webhook (same as POST /sandbox/activity/{kind}). */
-	activity(kind: ActivityKind, input: { email?: string; userId?: number; courseId?: number; bundleId?: number }): EmitResult;
+	activity(
+		kind: ActivityKind,
+		input: { email?: string; userId?: number; courseId?: number; bundleId?: number },
+	): EmitResult;
 	/** Logged delivery attempts, optionally filtered. */
 	deliveries(filter?: DeliveryFilter): DeliveryAttempt[];
 	/** Resolves with all matching attempts once at least `count` match; rejects after timeoutMs. */
-	waitForDeliveries(predicate: DeliveryPredicate | DeliveryFilter, timeoutMs?: number, count?: number): Promise<DeliveryAttempt[]>;
+	waitForDeliveries(
+		predicate: DeliveryPredicate | DeliveryFilter,
+		timeoutMs?: number,
+		count?: number,
+	): Promise<DeliveryAttempt[]>;
 	/** Sends a known message again, same id and body; resolves with the first attempt. */
 	resend(messageId: string): Promise<DeliveryAttempt>;
 	/** Runtime settings (strict, delivery retries/backoff/timeout); mutable. */
@@ -61,7 +80,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 		deliveryTimeoutMs: opts.deliveryTimeoutMs ?? 5000,
 	};
 	const faults = new FaultInjector(stats, opts.faults);
-	const deliveries = new DeliveryService(config, (id) => state.webhooks.get(id), () => faults.deliveryContentType());
+	const deliveries = new DeliveryService(
+		config,
+		(id) => state.webhooks.get(id),
+		() => faults.deliveryContentType(),
+	);
 	const ctx: SandboxContext = { state, stats, faults, deliveries, config };
 
 	let demo: DemoIds | undefined;
@@ -86,7 +109,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 		s.once('error', reject);
 	});
 	const port = (server.address() as AddressInfo).port;
-	const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+	const urlHost =
+		host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
 	return {
 		url: `http://${urlHost}:${port}`,
@@ -105,8 +129,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 		activity: (kind, input) => recordActivity(ctx, kind, input),
 		deliveries: (filter) => deliveries.list(filter),
 		waitForDeliveries: (predicate, timeoutMs, count) =>
-			deliveries.waitFor(typeof predicate === 'function' ? predicate : matchesFilter(predicate), timeoutMs, count),
-		resend: (messageId) => deliveries.resend(messageId) ?? Promise.reject(new Error(`Unknown message ${messageId}`)),
+			deliveries.waitFor(
+				typeof predicate === 'function' ? predicate : matchesFilter(predicate),
+				timeoutMs,
+				count,
+			),
+		resend: (messageId) =>
+			deliveries.resend(messageId) ?? Promise.reject(new Error(`Unknown message ${messageId}`)),
 		close: () =>
 			new Promise<void>((resolve, reject) => {
 				deliveries.close();

@@ -60,7 +60,10 @@ function move<K, V>(map: Map<K, V>, key: K, where: 'front' | 'end'): void {
 }
 
 /** The Map holding the list's entries in listed order (events: every community's, filtered when listed). */
-export function listMap(state: SandboxState, edit: Pick<ReadEdit, 'list' | 'eventId'>): Map<number, unknown> | undefined {
+export function listMap(
+	state: SandboxState,
+	edit: Pick<ReadEdit, 'list' | 'eventId'>,
+): Map<number, unknown> | undefined {
 	if (edit.list === 'events') return state.events;
 	if (edit.list === 'courses') return state.courses;
 	return edit.eventId === undefined ? undefined : state.attendance.get(edit.eventId);

@@ -21,19 +21,27 @@ function validateRule(value: unknown, at: string, ownIds: Set<RuleId>): Record<s
 	if (!isObject(value)) throw badRequest(`${at} must be a JSON object`);
 	if (value.id !== undefined && value.id !== null) {
 		if (!isIntegerId(value.id)) throw badRequest(`${at}.id must be an integer`);
-		if (!ownIds.has(value.id as RuleId)) throw badRequest(`${at}.id ${String(value.id)} is not a rule of this course`);
+		if (!ownIds.has(value.id as RuleId))
+			throw badRequest(`${at}.id ${String(value.id)} is not a rule of this course`);
 	}
-	if (typeof value.name !== 'string' || value.name.trim() === '') throw badRequest(`${at}.name is required and must be a non-empty string`);
-	if (typeof value.type !== 'string' || !RULE_TYPES.includes(value.type)) throw badRequest(`${at}.type must be one of PUBLIC, PRIVATE`);
+	if (typeof value.name !== 'string' || value.name.trim() === '')
+		throw badRequest(`${at}.name is required and must be a non-empty string`);
+	if (typeof value.type !== 'string' || !RULE_TYPES.includes(value.type))
+		throw badRequest(`${at}.type must be one of PUBLIC, PRIVATE`);
 	const start = requireDateTime(value.startDateTime, `${at}.startDateTime`);
 	const end = requireDateTime(value.endDateTime, `${at}.endDateTime`);
-	if (end.getTime() < start.getTime()) throw badRequest(`${at}.endDateTime must not be before startDateTime`);
+	if (end.getTime() < start.getTime())
+		throw badRequest(`${at}.endDateTime must not be before startDateTime`);
 	const restrictions = value.restrictions;
-	if (!isObject(restrictions)) throw badRequest(`${at}.restrictions is required and must be an object`);
-	if (typeof restrictions.minimumTime !== 'boolean') throw badRequest(`${at}.restrictions.minimumTime must be a boolean`);
-	if (typeof restrictions.browseOrder !== 'string') throw badRequest(`${at}.restrictions.browseOrder must be a string`);
+	if (!isObject(restrictions))
+		throw badRequest(`${at}.restrictions is required and must be an object`);
+	if (typeof restrictions.minimumTime !== 'boolean')
+		throw badRequest(`${at}.restrictions.minimumTime must be a boolean`);
+	if (typeof restrictions.browseOrder !== 'string')
+		throw badRequest(`${at}.restrictions.browseOrder must be a string`);
 	const associations = value.associations;
-	if (!isObject(associations)) throw badRequest(`${at}.associations is required and must be an object`);
+	if (!isObject(associations))
+		throw badRequest(`${at}.associations is required and must be an object`);
 	for (const [key, ids] of Object.entries(associations)) {
 		if (!Array.isArray(ids) || !ids.every((id) => isIntegerId(id, true))) {
 			throw badRequest(`${at}.associations.${key} must be an array of integer ids`);
@@ -47,7 +55,9 @@ function validateRule(value: unknown, at: string, ownIds: Set<RuleId>): Record<s
 
 /** Read shape: each rule as stored, with action WORKGROUP when it has none (absent or null). */
 export function readRules(state: SandboxState, courseId: number): Rule[] {
-	return (state.rules.get(courseId) ?? []).map((rule) => (rule.action != null ? rule : { ...rule, action: 'WORKGROUP' }));
+	return (state.rules.get(courseId) ?? []).map((rule) =>
+		rule.action != null ? rule : { ...rule, action: 'WORKGROUP' },
+	);
 }
 
 export interface SaveResult {
@@ -81,8 +91,14 @@ export function saveRules(state: SandboxState, courseId: number, body: unknown):
 }
 
 /** Seeding: appends rules as given (no validation), assigning ids to those without one. */
-export function seedRules(state: SandboxState, courseId: number, rules: Record<string, unknown>[]): Rule[] {
-	const added = rules.map(({ id, ...rest }) => ({ id: isIntegerId(id) ? id : state.nextId('rule'), ...rest }) as Rule);
+export function seedRules(
+	state: SandboxState,
+	courseId: number,
+	rules: Record<string, unknown>[],
+): Rule[] {
+	const added = rules.map(
+		({ id, ...rest }) => ({ id: isIntegerId(id) ? id : state.nextId('rule'), ...rest }) as Rule,
+	);
 	state.rules.set(courseId, [...(state.rules.get(courseId) ?? []), ...added]);
 	return added;
 }

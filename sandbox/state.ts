@@ -108,19 +108,30 @@ export class SandboxState {
 	}
 
 	addCommunity(input: { name: string; workgroupIds?: number[] }): Community {
-		const community: Community = { id: this.nextId('community'), name: input.name, workgroupIds: [...(input.workgroupIds ?? [])] };
+		const community: Community = {
+			id: this.nextId('community'),
+			name: input.name,
+			workgroupIds: [...(input.workgroupIds ?? [])],
+		};
 		this.communities.set(community.id, community);
 		return community;
 	}
 
-	addEvent(input: { communityId: number; title: string; startDateTime?: string; endDateTime?: string }): CommunityEvent {
+	addEvent(input: {
+		communityId: number;
+		title: string;
+		startDateTime?: string;
+		endDateTime?: string;
+	}): CommunityEvent {
 		const start = input.startDateTime ?? formatDateTime(new Date(Date.now() + 7 * DAY_MS));
 		const event: CommunityEvent = {
 			id: this.nextId('event'),
 			communityId: input.communityId,
 			title: input.title,
 			startDateTime: start,
-			endDateTime: input.endDateTime ?? formatDateTime(new Date((parseDateTime(start)?.getTime() ?? Date.now()) + 2 * HOUR_MS)),
+			endDateTime:
+				input.endDateTime ??
+				formatDateTime(new Date((parseDateTime(start)?.getTime() ?? Date.now()) + 2 * HOUR_MS)),
 		};
 		this.events.set(event.id, event);
 		return event;
@@ -130,7 +141,12 @@ export class SandboxState {
 		const bundle: Bundle = {
 			id: this.nextId('bundle'),
 			name: input.name,
-			slug: input.slug ?? input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''),
+			slug:
+				input.slug ??
+				input.name
+					.toLowerCase()
+					.replace(/[^a-z0-9]+/g, '-')
+					.replace(/^-|-$/g, ''),
 		};
 		this.bundles.set(bundle.id, bundle);
 		return bundle;
@@ -156,7 +172,11 @@ export class SandboxState {
 		const key = user.email.toLowerCase();
 		const existing = members.get(key);
 		if (existing && existing.removalDate === removalDate) return false;
-		members.set(key, { userId: user.id, removalDate, addedAt: existing?.addedAt ?? new Date().toISOString() });
+		members.set(key, {
+			userId: user.id,
+			removalDate,
+			addedAt: existing?.addedAt ?? new Date().toISOString(),
+		});
 		return true;
 	}
 
@@ -205,7 +225,10 @@ export class SandboxState {
 			courses: [...this.courses.values()],
 			workgroups: [...this.workgroups.values()].map((wg) => ({
 				...wg,
-				members: [...(this.memberships.get(wg.id)?.entries() ?? [])].map(([email, m]) => ({ email, ...m })),
+				members: [...(this.memberships.get(wg.id)?.entries() ?? [])].map(([email, m]) => ({
+					email,
+					...m,
+				})),
 			})),
 			communities: [...this.communities.values()],
 			events: [...this.events.values()].map((e) => ({
@@ -214,7 +237,10 @@ export class SandboxState {
 			})),
 			bundles: [...this.bundles.values()],
 			rules: Object.fromEntries(this.rules.entries()),
-			webhooks: [...this.webhooks.values()].map((w) => ({ ...w, securityToken: maskSecret(w.securityToken) })),
+			webhooks: [...this.webhooks.values()].map((w) => ({
+				...w,
+				securityToken: maskSecret(w.securityToken),
+			})),
 			onboardingEmails: this.onboardingEmails,
 			completions: [...this.completions],
 		};

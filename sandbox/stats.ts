@@ -8,7 +8,15 @@ export class StatsTracker {
 	private readonly lastPayload = new Map<string, string>();
 
 	private static empty(): SandboxStats {
-		return { requests: 0, byRoute: {}, writes: {}, duplicateWrites: 0, faultsInjected: {}, maxInFlight: 0, inFlight: 0 };
+		return {
+			requests: 0,
+			byRoute: {},
+			writes: {},
+			duplicateWrites: 0,
+			faultsInjected: {},
+			maxInFlight: 0,
+			inFlight: 0,
+		};
 	}
 
 	snapshot(): SandboxStats {

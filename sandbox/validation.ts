@@ -32,7 +32,8 @@ export function requireDateTime(value: unknown, field: string): Date {
 }
 
 export function requireNonEmptyString(value: unknown, field: string): string {
-	if (typeof value !== 'string' || value.trim() === '') throw badRequest(`${field} is required and must be a non-empty string`);
+	if (typeof value !== 'string' || value.trim() === '')
+		throw badRequest(`${field} is required and must be a non-empty string`);
 	return value.trim();
 }
 
@@ -51,7 +52,8 @@ export function requireObject(value: unknown, field: string): Record<string, unk
 
 /** Path ids are positive integers; anything else is a 400 naming the parameter. */
 export function parseId(value: unknown, field: string): number {
-	if (typeof value !== 'string' || !/^\d{1,15}$/.test(value)) throw badRequest(`${field} must be a positive integer`);
+	if (typeof value !== 'string' || !/^\d{1,15}$/.test(value))
+		throw badRequest(`${field} must be a positive integer`);
 	return Number(value);
 }
 
@@ -89,7 +91,13 @@ export function slice<T>(items: T[], { page, size }: Page): T[] {
 export function canonical(value: unknown): string {
 	return JSON.stringify(value, (_key, v: unknown) => {
 		if (typeof v === 'bigint') return `${v}n`;
-		return isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v;
+		return isObject(v)
+			? Object.fromEntries(
+					Object.keys(v)
+						.sort()
+						.map((k) => [k, v[k]]),
+				)
+			: v;
 	});
 }
 
@@ -118,17 +126,21 @@ export function checkObject(
 	where: string,
 	{ required = [], noun = 'setting' }: { required?: readonly string[]; noun?: string } = {},
 ): Record<string, unknown> {
-	if (!isObject(value)) throw badRequest(`${where === 'body' ? 'Body' : where} must be a JSON object`);
+	if (!isObject(value))
+		throw badRequest(`${where === 'body' ? 'Body' : where} must be a JSON object`);
 	const prefix = where === 'body' ? '' : `${where}.`;
 	for (const [name, fieldValue] of Object.entries(value)) {
 		if (!hasSetting(schema, name)) {
 			const known = Object.keys(schema).map((k) => `${prefix}${k}`);
-			throw badRequest(`${prefix}${name} is not a ${noun} here; ${known.length === 0 ? 'none is taken' : `use ${known.join(', ')}`}`);
+			throw badRequest(
+				`${prefix}${name} is not a ${noun} here; ${known.length === 0 ? 'none is taken' : `use ${known.join(', ')}`}`,
+			);
 		}
 		schema[name](fieldValue, `${prefix}${name}`);
 	}
 	for (const name of required) {
-		if (!Object.prototype.hasOwnProperty.call(value, name)) schema[name](undefined, `${prefix}${name}`);
+		if (!Object.prototype.hasOwnProperty.call(value, name))
+			schema[name](undefined, `${prefix}${name}`);
 	}
 	return value;
 }
@@ -144,7 +156,8 @@ export function checkBody(
 ): Record<string, unknown> {
 	if (req.body === undefined) {
 		const length = req.headers['content-length'];
-		const sent = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+		const sent =
+			req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 		if (sent) throw badRequest('Body must be JSON (Content-Type: application/json)');
 		return checkObject({}, schema, 'body', options);
 	}
@@ -163,26 +176,39 @@ export const is = {
 	}) as FieldCheck,
 	/** A number from 0 to 1. */
 	rate: ((value, field) => {
-		if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw badRequest(`${field} must be a number from 0 to 1`);
+		if (typeof value !== 'number' || !(value >= 0 && value <= 1))
+			throw badRequest(`${field} must be a number from 0 to 1`);
 	}) as FieldCheck,
 	integer(min: number, max = Number.MAX_SAFE_INTEGER): FieldCheck {
 		return (value, field) => {
 			if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
-				throw badRequest(max === Number.MAX_SAFE_INTEGER ? `${field} must be an integer >= ${min}` : `${field} must be an integer from ${min} to ${max}`);
+				throw badRequest(
+					max === Number.MAX_SAFE_INTEGER
+						? `${field} must be an integer >= ${min}`
+						: `${field} must be an integer from ${min} to ${max}`,
+				);
 			}
 		};
 	},
 	/** Text; `nullable` also takes null; `pattern` (with what it means) restricts it. */
-	text({ nullable = false, pattern, meaning }: { nullable?: boolean; pattern?: RegExp; meaning?: string } = {}): FieldCheck {
+	text({
+		nullable = false,
+		pattern,
+		meaning,
+	}: { nullable?: boolean; pattern?: RegExp; meaning?: string } = {}): FieldCheck {
 		return (value, field) => {
 			if (value === null && nullable) return;
 			const what = `${meaning ?? 'a text'}${nullable ? ' or null' : ''}`;
-			if (typeof value !== 'string' || (pattern !== undefined && !pattern.test(value))) throw badRequest(`${field} must be ${what}`);
+			if (typeof value !== 'string' || (pattern !== undefined && !pattern.test(value)))
+				throw badRequest(`${field} must be ${what}`);
 		};
 	},
 	oneOf(values: readonly unknown[]): FieldCheck {
 		return (value, field) => {
-			if (!values.includes(value)) throw badRequest(`${field} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`);
+			if (!values.includes(value))
+				throw badRequest(
+					`${field} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`,
+				);
 		};
 	},
 	array: ((value, field) => {

@@ -15,7 +15,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.join(root, '.github', 'workflows');
 const files = process.argv.slice(2).length
 	? process.argv.slice(2).map((f) => path.resolve(f))
-	: fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => path.join(dir, f));
+	: fs
+			.readdirSync(dir)
+			.filter((f) => /\.ya?ml$/.test(f))
+			.sort()
+			.map((f) => path.join(dir, f));
 if (!files.length) {
 	console.error(`no workflow files in ${dir}`);
 	process.exit(1);

@@ -12,7 +12,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 function defaultFiles() {
 	const files = ['README.md', 'CONTRIBUTING.md'].map((f) => join(root, f));
 	const docs = join(root, 'docs');
-	for (const name of readdirSync(docs).sort()) if (name.endsWith('.md')) files.push(join(docs, name));
+	for (const name of readdirSync(docs).sort())
+		if (name.endsWith('.md')) files.push(join(docs, name));
 	return files;
 }
 
@@ -102,7 +103,9 @@ function check(file) {
 }
 
 const args = process.argv.slice(2);
-const files = args.length ? args.map((f) => resolve(f)) : defaultFiles().filter((f) => existsSync(f));
+const files = args.length
+	? args.map((f) => resolve(f))
+	: defaultFiles().filter((f) => existsSync(f));
 const problems = files.flatMap(check);
 const count = files.reduce((n, f) => n + linksOf(f).length, 0);
 if (problems.length) {
@@ -110,4 +113,6 @@ if (problems.length) {
 	console.error(`\n${problems.length} broken link(s) in ${files.length} file(s).`);
 	process.exit(1);
 }
-console.log(`${count} link(s) in ${files.length} file(s): every relative file and #anchor resolves.`);
+console.log(
+	`${count} link(s) in ${files.length} file(s): every relative file and #anchor resolves.`,
+);

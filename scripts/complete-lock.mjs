@@ -29,7 +29,14 @@ const lockFile = path.join(root, 'package-lock.json');
 const lock = JSON.parse(fs.readFileSync(lockFile, 'utf8'));
 const packages = lock.packages;
 
-const OS = { android: 'android', darwin: 'darwin', freebsd: 'freebsd', linux: 'linux', openharmony: 'openharmony', win32: 'win32' };
+const OS = {
+	android: 'android',
+	darwin: 'darwin',
+	freebsd: 'freebsd',
+	linux: 'linux',
+	openharmony: 'openharmony',
+	win32: 'win32',
+};
 const CPU = new Set(['arm', 'arm64', 'ia32', 'loong64', 'ppc64', 'riscv64', 's390x', 'x64']);
 const LIBC = { gnu: 'glibc', gnueabihf: 'glibc', musl: 'musl', musleabihf: 'musl' };
 
@@ -39,7 +46,11 @@ function platformOf(name) {
 	for (let i = 0; i < parts.length - 1; i++) {
 		if (OS[parts[i]] && CPU.has(parts[i + 1])) {
 			const abi = parts[i + 2];
-			return { os: [OS[parts[i]]], cpu: [parts[i + 1]], ...(parts[i] === 'linux' && LIBC[abi] ? { libc: [LIBC[abi]] } : {}) };
+			return {
+				os: [OS[parts[i]]],
+				cpu: [parts[i + 1]],
+				...(parts[i] === 'linux' && LIBC[abi] ? { libc: [LIBC[abi]] } : {}),
+			};
 		}
 	}
 	return null;
@@ -63,27 +74,42 @@ for (const [location, entry] of Object.entries(packages)) {
 		if (resolve(location, dep)) continue;
 		const platform = platformOf(dep);
 		if (!platform || !/^\d+\.\d+\.\d+$/.test(range)) {
-			throw new Error(`${location} needs ${dep}@${range}, which is not in the lock and not a pinned platform binding: run npm install where the registry serves it`);
+			throw new Error(
+				`${location} needs ${dep}@${range}, which is not in the lock and not a pinned platform binding: run npm install where the registry serves it`,
+			);
 		}
 		// Keys in npm's order, so a later `npm install` rewrites nothing.
 		const { os, cpu, libc } = platform;
 		missing.push({
 			key: `node_modules/${dep}`,
-			entry: { version: range, cpu, ...(entry.dev ? { dev: true } : {}), ...(libc ? { libc } : {}), optional: true, os },
+			entry: {
+				version: range,
+				cpu,
+				...(entry.dev ? { dev: true } : {}),
+				...(libc ? { libc } : {}),
+				optional: true,
+				os,
+			},
 		});
 	}
 }
 
 if (process.argv.includes('--check')) {
 	if (missing.length) {
-		console.error(`package-lock.json lacks ${missing.length} platform binding(s) (${missing.map((m) => m.key).join(', ')}): run node scripts/complete-lock.mjs`);
+		console.error(
+			`package-lock.json lacks ${missing.length} platform binding(s) (${missing.map((m) => m.key).join(', ')}): run node scripts/complete-lock.mjs`,
+		);
 		process.exit(1);
 	}
 	console.log('package-lock.json: every optional platform binding is locked');
 } else {
 	for (const { key, entry } of missing) packages[key] = entry;
 	// npm keeps the entries sorted by path.
-	lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b, 'en'))));
+	lock.packages = Object.fromEntries(
+		Object.entries(packages).sort(([a], [b]) =>
+			a === '' ? -1 : b === '' ? 1 : a.localeCompare(b, 'en'),
+		),
+	);
 	fs.writeFileSync(lockFile, JSON.stringify(lock, null, 2) + '\n');
 	console.log(`added ${missing.length} platform binding(s) to package-lock.json`);
 }

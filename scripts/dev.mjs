@@ -42,7 +42,12 @@ import { demoFor, setUpTemplate, tagWorkflow } from '../test/e2e/lib/template-se
 
 // The demo login and credential (documented in scripts/README.md). Local only:
 // n8n listens on 127.0.0.1.
-export const DEV_OWNER = { email: 'demo@example.com', password: 'Knolyx-Demo-1', firstName: 'Demo', lastName: 'Owner' };
+export const DEV_OWNER = {
+	email: 'demo@example.com',
+	password: 'Knolyx-Demo-1',
+	firstName: 'Demo',
+	lastName: 'Owner',
+};
 // Same id and name as the credential the examples reference, so they open with it selected.
 export const DEV_CREDENTIAL = { id: 'knolyxSandboxCred', name: 'Knolyx sandbox' };
 const DEMO = { projectId: 'demo-project', apiKey: 'demo-api-key' }; // sandbox/seed.ts DEMO
@@ -56,7 +61,11 @@ const option = (name, fallback) => {
 const N8N_PORT = Number(option('port', process.env.N8N_DEV_PORT ?? 5678));
 const SANDBOX_PORT = Number(option('sandbox-port', process.env.KNOLYX_SANDBOX_PORT ?? 5680));
 // One user folder per n8n line: a database migrated by 2.x cannot be opened by 1.x.
-const USER_FOLDER = path.join(REPO_ROOT, '.cache', N8N_MAJOR >= 2 ? 'n8n-dev' : `n8n-dev-${N8N_VERSION}`);
+const USER_FOLDER = path.join(
+	REPO_ROOT,
+	'.cache',
+	N8N_MAJOR >= 2 ? 'n8n-dev' : `n8n-dev-${N8N_VERSION}`,
+);
 
 const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -90,7 +99,9 @@ function run(cmd, args) {
 	return new Promise((resolve, reject) => {
 		const child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: 'inherit' });
 		child.on('error', reject);
-		child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} failed (${code})`))));
+		child.on('exit', (code) =>
+			code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} failed (${code})`)),
+		);
 	});
 }
 
@@ -136,22 +147,33 @@ async function startSandbox(port) {
 		}
 	}
 	await stop();
-	throw new Error(`the Knolyx sandbox did not start on ${url} (port taken?); see ${logFile}:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+	throw new Error(
+		`the Knolyx sandbox did not start on ${url} (port taken?); see ${logFile}:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`,
+	);
 }
 
 /** A stable 16-character workflow id for an example file without one (so re-imports update, not duplicate). */
-const idFor = (file) => 'knolyx' + crypto.createHash('sha1').update(file).digest('hex').slice(0, 10);
+const idFor = (file) =>
+	'knolyx' + crypto.createHash('sha1').update(file).digest('hex').slice(0, 10);
 
 /** A request body for a webhook workflow: every `json.body.<field>` its expressions read, with demo values. */
 function sampleBody(wf) {
-	const demo = { email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper', name: 'Grace Hopper' };
-	const fields = new Set([...JSON.stringify(wf.nodes).matchAll(/json\.body\.(\w+)/g)].map((m) => m[1]));
+	const demo = {
+		email: 'grace@example.com',
+		firstName: 'Grace',
+		lastName: 'Hopper',
+		name: 'Grace Hopper',
+	};
+	const fields = new Set(
+		[...JSON.stringify(wf.nodes).matchAll(/json\.body\.(\w+)/g)].map((m) => m[1]),
+	);
 	return JSON.stringify(Object.fromEntries([...fields].map((f) => [f, demo[f] ?? `demo ${f}`])));
 }
 
 /** Node types that make a workflow worth publishing (it can then be started from outside). */
 const isActivatingTrigger = (type) =>
-	type === 'n8n-nodes-base.webhook' || (/Trigger$/.test(type) && !/manualTrigger|executeWorkflowTrigger/.test(type));
+	type === 'n8n-nodes-base.webhook' ||
+	(/Trigger$/.test(type) && !/manualTrigger|executeWorkflowTrigger/.test(type));
 
 /**
  * Whether to publish a workflow here. A template is published only when its trigger is served
@@ -161,8 +183,10 @@ const isActivatingTrigger = (type) =>
  */
 const publishHere = ({ file, wf }) =>
 	wf.nodes.some((n) => isActivatingTrigger(n.type) && !n.disabled) &&
-	(!file.startsWith('template-') || wf.nodes.some((n) => ['n8n-nodes-base.formTrigger', 'n8n-nodes-base.webhook'].includes(n.type)));
-
+	(!file.startsWith('template-') ||
+		wf.nodes.some((n) =>
+			['n8n-nodes-base.formTrigger', 'n8n-nodes-base.webhook'].includes(n.type),
+		));
 
 /**
  * The example workflows, prepared for this n8n: a stable id, this package's
@@ -171,7 +195,9 @@ const publishHere = ({ file, wf }) =>
  */
 async function loadExamples() {
 	const dir = path.join(REPO_ROOT, 'examples');
-	const files = fs.existsSync(dir) ? (await fsp.readdir(dir)).filter((f) => f.endsWith('.json')).sort() : [];
+	const files = fs.existsSync(dir)
+		? (await fsp.readdir(dir)).filter((f) => f.endsWith('.json')).sort()
+		: [];
 	const workflows = [];
 	for (const file of files) {
 		let wf;
@@ -187,13 +213,19 @@ async function loadExamples() {
 		}
 		wf.id ??= idFor(file);
 		for (const node of wf.nodes) {
-			if (node.type.startsWith('CUSTOM.knolyx')) node.type = `${PACKAGE_NAME}.${node.type.slice('CUSTOM.'.length)}`;
+			if (node.type.startsWith('CUSTOM.knolyx'))
+				node.type = `${PACKAGE_NAME}.${node.type.slice('CUSTOM.'.length)}`;
 			if (node.credentials?.knolyxApi) node.credentials.knolyxApi = { ...DEV_CREDENTIAL };
 		}
 		// Templates carry no credentials (as in n8n's gallery): choose the dev credential, and set
 		// them up with their tool's sample (mapping + pinned payload) so "Execute workflow" runs them.
 		const demo = file.startsWith('template-') ? demoFor(file) : undefined;
-		if (file.startsWith('template-')) wf = setUpTemplate(wf, { credential: DEV_CREDENTIAL, mapping: demo?.mapping, pins: demo?.pins });
+		if (file.startsWith('template-'))
+			wf = setUpTemplate(wf, {
+				credential: DEV_CREDENTIAL,
+				mapping: demo?.mapping,
+				pins: demo?.pins,
+			});
 		// Tags are given over REST after the start (tagWorkflow): n8n's CLI import of
 		// several files that share a new tag fails on the tag's unique name.
 		const { tags, ...withoutTags } = wf;
@@ -215,7 +247,11 @@ async function importIfChanged(sandboxUrl, examples) {
 		.update(JSON.stringify({ credential, examples, n8n: N8N_VERSION }))
 		.digest('hex');
 	const database = path.join(USER_FOLDER, '.n8n', 'database.sqlite');
-	if (fs.existsSync(database) && fs.existsSync(stateFile) && (await fsp.readFile(stateFile, 'utf8')) === hash) {
+	if (
+		fs.existsSync(database) &&
+		fs.existsSync(stateFile) &&
+		(await fsp.readFile(stateFile, 'utf8')) === hash
+	) {
 		say('credential and example workflows unchanged since the last run: no import');
 		return;
 	}
@@ -224,7 +260,9 @@ async function importIfChanged(sandboxUrl, examples) {
 	await fsp.mkdir(path.join(dir, 'workflows'), { recursive: true });
 	await fsp.writeFile(path.join(dir, 'credentials.json'), JSON.stringify([credential], null, 2));
 	// import:credentials encrypts plain `data` with this user folder's key.
-	await runN8nCli(['import:credentials', `--input=${path.join(dir, 'credentials.json')}`], { userFolder: USER_FOLDER });
+	await runN8nCli(['import:credentials', `--input=${path.join(dir, 'credentials.json')}`], {
+		userFolder: USER_FOLDER,
+	});
 	say(`imported credential "${DEV_CREDENTIAL.name}" (${sandboxUrl})`);
 	if (examples.length) {
 		for (const { file, wf } of examples) {
@@ -253,7 +291,8 @@ async function main() {
 		say('building the package (npm run build)');
 		await run('npm', ['run', '--silent', 'build']);
 	}
-	if (!fs.existsSync(path.join(REPO_ROOT, 'dist'))) throw new Error('dist/ is missing: run npm run build');
+	if (!fs.existsSync(path.join(REPO_ROOT, 'dist')))
+		throw new Error('dist/ is missing: run npm run build');
 
 	const installed = await ensureN8n();
 	say(`n8n ${N8N_VERSION} on ${installed.nodeBin}`);
@@ -269,15 +308,21 @@ async function main() {
 	say(`starting n8n on 127.0.0.1:${N8N_PORT}`);
 	const n8n = await startN8n({ port: N8N_PORT, userFolder: USER_FOLDER });
 	cleanups.push(() => n8n.stop());
-	say(`n8n ready after ${(n8n.startupMs / 1000).toFixed(1)} s (log: ${path.relative(REPO_ROOT, n8n.logFile)})`);
+	say(
+		`n8n ready after ${(n8n.startupMs / 1000).toFixed(1)} s (log: ${path.relative(REPO_ROOT, n8n.logFile)})`,
+	);
 
 	const rest = new N8nRest(n8n.url);
 	await rest.ensureOwner(DEV_OWNER);
 
-	const types = (await rest.nodeTypes()).map((t) => t.name).filter((n) => n.startsWith(`${PACKAGE_NAME}.`));
+	const types = (await rest.nodeTypes())
+		.map((t) => t.name)
+		.filter((n) => n.startsWith(`${PACKAGE_NAME}.`));
 	if (!types.length) say(`WARNING: n8n did not load ${PACKAGE_NAME}; see ${n8n.logFile}`);
 
-	const test = await rest.testStoredCredential(DEV_CREDENTIAL.id).catch((e) => ({ status: 'Error', message: e.message }));
+	const test = await rest
+		.testStoredCredential(DEV_CREDENTIAL.id)
+		.catch((e) => ({ status: 'Error', message: e.message }));
 
 	// Publish workflows that can be started from outside (webhook, form, Knolyx Trigger).
 	// A published Knolyx Trigger workflow is unpublished and published again on every
@@ -285,7 +330,10 @@ async function main() {
 	// publication service) does not re-run a trigger's checkExists/create on restart,
 	// so the webhook would otherwise be missing from the new sandbox.
 	for (const { wf, tags } of examples) {
-		if (tags.length) await tagWorkflow(rest, wf.id, tags).catch((e) => say(`could not tag "${wf.name}": ${e.message.slice(0, 300)}`));
+		if (tags.length)
+			await tagWorkflow(rest, wf.id, tags).catch((e) =>
+				say(`could not tag "${wf.name}": ${e.message.slice(0, 300)}`),
+			);
 	}
 
 	const published = [];
@@ -295,7 +343,9 @@ async function main() {
 		try {
 			const current = await rest.request('GET', `/rest/workflows/${wf.id}`);
 			const isPublished = current.activeVersionId && current.activeVersionId === current.versionId;
-			const hasKnolyxTrigger = wf.nodes.some((n) => n.type === `${PACKAGE_NAME}.knolyxTrigger` && !n.disabled);
+			const hasKnolyxTrigger = wf.nodes.some(
+				(n) => n.type === `${PACKAGE_NAME}.knolyxTrigger` && !n.disabled,
+			);
 			if (isPublished && hasKnolyxTrigger) await rest.deactivateWorkflow(wf.id);
 			if (!isPublished || hasKnolyxTrigger) await rest.activateWorkflow(wf.id);
 			published.push(wf);
@@ -317,7 +367,12 @@ async function main() {
 		`  Sandbox:     ${sandbox.url}  project ${DEMO.projectId}, key ${DEMO.apiKey}; state: ${sandbox.url}/sandbox/state`,
 		'',
 		'Workflows:',
-		...(examples.length ? examples.map(({ wf }) => `  - ${wf.name}${published.includes(wf) ? ' (published)' : ''}: ${n8n.url}/workflow/${wf.id}`) : ['  (none in examples/ yet)']),
+		...(examples.length
+			? examples.map(
+					({ wf }) =>
+						`  - ${wf.name}${published.includes(wf) ? ' (published)' : ''}: ${n8n.url}/workflow/${wf.id}`,
+				)
+			: ['  (none in examples/ yet)']),
 		'',
 		'Try:',
 		'  - Open a workflow and click "Execute workflow"; then look at the sandbox page.',
@@ -342,11 +397,15 @@ async function main() {
 				);
 			} else if (node.type === 'n8n-nodes-base.formTrigger') {
 				// Form Trigger 2.2+ keeps its path under options.
-				lines.push(`  - "${wf.name}": open the form ${n8n.url}/form/${node.parameters?.path ?? node.parameters?.options?.path ?? node.webhookId}`);
+				lines.push(
+					`  - "${wf.name}": open the form ${n8n.url}/form/${node.parameters?.path ?? node.parameters?.options?.path ?? node.webhookId}`,
+				);
 			} else if (node.type === '@n8n/n8n-nodes-langchain.mcpTrigger') {
 				// Version 2+: Streamable HTTP and SSE on one URL; 1.x: SSE on <path>/sse.
 				const mcpUrl = `${n8n.url}/mcp/${node.parameters?.path}${node.typeVersion >= 2 ? '' : '/sse'}`;
-				lines.push(`  - "${wf.name}": paste this MCP server URL into your agent (Claude, ChatGPT, your IDE): ${mcpUrl}`);
+				lines.push(
+					`  - "${wf.name}": paste this MCP server URL into your agent (Claude, ChatGPT, your IDE): ${mcpUrl}`,
+				);
 			} else if (node.type === `${PACKAGE_NAME}.knolyxTrigger`) {
 				lines.push(
 					`  - "${wf.name}": make the sandbox send an event:`,

@@ -35,31 +35,49 @@ const secs = (from = t0) => `${((Date.now() - from) / 1000).toFixed(1)} s`;
 const say = (msg) => console.error(`[e2e ${secs()}] ${msg}`);
 
 function runSync(cmd, args, { env, timeoutMs = 15 * 60_000 } = {}) {
-	const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env }, timeout: timeoutMs, cwd: REPO_ROOT });
-	if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${res.status ?? res.signal ?? res.error?.message})`);
+	const res = spawnSync(cmd, args, {
+		stdio: 'inherit',
+		env: { ...process.env, ...env },
+		timeout: timeoutMs,
+		cwd: REPO_ROOT,
+	});
+	if (res.status !== 0)
+		throw new Error(
+			`${cmd} ${args.join(' ')} failed (${res.status ?? res.signal ?? res.error?.message})`,
+		);
 }
 
 function ensureChromium() {
 	if (fs.existsSync(CHROMIUM)) return;
-	if (CHROMIUM !== '/usr/bin/chromium') throw new Error(`KNOLYX_E2E_CHROMIUM=${CHROMIUM} does not exist`);
+	if (CHROMIUM !== '/usr/bin/chromium')
+		throw new Error(`KNOLYX_E2E_CHROMIUM=${CHROMIUM} does not exist`);
 	const asRoot = process.getuid?.() === 0;
 	if (!asRoot && spawnSync('sudo', ['-n', 'true']).status !== 0) {
-		throw new Error('/usr/bin/chromium is missing and this user cannot install it: run `apt-get install -y chromium` as root');
+		throw new Error(
+			'/usr/bin/chromium is missing and this user cannot install it: run `apt-get install -y chromium` as root',
+		);
 	}
 	const aptGet = (args, timeoutMs) =>
 		asRoot
 			? runSync('apt-get', args, { env: { DEBIAN_FRONTEND: 'noninteractive' }, timeoutMs })
-			: runSync('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], { timeoutMs });
+			: runSync('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], {
+					timeoutMs,
+				});
 	const t = Date.now();
 	say("installing Debian's chromium (apt-get update && apt-get install -y chromium)");
 	aptGet(['update', '-qq'], 10 * 60_000);
 	aptGet(['install', '-y', '-qq', 'chromium'], 15 * 60_000);
-	if (!fs.existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} is still missing`);
+	if (!fs.existsSync(CHROMIUM))
+		throw new Error(`apt-get installed chromium but ${CHROMIUM} is still missing`);
 	say(`chromium installed in ${secs(t)}`);
 }
 
 function ensureBuild() {
-	const built = ['dist/nodes/Knolyx/Knolyx.node.js', 'dist/nodes/Knolyx/KnolyxTrigger.node.js', 'dist/credentials/KnolyxApi.credentials.js'];
+	const built = [
+		'dist/nodes/Knolyx/Knolyx.node.js',
+		'dist/nodes/Knolyx/KnolyxTrigger.node.js',
+		'dist/credentials/KnolyxApi.credentials.js',
+	];
 	if (built.every((f) => fs.existsSync(path.join(REPO_ROOT, f)))) return;
 	const t = Date.now();
 	say('dist/ is missing: npm run build');
@@ -96,7 +114,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 async function main() {
 	ensureChromium();
-	say(`chromium: ${spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout?.trim() || CHROMIUM}`);
+	say(
+		`chromium: ${spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout?.trim() || CHROMIUM}`,
+	);
 	ensureBuild();
 	const tInstall = Date.now();
 	const { nodeBin } = await ensureN8n();
@@ -123,7 +143,9 @@ async function main() {
 	);
 	jestChild = jest;
 	let timedOut = false;
-	const exited = new Promise((resolve) => jest.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+	const exited = new Promise((resolve) =>
+		jest.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))),
+	);
 	const timer = setTimeout(() => {
 		timedOut = true;
 		say(`jest still running after ${JEST_TIMEOUT_MS / 1000} s: stopping it`);
@@ -146,7 +168,9 @@ async function main() {
 		code ||= 1;
 	}
 	if (interrupted) code ||= 130;
-	say(`jest exit ${code} after ${jestTime}; total ${secs()}; screenshots and logs in ${path.relative(REPO_ROOT, ARTIFACTS_DIR)}/`);
+	say(
+		`jest exit ${code} after ${jestTime}; total ${secs()}; screenshots and logs in ${path.relative(REPO_ROOT, ARTIFACTS_DIR)}/`,
+	);
 	process.exit(code);
 }
 

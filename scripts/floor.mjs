@@ -42,7 +42,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FLOOR = '1.83.0'; // n8n-workflow of n8n 1.85
 const FLOOR_CORE = '1.84.0'; // n8n-core of n8n 1.85 (depends on n8n-workflow 1.83.0 exactly)
 const BELOW = '1.82.0';
-const CACHE_ROOT = process.env.N8N_CACHE_ROOT ?? path.join(os.homedir(), '.cache', 'n8n-nodes-knolyx');
+const CACHE_ROOT =
+	process.env.N8N_CACHE_ROOT ?? path.join(os.homedir(), '.cache', 'n8n-nodes-knolyx');
 const DIR = path.join(CACHE_ROOT, 'n8n-floor-1.85');
 /** Tests that assert n8n's own behaviour where 1.85 differs from 2.x (see above). */
 const VERSION_SPECIFIC = [
@@ -62,8 +63,13 @@ function install() {
 	const pkg = {
 		name: 'n8n-floor',
 		private: true,
-		description: 'The oldest supported n8n-core/n8n-workflow for npm run test:floor. Managed by scripts/floor.mjs.',
-		dependencies: { 'n8n-core': FLOOR_CORE, 'n8n-workflow': FLOOR, 'wf-below': `npm:n8n-workflow@${BELOW}` },
+		description:
+			'The oldest supported n8n-core/n8n-workflow for npm run test:floor. Managed by scripts/floor.mjs.',
+		dependencies: {
+			'n8n-core': FLOOR_CORE,
+			'n8n-workflow': FLOOR,
+			'wf-below': `npm:n8n-workflow@${BELOW}`,
+		},
 	};
 	const want = JSON.stringify(pkg);
 	if (fs.existsSync(MARKER) && fs.readFileSync(MARKER, 'utf8') === want) return;
@@ -71,14 +77,20 @@ function install() {
 	fs.mkdirSync(DIR, { recursive: true });
 	fs.writeFileSync(path.join(DIR, 'package.json'), JSON.stringify(pkg, null, 2));
 	const env = { ...process.env };
-	for (const key of Object.keys(env)) if (/^npm_(config|package|lifecycle)_/i.test(key)) delete env[key];
-	const res = spawnSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-		cwd: DIR,
-		env,
-		stdio: 'inherit',
-		timeout: 10 * 60_000,
-	});
-	if (res.status !== 0) throw new Error(`npm install in ${DIR} failed (${res.status ?? res.signal})`);
+	for (const key of Object.keys(env))
+		if (/^npm_(config|package|lifecycle)_/i.test(key)) delete env[key];
+	const res = spawnSync(
+		'npm',
+		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+		{
+			cwd: DIR,
+			env,
+			stdio: 'inherit',
+			timeout: 10 * 60_000,
+		},
+	);
+	if (res.status !== 0)
+		throw new Error(`npm install in ${DIR} failed (${res.status ?? res.signal})`);
 	fs.writeFileSync(MARKER, want);
 }
 
@@ -129,12 +141,18 @@ try {
 }
 console.log(JSON.stringify(report));
 `;
-	const res = spawnSync(process.execPath, ['-e', probe], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+	const res = spawnSync(process.execPath, ['-e', probe], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		timeout: 60_000,
+	});
 	const line = res.stdout.trim().split('\n').pop();
 	try {
 		return JSON.parse(line);
 	} catch {
-		throw new Error(`probe with ${alias} printed no report (exit ${res.status}):\n${res.stdout}\n${res.stderr}`);
+		throw new Error(
+			`probe with ${alias} printed no report (exit ${res.status}):\n${res.stdout}\n${res.stderr}`,
+		);
 	}
 }
 
@@ -145,9 +163,16 @@ if (!fs.existsSync(path.join(ROOT, 'dist', 'nodes', 'Knolyx', 'Knolyx.node.js'))
 install();
 const floor = check('n8n-workflow');
 const below = check('wf-below');
-console.log(`n8n-workflow ${floor.version} (n8n 1.85, the stated floor): ${floor.ok ? 'loads' : `FAILS: ${floor.error}`}`);
-for (const n of floor.nodes ?? []) console.log(`  ${n.name}: ${n.combos} resource/operation combination(s) resolved; usableAsTool ${n.usableAsTool}; webhooks ${n.webhooks}; polling ${n.polling}`);
-console.log(`n8n-workflow ${below.version} (below the floor): ${below.ok ? 'loads (the floor is stated too high)' : `fails as expected (no NodeConnectionTypes export: ${below.error})`}`);
+console.log(
+	`n8n-workflow ${floor.version} (n8n 1.85, the stated floor): ${floor.ok ? 'loads' : `FAILS: ${floor.error}`}`,
+);
+for (const n of floor.nodes ?? [])
+	console.log(
+		`  ${n.name}: ${n.combos} resource/operation combination(s) resolved; usableAsTool ${n.usableAsTool}; webhooks ${n.webhooks}; polling ${n.polling}`,
+	);
+console.log(
+	`n8n-workflow ${below.version} (below the floor): ${below.ok ? 'loads (the floor is stated too high)' : `fails as expected (no NodeConnectionTypes export: ${below.error})`}`,
+);
 if (!floor.ok || below.ok || below.exportsNodeConnectionTypes) {
 	console.error('floor check FAILED');
 	process.exit(1);
@@ -165,6 +190,11 @@ const jest = spawnSync(
 		`^(?!.*(${VERSION_SPECIFIC.map(escape).join('|')}))`,
 		...(args.length ? args : ['test/floor', 'test/harness.test.ts', 'test/action', 'test/trigger']),
 	],
-	{ cwd: ROOT, stdio: 'inherit', env: { ...process.env, KNOLYX_FLOOR_DIR: DIR }, timeout: 20 * 60_000 },
+	{
+		cwd: ROOT,
+		stdio: 'inherit',
+		env: { ...process.env, KNOLYX_FLOOR_DIR: DIR },
+		timeout: 20 * 60_000,
+	},
 );
 process.exit(jest.status ?? 1);

@@ -35,7 +35,11 @@ const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'knolyx-install-'));
 process.env.KNOLYX_E2E_RUN_DIR = runDir;
 
 function npm(args) {
-	const res = spawnSync('npm', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+	const res = spawnSync('npm', args, {
+		cwd: REPO_ROOT,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 	if (res.status !== 0) throw new Error(`npm ${args.join(' ')} failed (${res.status})`);
 	return res.stdout;
 }
@@ -55,8 +59,13 @@ function keepArtifacts() {
 	const walk = (dir, rel = '') => {
 		for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
 			const r = path.join(rel, entry.name);
-			if (entry.isDirectory() && !['node_modules', 'storage', '.n8n'].includes(entry.name)) walk(path.join(dir, entry.name), r);
-			else if (entry.isFile() && wanted(r)) fs.copyFileSync(path.join(dir, entry.name), path.join(ARTIFACTS_DIR, r.replace(/\//g, '__')));
+			if (entry.isDirectory() && !['node_modules', 'storage', '.n8n'].includes(entry.name))
+				walk(path.join(dir, entry.name), r);
+			else if (entry.isFile() && wanted(r))
+				fs.copyFileSync(
+					path.join(dir, entry.name),
+					path.join(ARTIFACTS_DIR, r.replace(/\//g, '__')),
+				);
 		}
 	};
 	try {
@@ -98,12 +107,16 @@ async function main() {
 	if (!interrupted) {
 		const tRun = Date.now();
 		say(`test/install/install.mjs (run folder ${runDir}, limit ${TIMEOUT_MS / 1000} s)`);
-		child = spawn(process.execPath, [path.join(REPO_ROOT, 'test', 'install', 'install.mjs'), ...process.argv.slice(2)], {
-			cwd: REPO_ROOT,
-			stdio: 'inherit',
-			detached: true,
-			env: { ...process.env, KNOLYX_E2E_RUN_DIR: runDir, KNOLYX_INSTALL_TARBALL: tarball },
-		});
+		child = spawn(
+			process.execPath,
+			[path.join(REPO_ROOT, 'test', 'install', 'install.mjs'), ...process.argv.slice(2)],
+			{
+				cwd: REPO_ROOT,
+				stdio: 'inherit',
+				detached: true,
+				env: { ...process.env, KNOLYX_E2E_RUN_DIR: runDir, KNOLYX_INSTALL_TARBALL: tarball },
+			},
+		);
 		const exited = new Promise((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))));
 		const timer = setTimeout(() => {
 			timedOut = true;
@@ -123,7 +136,9 @@ async function main() {
 	else fs.rmSync(runDir, { recursive: true, force: true });
 	if (timedOut) code ||= 1;
 	if (interrupted) code ||= 130;
-	say(`exit ${code}; total ${secs()}; logs and summary.json in ${path.relative(REPO_ROOT, ARTIFACTS_DIR)}/`);
+	say(
+		`exit ${code}; total ${secs()}; logs and summary.json in ${path.relative(REPO_ROOT, ARTIFACTS_DIR)}/`,
+	);
 	process.exit(code);
 }
 

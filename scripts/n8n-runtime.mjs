@@ -46,7 +46,6 @@
 //   node scripts/n8n-runtime.mjs start --port 5678 --user-folder /tmp/dev-n8n --extensions dist
 //   node scripts/n8n-runtime.mjs cli --user-folder /tmp/dev-n8n -- export:nodes --output /tmp/n.json
 
-
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -96,13 +95,17 @@ async function main() {
 	process.on('SIGTERM', () => process.exit(143));
 	const [command, ...argv] = process.argv.slice(2);
 	const { flags, rest } = parseFlags(argv);
-	const userFolder = path.resolve(flags['user-folder'] ?? path.join(REPO_ROOT, '.cache', 'n8n-user'));
+	const userFolder = path.resolve(
+		flags['user-folder'] ?? path.join(REPO_ROOT, '.cache', 'n8n-user'),
+	);
 	const extensionsDir = flags.extensions ? path.resolve(flags.extensions) : undefined;
 	switch (command) {
 		case 'install': {
 			const t0 = Date.now();
 			const paths = await ensureN8n();
-			console.log(JSON.stringify({ ...paths, seconds: Math.round((Date.now() - t0) / 1000) }, null, 2));
+			console.log(
+				JSON.stringify({ ...paths, seconds: Math.round((Date.now() - t0) / 1000) }, null, 2),
+			);
 			break;
 		}
 		case 'paths':
@@ -115,7 +118,9 @@ async function main() {
 				extensionsDir,
 				echo: true,
 			});
-			console.error(`[n8n-runtime] n8n ready at ${handle.url} after ${handle.startupMs} ms (Ctrl-C stops it)`);
+			console.error(
+				`[n8n-runtime] n8n ready at ${handle.url} after ${handle.startupMs} ms (Ctrl-C stops it)`,
+			);
 			const stop = async () => {
 				await handle.stop();
 				process.exit(0);

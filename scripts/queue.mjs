@@ -35,7 +35,11 @@ process.env.KNOLYX_E2E_RUN_DIR = runDir;
 const { ensureDebianPackages } = await import('../test/queue/lib/services.mjs');
 
 function ensureBuild() {
-	const built = ['dist/nodes/Knolyx/Knolyx.node.js', 'dist/nodes/Knolyx/KnolyxTrigger.node.js', 'dist/credentials/KnolyxApi.credentials.js'];
+	const built = [
+		'dist/nodes/Knolyx/Knolyx.node.js',
+		'dist/nodes/Knolyx/KnolyxTrigger.node.js',
+		'dist/credentials/KnolyxApi.credentials.js',
+	];
 	if (built.every((f) => fs.existsSync(path.join(REPO_ROOT, f)))) return;
 	say('dist/ is missing: npm run build');
 	const res = spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
@@ -45,12 +49,18 @@ function ensureBuild() {
 function keepArtifacts() {
 	fs.rmSync(ARTIFACTS_DIR, { recursive: true, force: true });
 	fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
-	const wanted = (rel) => /(^|\/)(n8n\.log|sandbox\.log|redis\.log|postgres\.log|summary\.json)$/.test(rel);
+	const wanted = (rel) =>
+		/(^|\/)(n8n\.log|sandbox\.log|redis\.log|postgres\.log|summary\.json)$/.test(rel);
 	const walk = (dir, rel = '') => {
 		for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
 			const r = path.join(rel, entry.name);
-			if (entry.isDirectory() && !['node_modules', 'data', '.n8n'].includes(entry.name)) walk(path.join(dir, entry.name), r);
-			else if (entry.isFile() && wanted(r)) fs.copyFileSync(path.join(dir, entry.name), path.join(ARTIFACTS_DIR, r.replace(/\//g, '__')));
+			if (entry.isDirectory() && !['node_modules', 'data', '.n8n'].includes(entry.name))
+				walk(path.join(dir, entry.name), r);
+			else if (entry.isFile() && wanted(r))
+				fs.copyFileSync(
+					path.join(dir, entry.name),
+					path.join(ARTIFACTS_DIR, r.replace(/\//g, '__')),
+				);
 		}
 	};
 	try {
@@ -76,19 +86,25 @@ async function main() {
 	ensureBuild();
 	const tInstall = Date.now();
 	await ensureN8n();
-	say(`redis-server, PostgreSQL${aptSeconds ? ` (installed in ${aptSeconds.toFixed(0)} s)` : ''} and n8n ${N8N_VERSION} (${secs(tInstall)}) ready`);
+	say(
+		`redis-server, PostgreSQL${aptSeconds ? ` (installed in ${aptSeconds.toFixed(0)} s)` : ''} and n8n ${N8N_VERSION} (${secs(tInstall)}) ready`,
+	);
 
 	let code = 1;
 	let timedOut = false;
 	if (!interrupted) {
 		const tRun = Date.now();
 		say(`test/queue/queue.mjs (run folder ${runDir}, limit ${TIMEOUT_MS / 1000} s)`);
-		child = spawn(process.execPath, [path.join(REPO_ROOT, 'test', 'queue', 'queue.mjs'), ...process.argv.slice(2)], {
-			cwd: REPO_ROOT,
-			stdio: 'inherit',
-			detached: true,
-			env: { ...process.env, KNOLYX_E2E_RUN_DIR: runDir },
-		});
+		child = spawn(
+			process.execPath,
+			[path.join(REPO_ROOT, 'test', 'queue', 'queue.mjs'), ...process.argv.slice(2)],
+			{
+				cwd: REPO_ROOT,
+				stdio: 'inherit',
+				detached: true,
+				env: { ...process.env, KNOLYX_E2E_RUN_DIR: runDir },
+			},
+		);
 		const exited = new Promise((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))));
 		const timer = setTimeout(() => {
 			timedOut = true;
@@ -108,7 +124,9 @@ async function main() {
 	else fs.rmSync(runDir, { recursive: true, force: true });
 	if (timedOut) code ||= 1;
 	if (interrupted) code ||= 130;
-	say(`exit ${code}; total ${secs()}; logs and summary.json in ${path.relative(REPO_ROOT, ARTIFACTS_DIR)}/`);
+	say(
+		`exit ${code}; total ${secs()}; logs and summary.json in ${path.relative(REPO_ROOT, ARTIFACTS_DIR)}/`,
+	);
 	process.exit(code);
 }
 

@@ -14,14 +14,25 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'knolyx-scan-'));
 try {
 	const packed = JSON.parse(
-		execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }),
+		execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+			cwd: root,
+			encoding: 'utf8',
+		}),
 	);
 	const tarball = path.join(work, packed[0].filename);
 	const files = packed[0].files.map((f) => f.path);
 	execFileSync('tar', ['-xzf', tarball, '-C', work]);
 	const packageDir = path.join(work, 'package');
 
-	const outside = files.filter((f) => !(f === 'package.json' || f === 'index.js' || f.startsWith('dist/') || /^(README|LICENSE)/i.test(f)));
+	const outside = files.filter(
+		(f) =>
+			!(
+				f === 'package.json' ||
+				f === 'index.js' ||
+				f.startsWith('dist/') ||
+				/^(README|LICENSE)/i.test(f)
+			),
+	);
 	if (outside.length > 0) {
 		console.error(`The package would ship files outside dist/: ${outside.join(', ')}`);
 		process.exitCode = 1;
@@ -33,7 +44,9 @@ try {
 	}
 
 	const result = await analyzePackage(packageDir);
-	console.log(`Scanned ${packed[0].name}@${packed[0].version}: ${files.length} files, ${packed[0].size} bytes packed`);
+	console.log(
+		`Scanned ${packed[0].name}@${packed[0].version}: ${files.length} files, ${packed[0].size} bytes packed`,
+	);
 	if (result.passed) {
 		console.log('n8n community package scan: passed');
 	} else {

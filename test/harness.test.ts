@@ -15,7 +15,14 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { KnolyxApi } from '../credentials/KnolyxApi.credentials';
-import { createNodeTypes, manualWorkflow, runNode, runWorkflow, startTriggerHost, testCredential } from './harness';
+import {
+	createNodeTypes,
+	manualWorkflow,
+	runNode,
+	runWorkflow,
+	startTriggerHost,
+	testCredential,
+} from './harness';
 
 /** Test-only node: GET {baseUrl}/echo/{id} with the knolyxApi credential, one request per item. */
 class EchoNode implements INodeType {
@@ -68,7 +75,8 @@ class FailingNode implements INodeType {
 		const items = this.getInputData();
 		for (let i = 0; i < items.length; i++) {
 			try {
-				if (items[i].json.fail) throw new NodeOperationError(this.getNode(), `Item ${i} failed`, { itemIndex: i });
+				if (items[i].json.fail)
+					throw new NodeOperationError(this.getNode(), `Item ${i} failed`, { itemIndex: i });
 				out.push({ json: { ok: i }, pairedItem: { item: i } });
 			} catch (error) {
 				if (!this.continueOnFail()) throw error;
@@ -195,7 +203,9 @@ describe('runWorkflow', () => {
 		const result = await runWorkflow({
 			...manualWorkflow({
 				items: [{ id: 'x' }, { id: 'y' }],
-				steps: [{ name: 'Echo', type: 'n8n-nodes-knolyx.echo', parameters: { id: '={{ $json.id }}' } }],
+				steps: [
+					{ name: 'Echo', type: 'n8n-nodes-knolyx.echo', parameters: { id: '={{ $json.id }}' } },
+				],
 			}),
 			nodeTypes: createNodeTypes([new EchoNode()]),
 			credentials: credentials(),
@@ -253,7 +263,13 @@ describe('runNode', () => {
 
 describe('testCredential', () => {
 	it('is OK on 200', async () => {
-		expect(await testCredential(new KnolyxApi(), { baseUrl: `${baseUrl}/`, projectId: 'p', apiKey: 'secret-key' })).toEqual({
+		expect(
+			await testCredential(new KnolyxApi(), {
+				baseUrl: `${baseUrl}/`,
+				projectId: 'p',
+				apiKey: 'secret-key',
+			}),
+		).toEqual({
 			status: 'OK',
 			message: 'Connection successful!',
 		});
@@ -261,14 +277,22 @@ describe('testCredential', () => {
 
 	it('gives a clear error on 401', async () => {
 		// n8n's CredentialsTester reports the credential's rule message for a matching status.
-		expect(await testCredential(new KnolyxApi(), { baseUrl, projectId: 'p', apiKey: 'nope' })).toEqual({
+		expect(
+			await testCredential(new KnolyxApi(), { baseUrl, projectId: 'p', apiKey: 'nope' }),
+		).toEqual({
 			status: 'Error',
 			message: expect.stringContaining('Knolyx refused the API key or the project ID (401)'),
 		});
 	});
 
 	it('gives the network error code when nothing listens', async () => {
-		expect(await testCredential(new KnolyxApi(), { baseUrl: 'http://127.0.0.1:1', projectId: 'p', apiKey: 'k' })).toEqual({
+		expect(
+			await testCredential(new KnolyxApi(), {
+				baseUrl: 'http://127.0.0.1:1',
+				projectId: 'p',
+				apiKey: 'k',
+			}),
+		).toEqual({
 			status: 'Error',
 			message: 'ECONNREFUSED',
 		});
@@ -286,7 +310,11 @@ describe('TriggerHost', () => {
 			webhookId: 'abc-123',
 		});
 	const put = async (url: string, body: unknown, token = 'good') =>
-		await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-token': token }, body: JSON.stringify(body) });
+		await fetch(url, {
+			method: 'PUT',
+			headers: { 'content-type': 'application/json', 'x-token': token },
+			body: JSON.stringify(body),
+		});
 
 	it('builds test and production URLs the way n8n does', async () => {
 		const host = await start();
@@ -304,7 +332,10 @@ describe('TriggerHost', () => {
 			await host.activate('trigger');
 			const hookId = host.nodeStaticData as IDataObject;
 			expect(hookId).toEqual({ hookId: expect.any(String) });
-			expect(hooks.get(hookId.hookId as string)).toEqual({ url: host.url('trigger'), mode: 'activate' });
+			expect(hooks.get(hookId.hookId as string)).toEqual({
+				url: host.url('trigger'),
+				mode: 'activate',
+			});
 
 			// checkExists true → no second create
 			const count = hooks.size;

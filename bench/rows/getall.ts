@@ -26,12 +26,32 @@ export async function benchGetAll(sandbox: SandboxProcess): Promise<void> {
 			'',
 			table(
 				['courses returned', 'requests', 'pages needed', 'wall time', '÷ (pages × latency)'],
-				[[m.result.outputItems, m.requests, pages, fmtMs(m.result.ms), `${round(m.result.ms / (pages * LATENCY_MS))}×`]],
+				[
+					[
+						m.result.outputItems,
+						m.requests,
+						pages,
+						fmtMs(m.result.ms),
+						`${round(m.result.ms / (pages * LATENCY_MS))}×`,
+					],
+				],
 			),
 		].join('\n'),
 	);
-	goal('4 Return All', 'requests ÷ pages needed', `${m.requests} / ${pages}`, '1 request per page', m.requests === pages && m.result.outputItems === total);
-	goal('4 Return All', 'wall time ÷ (pages × latency)', `${round(m.result.ms / (pages * LATENCY_MS))}×`, 'close to 1× (pages are sequential)', undefined);
+	goal(
+		'4 Return All',
+		'requests ÷ pages needed',
+		`${m.requests} / ${pages}`,
+		'1 request per page',
+		m.requests === pages && m.result.outputItems === total,
+	);
+	goal(
+		'4 Return All',
+		'wall time ÷ (pages × latency)',
+		`${round(m.result.ms / (pages * LATENCY_MS))}×`,
+		'close to 1× (pages are sequential)',
+		undefined,
+	);
 }
 
 // ---------------------------------------------------------------------------

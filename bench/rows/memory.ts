@@ -5,24 +5,32 @@ import { round, type SandboxProcess } from '../lib';
 import { measure, type Measured, enrolJob, failedOf } from '../measure';
 import { keptMb, knolyxEnrolAt } from './growth';
 
-export async function benchMemory(sandbox: SandboxProcess, bulk: Map<string, Measured[]> | undefined): Promise<void> {
+export async function benchMemory(
+	sandbox: SandboxProcess,
+	bulk: Map<string, Measured[]> | undefined,
+): Promise<void> {
 	const small = QUICK ? 100 : 1000;
 	const large = QUICK ? 1000 : 10_000;
 	log(`6. memory: peak RSS at N = ${small} and N = ${large}`);
 	const url = sandbox.url;
 	const runOne = async (name: string, client: 'passthrough', n: number): Promise<Measured> => {
 		const m = await measure(sandbox, { latencyMs: LATENCY_MS }, enrolJob(url, client, n));
-		log(`  ${name.padEnd(34)} N=${n} ${m.result.ms} ms, peak RSS ${m.result.maxRssMb} MB, failed ${failedOf(m)}`);
+		log(
+			`  ${name.padEnd(34)} N=${n} ${m.result.ms} ms, peak RSS ${m.result.maxRssMb} MB, failed ${failedOf(m)}`,
+		);
 		return m;
 	};
-	const knolyxSmall = bulk?.get('Knolyx node, default (adaptive)')?.at(-1) ?? (await knolyxEnrolAt(sandbox, small));
+	const knolyxSmall =
+		bulk?.get('Knolyx node, default (adaptive)')?.at(-1) ?? (await knolyxEnrolAt(sandbox, small));
 	const knolyxLarge = await knolyxEnrolAt(sandbox, large);
 	const baseSmall = await runOne('items only (pass-through node)', 'passthrough', small);
 	const baseLarge = await runOne('items only (pass-through node)', 'passthrough', large);
-	const perItem = (a: Measured, b: Measured) => ((b.result.maxRssMb - a.result.maxRssMb) * 1024) / (large - small);
+	const perItem = (a: Measured, b: Measured) =>
+		((b.result.maxRssMb - a.result.maxRssMb) * 1024) / (large - small);
 	const kept = keptMb;
 	const keptPerItem = (a: Measured, b: Measured) => ((kept(b) - kept(a)) * 1024) / (large - small);
-	const itemsPerItem = (a: Measured, b: Measured) => (((b.result.itemsHeapMb ?? NaN) - (a.result.itemsHeapMb ?? NaN)) * 1024) / (large - small);
+	const itemsPerItem = (a: Measured, b: Measured) =>
+		(((b.result.itemsHeapMb ?? NaN) - (a.result.itemsHeapMb ?? NaN)) * 1024) / (large - small);
 	const memoryCells = (a: Measured, b: Measured): string[] => [
 		`${a.result.maxRssMb} MB`,
 		`${b.result.maxRssMb} MB`,
@@ -37,10 +45,28 @@ export async function benchMemory(sandbox: SandboxProcess, bulk: Map<string, Mea
 			`### 6. Memory: peak RSS of the bulk run (one process per run), N = ${small} and N = ${large}`,
 			'',
 			table(
-				['run', `peak RSS N=${small}`, `peak RSS N=${large}`, 'RSS growth per item', `heap kept by the run N=${small}`, `N=${large}`, 'kept per item', 'the items alone per item (input + output)', `time N=${large}`],
 				[
-					['Knolyx node, default (enrol)', ...memoryCells(knolyxSmall, knolyxLarge), fmtMs(knolyxLarge.result.ms)],
-					['same items through a pass-through node', ...memoryCells(baseSmall, baseLarge), fmtMs(baseLarge.result.ms)],
+					'run',
+					`peak RSS N=${small}`,
+					`peak RSS N=${large}`,
+					'RSS growth per item',
+					`heap kept by the run N=${small}`,
+					`N=${large}`,
+					'kept per item',
+					'the items alone per item (input + output)',
+					`time N=${large}`,
+				],
+				[
+					[
+						'Knolyx node, default (enrol)',
+						...memoryCells(knolyxSmall, knolyxLarge),
+						fmtMs(knolyxLarge.result.ms),
+					],
+					[
+						'same items through a pass-through node',
+						...memoryCells(baseSmall, baseLarge),
+						fmtMs(baseLarge.result.ms),
+					],
 				],
 			),
 			'',

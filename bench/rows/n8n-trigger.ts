@@ -17,14 +17,24 @@ import type { INode } from 'n8n-workflow';
 
 import { QUICK, log } from '../config';
 import { machineBusyMs, processCpuMs, round, type SandboxProcess } from '../lib';
-import { realN8nUnavailable, sharedRealN8n, triggerNode, webhookNode, type N8nFlavour, type RealN8n } from '../n8n-real';
+import {
+	realN8nUnavailable,
+	sharedRealN8n,
+	triggerNode,
+	webhookNode,
+	type N8nFlavour,
+	type RealN8n,
+} from '../n8n-real';
 import { goal, ratio, sections, table } from '../report';
 import { HTTP_AUTH_HEADERS, HTTP_NODE_VERSION, HTTP_TYPE } from '../workflows';
 
 const IN_FLIGHT = 4;
 const COURSE_ROUTE = 'GET /public/api/v1/course/{id}';
 const COURSE_ID = 101;
-const LAZY: N8nFlavour = { name: 'lazy-acquire', env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' } };
+const LAZY: N8nFlavour = {
+	name: 'lazy-acquire',
+	env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
+};
 
 type Engine = 'default' | 'lazy';
 type Kind = 'knolyx' | 'webhook';
@@ -73,7 +83,10 @@ function envelope(id: string, i: number): string {
 	return JSON.stringify({
 		id,
 		type: 'COURSE_PAYMENT_RECEIVED',
-		data: { user: { id: 1000 + i, name: `Buyer ${i}`, email: `buyer${i}@example.com` }, course: { id: COURSE_ID, name: 'Intro to n8n' } },
+		data: {
+			user: { id: 1000 + i, name: `Buyer ${i}`, email: `buyer${i}@example.com` },
+			course: { id: COURSE_ID, name: 'Intro to n8n' },
+		},
 	});
 }
 
@@ -95,7 +108,12 @@ async function courseReads(sandbox: SandboxProcess): Promise<number> {
 }
 
 /** Sends every body with IN_FLIGHT at a time, then waits until `expected` executions reached their HTTP Request. */
-async function push(sandbox: SandboxProcess, target: Target, bodies: string[], expected: number): Promise<Omit<Round, 'target' | 'engine' | 'kind' | 'version' | 'round' | 'unique'>> {
+async function push(
+	sandbox: SandboxProcess,
+	target: Target,
+	bodies: string[],
+	expected: number,
+): Promise<Omit<Round, 'target' | 'engine' | 'kind' | 'version' | 'round' | 'unique'>> {
 	const { real } = target;
 	await sandbox.call('resetStats');
 	const statuses: Record<string, number> = {};
@@ -103,12 +121,20 @@ async function push(sandbox: SandboxProcess, target: Target, bodies: string[], e
 	const busyBefore = machineBusyMs();
 	const started = Date.now();
 	let next = 0;
-	const headers: Record<string, string> = { 'content-type': 'application/json', ...(target.token ? { 'x-webhook-security-token': target.token } : {}) };
+	const headers: Record<string, string> = {
+		'content-type': 'application/json',
+		...(target.token ? { 'x-webhook-security-token': target.token } : {}),
+	};
 	await Promise.all(
 		Array.from({ length: IN_FLIGHT }, async () => {
 			while (next < bodies.length) {
 				const body = bodies[next++];
-				const res = await fetch(target.url, { method: 'PUT', headers, body, signal: AbortSignal.timeout(60_000) });
+				const res = await fetch(target.url, {
+					method: 'PUT',
+					headers,
+					body,
+					signal: AbortSignal.timeout(60_000),
+				});
 				await res.arrayBuffer();
 				statuses[res.status] = (statuses[res.status] ?? 0) + 1;
 			}
@@ -129,21 +155,32 @@ async function push(sandbox: SandboxProcess, target: Target, bodies: string[], e
 	// Executions that should not exist (a duplicate) may still be on their way: look once more a moment later.
 	await new Promise((resolve) => setTimeout(resolve, 1500));
 	const executions = await courseReads(sandbox);
-	const n8nCpuMs = cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined;
+	const n8nCpuMs =
+		cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined;
 	const otherCores =
-		busyBefore !== undefined && busyAfter !== undefined && n8nCpuMs !== undefined ? Math.max(0, (busyAfter - busyBefore - n8nCpuMs) / ms) : undefined;
+		busyBefore !== undefined && busyAfter !== undefined && n8nCpuMs !== undefined
+			? Math.max(0, (busyAfter - busyBefore - n8nCpuMs) / ms)
+			: undefined;
 	return { deliveries: bodies.length, ms, executions, statuses, n8nCpuMs, otherCores };
 }
 
 export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> {
 	const unique = QUICK ? 100 : 1000;
 	const title = `${unique} unique events + 10 % resent, twice, ${IN_FLIGHT} in flight`;
-	log(`9. trigger in a real n8n 2.41.1: ${title}; Webhook node v1 and v2 beside it, and a second n8n with ${Object.keys(LAZY.env).join(', ')}`);
+	log(
+		`9. trigger in a real n8n 2.41.1: ${title}; Webhook node v1 and v2 beside it, and a second n8n with ${Object.keys(LAZY.env).join(', ')}`,
+	);
 	const reason = realN8nUnavailable();
 	if (reason) {
 		log(`  not measured: ${reason}`);
 		sections.push(`### 9. Trigger in a real n8n: not measured\n\n${reason}.`);
-		goal('9 trigger in n8n', 'time per delivery: Knolyx Trigger ÷ Webhook node', 'not measured', '≤ 1.1×', undefined);
+		goal(
+			'9 trigger in n8n',
+			'time per delivery: Knolyx Trigger ÷ Webhook node',
+			'not measured',
+			'≤ 1.1×',
+			undefined,
+		);
 		return;
 	}
 	await sandbox.call('reset');
@@ -157,7 +194,11 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 		type: HTTP_TYPE,
 		typeVersion: HTTP_NODE_VERSION,
 		position: [250, 0],
-		parameters: { url: `${sandbox.url}/public/api/v1/course/${COURSE_ID}`, ...HTTP_AUTH_HEADERS, options: {} },
+		parameters: {
+			url: `${sandbox.url}/public/api/v1/course/${COURSE_ID}`,
+			...HTTP_AUTH_HEADERS,
+			options: {},
+		},
 	});
 	const targets: Target[] = [];
 	for (const planned of PLAN) {
@@ -166,28 +207,55 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 		if (planned.kind === 'knolyx') {
 			// Version 2 is what a node added in the editor gets; version 1 is what workflows saved
 			// before it keep (n8n evaluates one more expression per delivery for it).
-			const node = triggerNode('Knolyx Trigger', 'n8n-nodes-knolyx.knolyxTrigger', { events: ['COURSE_PAYMENT_RECEIVED'], options: {} }, {
-				typeVersion: planned.version,
-				credentials: { knolyxApi: { id: real.credential.id, name: real.credential.name } },
-			});
+			const node = triggerNode(
+				'Knolyx Trigger',
+				'n8n-nodes-knolyx.knolyxTrigger',
+				{ events: ['COURSE_PAYMENT_RECEIVED'], options: {} },
+				{
+					typeVersion: planned.version,
+					credentials: { knolyxApi: { id: real.credential.id, name: real.credential.name } },
+				},
+			);
 			await real.addWorkflow(`bench trigger: ${name}`, [node, httpStep()]);
-			const registered = (await sandbox.call<Array<{ url: string; securityToken: string }>>('webhooks')).find((w) => w.url.includes(node.webhookId as string));
-			if (!registered) throw new Error(`publishing the ${name} workflow registered no webhook on the sandbox`);
-			targets.push({ ...planned, name, real, url: `${real.url}/webhook/${node.webhookId}/webhook`, token: registered.securityToken });
+			const registered = (
+				await sandbox.call<Array<{ url: string; securityToken: string }>>('webhooks')
+			).find((w) => w.url.includes(node.webhookId as string));
+			if (!registered)
+				throw new Error(`publishing the ${name} workflow registered no webhook on the sandbox`);
+			targets.push({
+				...planned,
+				name,
+				real,
+				url: `${real.url}/webhook/${node.webhookId}/webhook`,
+				token: registered.securityToken,
+			});
 		} else {
 			const path = `bench-trigger-v${planned.version}-${randomUUID().slice(0, 8)}`;
-			await real.addWorkflow(`bench trigger: ${name}`, [webhookNode({ httpMethod: 'PUT', path, responseMode: 'onReceived', options: {} }, planned.version), httpStep()]);
+			await real.addWorkflow(`bench trigger: ${name}`, [
+				webhookNode(
+					{ httpMethod: 'PUT', path, responseMode: 'onReceived', options: {} },
+					planned.version,
+				),
+				httpStep(),
+			]);
 			targets.push({ ...planned, name, real, url: `${real.url}/webhook/${path}` });
 		}
 	}
 	let seed = 11;
-	const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+	const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 	// Warm-up: every workflow with a few deliveries (n8n loads and compiles on first use; a fresh
 	// webhook may answer 404 for a moment after publishing).
 	for (const target of targets) {
 		const warm = sequence(20, random);
 		for (let attempt = 0; attempt < 40; attempt++) {
-			const probe = await fetch(target.url, { method: 'PUT', headers: { 'content-type': 'application/json', ...(target.token ? { 'x-webhook-security-token': target.token } : {}) }, body: envelope(randomUUID(), 0) });
+			const probe = await fetch(target.url, {
+				method: 'PUT',
+				headers: {
+					'content-type': 'application/json',
+					...(target.token ? { 'x-webhook-security-token': target.token } : {}),
+				},
+				body: envelope(randomUUID(), 0),
+			});
 			await probe.arrayBuffer();
 			if (probe.status !== 404) break;
 			await new Promise((resolve) => setTimeout(resolve, 250));
@@ -200,14 +268,27 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 		for (const target of turn === 1 ? targets : [...targets].reverse()) {
 			const expected = target.kind === 'knolyx' ? ids.length : bodies.length; // the Webhook node runs every delivery
 			const r = await push(sandbox, target, bodies, expected);
-			rounds.push({ ...r, target: target.name, engine: target.engine, kind: target.kind, version: target.version, round: turn, unique: ids.length });
-			log(`  ${target.name.padEnd(32)} round ${turn}: ${bodies.length} deliveries in ${r.ms} ms (${round1(bodies.length / (r.ms / 1000))}/s), executions ${r.executions} (expected ${expected}), n8n cpu ${r.n8nCpuMs} ms, other load ${round1(r.otherCores)} cores, load ${round(loadavg()[0], 1)}`);
+			rounds.push({
+				...r,
+				target: target.name,
+				engine: target.engine,
+				kind: target.kind,
+				version: target.version,
+				round: turn,
+				unique: ids.length,
+			});
+			log(
+				`  ${target.name.padEnd(32)} round ${turn}: ${bodies.length} deliveries in ${r.ms} ms (${round1(bodies.length / (r.ms / 1000))}/s), executions ${r.executions} (expected ${expected}), n8n cpu ${r.n8nCpuMs} ms, other load ${round1(r.otherCores)} cores, load ${round(loadavg()[0], 1)}`,
+			);
 		}
 	}
 	const of = (engine: Engine, kind: Kind, version: number, round: number) =>
-		rounds.find((r) => r.engine === engine && r.kind === kind && r.version === version && r.round === round) as Round;
+		rounds.find(
+			(r) => r.engine === engine && r.kind === kind && r.version === version && r.round === round,
+		) as Round;
 	/** This round's time per delivery ÷ that of the Webhook node `version` in the same n8n and round. */
-	const per = (r: Round, version: number) => perDelivery(r) / perDelivery(of(r.engine, 'webhook', version, r.round));
+	const per = (r: Round, version: number) =>
+		perDelivery(r) / perDelivery(of(r.engine, 'webhook', version, r.round));
 	const rows = rounds.map((r) => [
 		r.target,
 		r.round,
@@ -219,7 +300,9 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 		r.kind === 'webhook' && r.version === 1 ? '1×' : ratio(per(r, 1)),
 		r.kind === 'webhook' && r.version === 2 ? '1×' : ratio(per(r, 2)),
 		r.executions,
-		Object.entries(r.statuses).map(([s, c]) => `${c}× ${s}`).join(', '),
+		Object.entries(r.statuses)
+			.map(([s, c]) => `${c}× ${s}`)
+			.join(', '),
 		r.n8nCpuMs === undefined ? '?' : `${round(r.n8nCpuMs / r.deliveries, 1)} ms`,
 		r.otherCores === undefined ? '?' : round1(r.otherCores),
 	]);
@@ -232,7 +315,21 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 			`Workflows: Knolyx Trigger (Course Payment Received) → HTTP Request (GET the course from the sandbox), and n8n's Webhook node (PUT, respond immediately) → the same HTTP Request; published, production URL, n8n's default execution saving. Two anchors: the Webhook node version 1, which passes the same gate in n8n 2.41 as the Knolyx Trigger (a new expression isolate for every delivery), and the Webhook node version 2, which n8n lets skip it (the limit). The same workflows also run in a second n8n 2.41.1 started with \`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true\` (experimental in 2.41: an isolate only when an expression needs one), in the same rounds. The deliveries are PUT straight to n8n with ${IN_FLIGHT} in flight (the Knolyx Trigger's with the registration's token); the time runs from the first delivery to the last execution's HTTP Request reaching the sandbox (executions = those requests). Each round sends ${unique} new ids, each 10th followed by a resend of an earlier id of the round (round 2: the seen-id window holds ${unique} ids before it and ${2 * unique} after; item 5 measures the dedupe at its bound of 5 000). The Webhook node starts an execution for every delivery, resends included. The ratios divide by the Webhook node of the same n8n in the same round.`,
 			'',
 			table(
-				['trigger', 'round', 'deliveries', 'unique ids', 'time', 'deliveries/s', 'time per delivery', '÷ Webhook v1 (same gate)', '÷ Webhook v2 (limit)', 'executions', 'answers', 'n8n CPU per delivery', 'other processes (cores busy)'],
+				[
+					'trigger',
+					'round',
+					'deliveries',
+					'unique ids',
+					'time',
+					'deliveries/s',
+					'time per delivery',
+					'÷ Webhook v1 (same gate)',
+					'÷ Webhook v2 (limit)',
+					'executions',
+					'answers',
+					'n8n CPU per delivery',
+					'other processes (cores busy)',
+				],
 				rows,
 			),
 			'',
@@ -243,11 +340,21 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 	const rate = (r: Round) => round1(r.deliveries / (r.ms / 1000));
 	const headline = (r: Round, version: number) =>
 		`${ratio(per(r, version))} (${rate(r)} vs ${rate(of(r.engine, 'webhook', version, 2))} deliveries/s; round 1: ${ratio(per(of(r.engine, r.kind, r.version, 1), version))})`;
-	goal('9 trigger in n8n', 'time per delivery: Knolyx Trigger v2 ÷ Webhook node v1, the same gate (round 2)', headline(k2, 1), '≤ 1.1×', per(k2, 1) <= 1.1, () =>
-		whyTrigger(rounds, of),
+	goal(
+		'9 trigger in n8n',
+		'time per delivery: Knolyx Trigger v2 ÷ Webhook node v1, the same gate (round 2)',
+		headline(k2, 1),
+		'≤ 1.1×',
+		per(k2, 1) <= 1.1,
+		() => whyTrigger(rounds, of),
 	);
-	goal('9 trigger in n8n', 'time per delivery: Knolyx Trigger v2 ÷ Webhook node v2, the limit (round 2)', headline(k2, 2), '≤ 1.1×', per(k2, 2) <= 1.1, () =>
-		whyTrigger(rounds, of),
+	goal(
+		'9 trigger in n8n',
+		'time per delivery: Knolyx Trigger v2 ÷ Webhook node v2, the limit (round 2)',
+		headline(k2, 2),
+		'≤ 1.1×',
+		per(k2, 2) <= 1.1,
+		() => whyTrigger(rounds, of),
 	);
 	const lk2 = lazyK2(2);
 	goal(
@@ -275,7 +382,10 @@ const perDelivery = (r: Round) => r.ms / r.deliveries;
 const cpuPer = (r: Round) => round((r.n8nCpuMs ?? NaN) / r.deliveries, 1);
 
 /** Why row 9 misses a goal on n8n's default settings: this run's figures, with what the profiles and n8n's code showed. */
-function whyTrigger(rounds: Round[], of: (engine: Engine, kind: Kind, version: number, round: number) => Round): string {
+function whyTrigger(
+	rounds: Round[],
+	of: (engine: Engine, kind: Kind, version: number, round: number) => Round,
+): string {
 	const k2 = of('default', 'knolyx', 2, 2);
 	const k1 = of('default', 'knolyx', 1, 2);
 	const w1 = of('default', 'webhook', 1, 2);

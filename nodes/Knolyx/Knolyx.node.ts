@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { agentSafetyProperties } from './actions/agent-safety';
@@ -15,7 +20,8 @@ export class Knolyx implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Provision users, manage workgroups, course access rules, event attendance and webhooks on Knolyx',
+		description:
+			'Provision users, manage workgroups, course access rules, event attendance and webhooks on Knolyx',
 		defaults: { name: 'Knolyx' },
 		usableAsTool: true,
 		builderHint: {
@@ -24,15 +30,18 @@ export class Knolyx implements INodeType {
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-knolyx.knolyxTrigger',
-					relationHint: 'Starts a workflow when a student starts or completes a course or pays for a course or bundle',
+					relationHint:
+						'Starts a workflow when a student starts or completes a course or pays for a course or bundle',
 				},
 				{
 					nodeType: 'n8n-nodes-base.stripeTrigger',
-					relationHint: 'A payment in Stripe that should enrol the buyer (User → Enrol in Workgroup)',
+					relationHint:
+						'A payment in Stripe that should enrol the buyer (User → Enrol in Workgroup)',
 				},
 				{
 					nodeType: 'n8n-nodes-knolyx.knolyxPollTrigger',
-					relationHint: 'Starts a workflow when someone registers for a community event or a course or event is added',
+					relationHint:
+						'Starts a workflow when someone registers for a community event or a course or event is added',
 				},
 			],
 		},

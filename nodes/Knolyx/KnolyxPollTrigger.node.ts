@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchCommunityEvents } from './methods/listSearch';
@@ -22,11 +27,12 @@ export class KnolyxPollTrigger implements INodeType {
 		},
 		builderHint: {
 			searchHint:
-				"Use to react when someone registers for a Knolyx community event (for example: send the joining details, add the attendee to a mailing list), when an event is published or when a course is added; it checks on the schedule in Poll Times (one minute at the shortest). Needs the community ID for attendees and events. The first check after publishing only records what exists and starts nothing; later checks start one execution with one item per new entry. For course starts, completions and payments use the Knolyx Trigger instead: Knolyx sends those at once.",
+				'Use to react when someone registers for a Knolyx community event (for example: send the joining details, add the attendee to a mailing list), when an event is published or when a course is added; it checks on the schedule in Poll Times (one minute at the shortest). Needs the community ID for attendees and events. The first check after publishing only records what exists and starts nothing; later checks start one execution with one item per new entry. For course starts, completions and payments use the Knolyx Trigger instead: Knolyx sends those at once.',
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-knolyx.knolyxTrigger',
-					relationHint: 'Instant trigger for course started, course completed and course or bundle payments',
+					relationHint:
+						'Instant trigger for course started, course completed and course or bundle payments',
 				},
 				{
 					nodeType: 'n8n-nodes-knolyx.knolyx',

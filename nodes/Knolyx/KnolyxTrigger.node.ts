@@ -34,15 +34,17 @@ export class KnolyxTrigger implements INodeType {
 		},
 		builderHint: {
 			searchHint:
-				"Use to react when a student starts or completes a course, or when a course or bundle is paid for in Knolyx (for example: send a certificate e-mail when a student completes a course, add a buyer to a CRM). Pick the events in Events. It registers its own webhook in Knolyx when the workflow is published, so no Webhook node is needed, and Knolyx must reach n8n at a public https address. One item per event: $json.event, $json.eventId, $json.user.email, $json.user.name, $json.course.id, $json.course.name ($json.bundle instead of course for bundle payments). A resend of an event already accepted (same eventId) starts nothing.",
+				'Use to react when a student starts or completes a course, or when a course or bundle is paid for in Knolyx (for example: send a certificate e-mail when a student completes a course, add a buyer to a CRM). Pick the events in Events. It registers its own webhook in Knolyx when the workflow is published, so no Webhook node is needed, and Knolyx must reach n8n at a public https address. One item per event: $json.event, $json.eventId, $json.user.email, $json.user.name, $json.course.id, $json.course.name ($json.bundle instead of course for bundle payments). A resend of an event already accepted (same eventId) starts nothing.',
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-knolyx.knolyx',
-					relationHint: 'Act on the student in Knolyx, e.g. add them to another course workgroup after a completion',
+					relationHint:
+						'Act on the student in Knolyx, e.g. add them to another course workgroup after a completion',
 				},
 				{
 					nodeType: 'n8n-nodes-knolyx.knolyxPollTrigger',
-					relationHint: 'For what Knolyx sends no webhook for: new event attendees, new events, new courses',
+					relationHint:
+						'For what Knolyx sends no webhook for: new event attendees, new events, new courses',
 				},
 			],
 		},

@@ -28,7 +28,8 @@ interface Armed extends BurstStatus {
 
 /** Checks the faults of a burst: at least one setting, each as POST /sandbox/faults checks it. */
 function burstFaults(input: unknown): Partial<FaultConfig> {
-	if (isObject(input) && Object.keys(input).length === 0) throw badRequest('faults must be a non-empty object of fault settings');
+	if (isObject(input) && Object.keys(input).length === 0)
+		throw badRequest('faults must be a non-empty object of fault settings');
 	return validateFaults(input, 'faults');
 }
 

@@ -51,13 +51,31 @@ export interface DeliverySummary {
 
 export interface Overview {
 	generatedAt: string;
-	counts: Record<'users' | 'workgroups' | 'memberships' | 'courses' | 'rules' | 'communities' | 'events' | 'webhooks' | 'requests', number>;
+	counts: Record<
+		| 'users'
+		| 'workgroups'
+		| 'memberships'
+		| 'courses'
+		| 'rules'
+		| 'communities'
+		| 'events'
+		| 'webhooks'
+		| 'requests',
+		number
+	>;
 	users: (Omit<User, 'role'> & { workgroups: Ref[] })[];
 	workgroups: {
 		id: number;
 		name: string;
 		memberCount: number;
-		members: { userId: number; name: string | null; email: string; removalDate: string | null; active: boolean; addedAt: string }[];
+		members: {
+			userId: number;
+			name: string | null;
+			email: string;
+			removalDate: string | null;
+			active: boolean;
+			addedAt: string;
+		}[];
 	}[];
 	courses: {
 		id: number;
@@ -81,9 +99,23 @@ export interface Overview {
 		id: number;
 		name: string;
 		workgroups: Ref[];
-		events: { id: number; title: string; startDateTime: string; endDateTime: string; attendeeCount: number; attendees: { id: number; name: string | null; email: string | null; at: string }[] }[];
+		events: {
+			id: number;
+			title: string;
+			startDateTime: string;
+			endDateTime: string;
+			attendeeCount: number;
+			attendees: { id: number; name: string | null; email: string | null; at: string }[];
+		}[];
 	}[];
-	webhooks: { id: number; name: string; url: string; securityToken: string; createdAt: string; deliveries: DeliverySummary[] }[];
+	webhooks: {
+		id: number;
+		name: string;
+		url: string;
+		securityToken: string;
+		createdAt: string;
+		deliveries: DeliverySummary[];
+	}[];
 	/** Deliveries whose webhook has been deleted since. */
 	removedWebhookDeliveries: DeliverySummary[];
 	requests: RecordedRequest[];
@@ -93,7 +125,8 @@ export interface Overview {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const fullName = (u: User | undefined): string | null => (u ? `${u.firstName} ${u.lastName}`.trim() : null);
+const fullName = (u: User | undefined): string | null =>
+	u ? `${u.firstName} ${u.lastName}`.trim() : null;
 
 /** Newest-last iteration order of a Map, cut to the last `limit` values. */
 function lastValues<T>(map: Map<unknown, T>, limit: number): T[] {
@@ -116,8 +149,14 @@ export function summariseDeliveries(attempts: DeliveryAttempt[]): DeliverySummar
 	for (const a of attempts) {
 		let s = byMessage.get(a.messageId);
 		if (!s) {
-			const data = a.body.data as { user?: { name?: unknown }; course?: { name?: unknown }; bundle?: { name?: unknown } };
-			const parts = [str(data.user?.name), str(data.course?.name) ?? str(data.bundle?.name)].filter((p): p is string => !!p);
+			const data = a.body.data as {
+				user?: { name?: unknown };
+				course?: { name?: unknown };
+				bundle?: { name?: unknown };
+			};
+			const parts = [str(data.user?.name), str(data.course?.name) ?? str(data.bundle?.name)].filter(
+				(p): p is string => !!p,
+			);
 			s = {
 				messageId: a.messageId,
 				webhookId: a.webhookId,
@@ -139,10 +178,16 @@ export function summariseDeliveries(attempts: DeliveryAttempt[]): DeliverySummar
 	}
 	// A message whose first send fell out of the window still shows its later attempts.
 	for (const s of byMessage.values()) s.resends = Math.max(0, s.resends);
-	return [...byMessage.values()].sort((x, y) => (x.lastAt < y.lastAt ? 1 : x.lastAt > y.lastAt ? -1 : 0));
+	return [...byMessage.values()].sort((x, y) =>
+		x.lastAt < y.lastAt ? 1 : x.lastAt > y.lastAt ? -1 : 0,
+	);
 }
 
-export function buildOverview(ctx: SandboxContext, requests: RecentRequests, burst: BurstStatus | null): Overview {
+export function buildOverview(
+	ctx: SandboxContext,
+	requests: RecentRequests,
+	burst: BurstStatus | null,
+): Overview {
 	const { state } = ctx;
 	const wgRef = (id: number): Ref => ({ id, name: state.workgroups.get(id)?.name ?? null });
 
@@ -187,7 +232,9 @@ export function buildOverview(ctx: SandboxContext, requests: RecentRequests, bur
 			createdAt: c.createdAt,
 			ruleCount: rules.length,
 			rules: rules.slice(0, LIMITS.rulesPerCourse).map((r) => {
-				const assoc = (r.associations && typeof r.associations === 'object' ? r.associations : {}) as Record<string, unknown>;
+				const assoc = (
+					r.associations && typeof r.associations === 'object' ? r.associations : {}
+				) as Record<string, unknown>;
 				const ids = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 				const otherAssociations = Object.fromEntries(
 					Object.entries(assoc)
@@ -258,12 +305,17 @@ export function buildOverview(ctx: SandboxContext, requests: RecentRequests, bur
 			webhooks: state.webhooks.size,
 			requests: requests.count,
 		},
-		users: users.map((user) => ({ ...withoutRole(user), workgroups: shownUsers.get(user.id) ?? [] })),
+		users: users.map((user) => ({
+			...withoutRole(user),
+			workgroups: shownUsers.get(user.id) ?? [],
+		})),
 		workgroups,
 		courses,
 		communities,
 		webhooks,
-		removedWebhookDeliveries: summaries.filter((s) => !state.webhooks.has(s.webhookId)).slice(0, LIMITS.messagesPerWebhook),
+		removedWebhookDeliveries: summaries
+			.filter((s) => !state.webhooks.has(s.webhookId))
+			.slice(0, LIMITS.messagesPerWebhook),
 		requests: requests.newest(LIMITS.requests),
 		faults: { current: ctx.faults.current, burst },
 		bundles: firstValues(state.bundles.values(), 50).map((b) => ({ id: b.id, name: b.name })),

@@ -11,7 +11,9 @@ const EVENT_PATH = '/community/:communityId/event/:eventId';
 export function communityRoutes(ctx: SandboxContext): Router {
 	const { state } = ctx;
 	const router = Router();
-	router.use('/community', (req, res, next) => requirePermission(req.method === 'GET' ? 'EVENT_READ' : 'EVENT_MANAGE')(req, res, next));
+	router.use('/community', (req, res, next) =>
+		requirePermission(req.method === 'GET' ? 'EVENT_READ' : 'EVENT_MANAGE')(req, res, next),
+	);
 
 	const communityOf = (req: Request): Community => {
 		const community = state.communities.get(parseId(req.params.communityId, 'communityId'));

@@ -24,7 +24,11 @@ const text = is.text({ pattern: /\S/, meaning: 'a non-empty text' });
 const digits = is.text({ pattern: DIGITS, meaning: 'a non-negative integer' });
 
 /** One API key, as POST /sandbox/keys and POST /sandbox/seed's apiKeys take it. */
-const API_KEY_SCHEMA: Schema = { apiKey: text, projectId: text, permissions: is.listOf(is.oneOf(PERMISSIONS)) };
+const API_KEY_SCHEMA: Schema = {
+	apiKey: text,
+	projectId: text,
+	permissions: is.listOf(is.oneOf(PERMISSIONS)),
+};
 const API_KEY_REQUIRED = ['apiKey', 'permissions'];
 
 /** POST /sandbox/seed (SeedSpec): every list and every entry checked before anything is added. */
@@ -32,27 +36,56 @@ const SEED_SCHEMA: Schema = {
 	courses: is.listOf(is.shape({ title: text, description: is.text() }, ['title'])),
 	workgroups: is.listOf(is.shape({ name: text }, ['name'])),
 	bundles: is.listOf(is.shape({ name: text, slug: text }, ['name'])),
-	users: is.listOf(is.shape({ firstName: text, lastName: text, email: text, gender: text }, ['firstName', 'lastName', 'email'])),
+	users: is.listOf(
+		is.shape({ firstName: text, lastName: text, email: text, gender: text }, [
+			'firstName',
+			'lastName',
+			'email',
+		]),
+	),
 	communities: is.listOf(
-		is.shape({ name: text, workgroupIds: is.listOf(is.integer(1)), workgroupNames: is.listOf(text) }, ['name']),
+		is.shape(
+			{ name: text, workgroupIds: is.listOf(is.integer(1)), workgroupNames: is.listOf(text) },
+			['name'],
+		),
 	),
 	events: is.listOf(
-		is.shape({ communityId: is.integer(1), communityName: text, title: text, startDateTime: text, endDateTime: text }, ['title']),
+		is.shape(
+			{
+				communityId: is.integer(1),
+				communityName: text,
+				title: text,
+				startDateTime: text,
+				endDateTime: text,
+			},
+			['title'],
+		),
 	),
 	members: is.listOf(
-		is.shape({ workgroupId: is.integer(1), email: text, removalDate: is.text({ nullable: true }) }, ['workgroupId', 'email']),
+		is.shape(
+			{ workgroupId: is.integer(1), email: text, removalDate: is.text({ nullable: true }) },
+			['workgroupId', 'email'],
+		),
 	),
-	attendance: is.listOf(is.shape({ eventId: is.integer(1), userId: is.integer(1) }, ['eventId', 'userId'])),
+	attendance: is.listOf(
+		is.shape({ eventId: is.integer(1), userId: is.integer(1) }, ['eventId', 'userId']),
+	),
 	// Rules are stored as given (any fields): per course id, a list of objects.
 	rules: (value, field) => {
-		if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest(`${field} must be a JSON object`);
+		if (value === null || typeof value !== 'object' || Array.isArray(value))
+			throw badRequest(`${field} must be a JSON object`);
 		for (const [courseId, rules] of Object.entries(value)) {
 			if (!DIGITS.test(courseId)) throw badRequest(`${field}.${courseId} is not a course id`);
 			is.listOf(is.object)(rules, `${field}.${courseId}`);
 		}
 	},
 	apiKeys: is.listOf(is.shape(API_KEY_SCHEMA, API_KEY_REQUIRED)),
-	generate: is.shape({ courses: is.integer(0), workgroups: is.integer(0), users: is.integer(0), events: is.integer(0) }),
+	generate: is.shape({
+		courses: is.integer(0),
+		workgroups: is.integer(0),
+		users: is.integer(0),
+		events: is.integer(0),
+	}),
 };
 
 const CONFIG_SCHEMA: Schema = {
@@ -62,7 +95,12 @@ const CONFIG_SCHEMA: Schema = {
 	deliveryTimeoutMs: is.integer(0),
 };
 
-const ACTIVITY_SCHEMA: Schema = { userId: is.integer(1), email: text, courseId: is.integer(1), bundleId: is.integer(1) };
+const ACTIVITY_SCHEMA: Schema = {
+	userId: is.integer(1),
+	email: text,
+	courseId: is.integer(1),
+	bundleId: is.integer(1),
+};
 
 const DELIVERIES_QUERY: Schema = {
 	messageId: text,
@@ -140,14 +178,17 @@ export function controlRoutes(ctx: SandboxContext, reset: (seed: SeedName) => un
 	});
 
 	router.post('/keys', (req, res) => {
-		const spec = { apiKeys: [checkBody(req, API_KEY_SCHEMA, { required: API_KEY_REQUIRED })] } as SeedSpec;
+		const spec = {
+			apiKeys: [checkBody(req, API_KEY_SCHEMA, { required: API_KEY_REQUIRED })],
+		} as SeedSpec;
 		applySeedSpec(ctx.state, spec);
 		res.status(201).json({ ok: true });
 	});
 
 	router.post('/activity/:kind', (req, res) => {
 		const kind = req.params.kind as ActivityKind;
-		if (!ACTIVITY_KINDS.includes(kind)) throw notFound(`Unknown activity; use one of ${ACTIVITY_KINDS.join(', ')}`);
+		if (!ACTIVITY_KINDS.includes(kind))
+			throw notFound(`Unknown activity; use one of ${ACTIVITY_KINDS.join(', ')}`);
 		res.json(recordActivity(ctx, kind, checkBody(req, ACTIVITY_SCHEMA)));
 	});
 

@@ -7,7 +7,11 @@ export function keyRoutes(): Router {
 	const router = Router();
 	router.get('/key', (_req, res) => {
 		const key = currentKey(res);
-		res.json({ apiKey: maskSecret(key.apiKey), projectId: key.projectId, permissions: key.permissions });
+		res.json({
+			apiKey: maskSecret(key.apiKey),
+			projectId: key.projectId,
+			permissions: key.permissions,
+		});
 	});
 	return router;
 }

@@ -43,7 +43,11 @@ function sendAsset(res: Response, name: string): void {
 		body = fs.readFileSync(path.join(ASSETS_DIR, name));
 		cache.set(name, body);
 	}
-	res.set({ 'Content-Type': ASSETS[name], 'Cache-Control': 'no-cache', 'Content-Security-Policy': CONTENT_SECURITY_POLICY });
+	res.set({
+		'Content-Type': ASSETS[name],
+		'Cache-Control': 'no-cache',
+		'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+	});
 	res.send(body);
 }
 

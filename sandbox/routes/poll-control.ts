@@ -20,7 +20,14 @@
 import { Router, type Request } from 'express';
 import type { SandboxContext } from '../context';
 import { ApiError, badRequest, notFound } from '../errors';
-import { armReadEdit, clearReadEdits, listMap, pendingReadEdits, type ReadEditAction, type ReadEditList } from '../poll-edits';
+import {
+	armReadEdit,
+	clearReadEdits,
+	listMap,
+	pendingReadEdits,
+	type ReadEditAction,
+	type ReadEditList,
+} from '../poll-edits';
 import type { CommunityEvent, User } from '../types';
 import { isEmail, isObject, parseId, requireDateTime } from '../validation';
 
@@ -31,12 +38,18 @@ function bodyOf(req: Request, fields: readonly string[]): Record<string, unknown
 	if (req.body === undefined) return {};
 	if (!isObject(req.body)) throw badRequest('Body must be a JSON object');
 	for (const field of Object.keys(req.body)) {
-		if (!fields.includes(field)) throw badRequest(`${field}: unknown field (this endpoint takes ${fields.join(', ')})`);
+		if (!fields.includes(field))
+			throw badRequest(`${field}: unknown field (this endpoint takes ${fields.join(', ')})`);
 	}
 	return req.body;
 }
 
-function integerOf(body: Record<string, unknown>, field: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+function integerOf(
+	body: Record<string, unknown>,
+	field: string,
+	min: number,
+	max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
 	const value = body[field];
 	if (value === undefined) return undefined;
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -45,10 +58,15 @@ function integerOf(body: Record<string, unknown>, field: string, min: number, ma
 	return value;
 }
 
-function choiceOf<T extends string>(body: Record<string, unknown>, field: string, choices: readonly T[]): T | undefined {
+function choiceOf<T extends string>(
+	body: Record<string, unknown>,
+	field: string,
+	choices: readonly T[],
+): T | undefined {
 	const value = body[field];
 	if (value === undefined) return undefined;
-	if (typeof value !== 'string' || !choices.includes(value as T)) throw badRequest(`${field} must be one of ${choices.join(', ')}`);
+	if (typeof value !== 'string' || !choices.includes(value as T))
+		throw badRequest(`${field} must be one of ${choices.join(', ')}`);
 	return value as T;
 }
 
@@ -60,11 +78,16 @@ function countOf(body: Record<string, unknown>): number {
 function optionalText(body: Record<string, unknown>, field: string): string | undefined {
 	const value = body[field];
 	if (value === undefined) return undefined;
-	if (typeof value !== 'string' || value.trim() === '') throw badRequest(`${field} must be a non-empty string`);
+	if (typeof value !== 'string' || value.trim() === '')
+		throw badRequest(`${field} must be a non-empty string`);
 	return value.trim();
 }
 
-const attendeeView = (user: User) => ({ id: user.id, name: `${user.firstName} ${user.lastName}`.trim(), email: user.email });
+const attendeeView = (user: User) => ({
+	id: user.id,
+	name: `${user.firstName} ${user.lastName}`.trim(),
+	email: user.email,
+});
 
 export function pollControlRoutes(ctx: SandboxContext): Router {
 	const { state } = ctx;
@@ -79,7 +102,10 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 	/** The user to register: an existing one by id, one found or created by e-mail, or `count` new ones. */
 	const usersFor = (body: Record<string, unknown>): User[] => {
 		const given = ['userId', 'email', 'count'].filter((field) => body[field] !== undefined);
-		if (given.length > 1) throw badRequest(`${given[1]}: give one of userId, email or count, not ${given.join(' and ')}`);
+		if (given.length > 1)
+			throw badRequest(
+				`${given[1]}: give one of userId, email or count, not ${given.join(' and ')}`,
+			);
 		const userId = integerOf(body, 'userId', 1);
 		if (userId !== undefined) {
 			const user = state.users.get(userId);
@@ -88,19 +114,28 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 		}
 		const email = optionalText(body, 'email');
 		if (email === undefined) {
-			for (const field of ['firstName', 'lastName']) if (body[field] !== undefined) throw badRequest(`${field} is only taken with email`);
+			for (const field of ['firstName', 'lastName'])
+				if (body[field] !== undefined) throw badRequest(`${field} is only taken with email`);
 		} else {
 			if (!isEmail(email)) throw badRequest('email must be an e-mail address');
 			const local = email.split('@')[0];
 			return [
 				state.findUserByEmail(email) ??
-					state.addUser({ firstName: optionalText(body, 'firstName') ?? local, lastName: optionalText(body, 'lastName') ?? 'Attendee', email }),
+					state.addUser({
+						firstName: optionalText(body, 'firstName') ?? local,
+						lastName: optionalText(body, 'lastName') ?? 'Attendee',
+						email,
+					}),
 			];
 		}
 		return Array.from({ length: countOf(body) }, () => {
 			// Users are never deleted, so users.size + 1 gives a fresh e-mail.
 			const n = state.users.size + 1;
-			return state.addUser({ firstName: 'Attendee', lastName: String(n), email: `attendee${n}@poll.example` });
+			return state.addUser({
+				firstName: 'Attendee',
+				lastName: String(n),
+				email: `attendee${n}@poll.example`,
+			});
 		});
 	};
 
@@ -108,7 +143,8 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 		const event = eventOf(req);
 		const users = usersFor(bodyOf(req, ['userId', 'email', 'firstName', 'lastName', 'count']));
 		const attendees = state.attendeesOf(event.id);
-		if (users.length === 1 && attendees.has(users[0].id)) throw new ApiError(409, 'User is already registered for this event');
+		if (users.length === 1 && attendees.has(users[0].id))
+			throw new ApiError(409, 'User is already registered for this event');
 		const now = new Date().toISOString();
 		for (const user of users) attendees.set(user.id, now);
 		res.status(201).json({ eventId: event.id, attendees: users.map(attendeeView) });
@@ -117,7 +153,8 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 	router.delete('/events/:eventId/attendees/:userId', (req, res) => {
 		const event = eventOf(req);
 		const userId = parseId(req.params.userId, 'userId');
-		if (!state.attendance.get(event.id)?.delete(userId)) throw notFound('User is not registered for this event');
+		if (!state.attendance.get(event.id)?.delete(userId))
+			throw notFound('User is not registered for this event');
 		res.json({ eventId: event.id, userId, status: 'CANCELLED' });
 	});
 
@@ -126,14 +163,21 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 		if (!community) throw notFound(`No community ${req.params.communityId}`);
 		const body = bodyOf(req, ['title', 'startDateTime', 'endDateTime', 'count']);
 		const title = optionalText(body, 'title');
-		const [startDateTime, endDateTime] = (['startDateTime', 'endDateTime'] as const).map((field) => {
-			if (body[field] === undefined) return undefined;
-			requireDateTime(body[field], field);
-			return body[field] as string;
-		});
+		const [startDateTime, endDateTime] = (['startDateTime', 'endDateTime'] as const).map(
+			(field) => {
+				if (body[field] === undefined) return undefined;
+				requireDateTime(body[field], field);
+				return body[field] as string;
+			},
+		);
 		const events = Array.from({ length: countOf(body) }, () => {
 			const n = state.events.size + 1;
-			return state.addEvent({ communityId: community.id, title: title ?? `Event ${n}`, startDateTime, endDateTime });
+			return state.addEvent({
+				communityId: community.id,
+				title: title ?? `Event ${n}`,
+				startDateTime,
+				endDateTime,
+			});
 		});
 		res.status(201).json({ events });
 	});
@@ -142,7 +186,8 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 		const body = bodyOf(req, ['title', 'description', 'image', 'count']);
 		const title = optionalText(body, 'title');
 		const description = optionalText(body, 'description');
-		if (body.image !== undefined && typeof body.image !== 'boolean') throw badRequest('image must be true or false');
+		if (body.image !== undefined && typeof body.image !== 'boolean')
+			throw badRequest('image must be true or false');
 		const image = body.image as boolean | undefined;
 		const courses = Array.from({ length: countOf(body) }, () =>
 			state.addCourse({ title: title ?? `Course ${state.courses.size + 1}`, description, image }),
@@ -165,9 +210,17 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 
 	router.post('/read-edits', (req, res) => {
 		const body = bodyOf(req, ['list', 'communityId', 'eventId', 'id', 'action', 'beforePage']);
-		const list = choiceOf(body, 'list', ['events', 'attendees', 'courses'] as const satisfies readonly ReadEditList[]);
+		const list = choiceOf(body, 'list', [
+			'events',
+			'attendees',
+			'courses',
+		] as const satisfies readonly ReadEditList[]);
 		if (list === undefined) throw badRequest('list is required');
-		const action = choiceOf(body, 'action', ['delete', 'moveToFront', 'moveToEnd'] as const satisfies readonly ReadEditAction[]);
+		const action = choiceOf(body, 'action', [
+			'delete',
+			'moveToFront',
+			'moveToEnd',
+		] as const satisfies readonly ReadEditAction[]);
 		if (action === undefined) throw badRequest('action is required');
 		const id = integerOf(body, 'id', 1);
 		if (id === undefined) throw badRequest('id is required');
@@ -176,12 +229,20 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 		const communityId = integerOf(body, 'communityId', 1);
 		const eventId = integerOf(body, 'eventId', 1);
 		const needs = { events: 'communityId', attendees: 'eventId', courses: undefined }[list];
-		for (const [field, value] of [['communityId', communityId], ['eventId', eventId]] as const) {
-			if (field === needs && value === undefined) throw badRequest(`${field} is required for list ${list}`);
-			if (field !== needs && value !== undefined) throw badRequest(`${field} is not taken for list ${list}`);
+		for (const [field, value] of [
+			['communityId', communityId],
+			['eventId', eventId],
+		] as const) {
+			if (field === needs && value === undefined)
+				throw badRequest(`${field} is required for list ${list}`);
+			if (field !== needs && value !== undefined)
+				throw badRequest(`${field} is not taken for list ${list}`);
 		}
 		const entries = listMap(state, { list, eventId });
-		const inList = list === 'events' ? state.events.get(id)?.communityId === communityId : entries?.has(id) === true;
+		const inList =
+			list === 'events'
+				? state.events.get(id)?.communityId === communityId
+				: entries?.has(id) === true;
 		if (!inList) throw notFound(`No entry ${id} in that ${list} list`);
 		const edit = { list, communityId, eventId, id, action, beforePage };
 		armReadEdit(state, edit);

@@ -19,7 +19,8 @@ export function validateWebhookUrl(value: unknown, strict: boolean): string {
 	} catch {
 		throw badRequest('url must be an absolute http(s) URL');
 	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('url must be an absolute http(s) URL');
+	if (url.protocol !== 'http:' && url.protocol !== 'https:')
+		throw badRequest('url must be an absolute http(s) URL');
 	if (strict && (url.protocol !== 'https:' || LOCAL_HOSTS.test(url.hostname))) {
 		throw badRequest('Webhook URL must use https and must not point to localhost');
 	}
@@ -45,7 +46,13 @@ export function webhookRoutes(ctx: SandboxContext): Router {
 		const url = validateWebhookUrl(body.url, ctx.config.strict);
 		const securityToken = requireNonEmptyString(body.securityToken, 'securityToken');
 		const duplicateUrl = [...state.webhooks.values()].some((w) => w.url === url);
-		const webhook: Webhook = { id: state.nextId('webhook'), name, url, securityToken, createdAt: new Date().toISOString() };
+		const webhook: Webhook = {
+			id: state.nextId('webhook'),
+			name,
+			url,
+			securityToken,
+			createdAt: new Date().toISOString(),
+		};
 		state.webhooks.set(webhook.id, webhook);
 		// The platform does not de-duplicate; a second registration of the same URL is counted as a duplicate write.
 		ctx.stats.write(`webhook-create:${url}`, { name, url, securityToken }, !duplicateUrl);
@@ -60,7 +67,10 @@ export function webhookRoutes(ctx: SandboxContext): Router {
 	// Registered before /webhook/:id so that "ping" is never read as an id.
 	router.post('/webhook/ping', (_req, res) => {
 		const result = sendPing(ctx, state.webhooks.values());
-		res.json({ delivered: result.messages.length, messageIds: result.messages.map((m) => m.messageId) });
+		res.json({
+			delivered: result.messages.length,
+			messageIds: result.messages.map((m) => m.messageId),
+		});
 	});
 
 	router.get('/webhook/:id', (req, res) => {

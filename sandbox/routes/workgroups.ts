@@ -37,7 +37,9 @@ export function workgroupRoutes(ctx: SandboxContext): Router {
 		if (!isObject(body)) throw badRequest('Request body must be a JSON object with removalDate');
 		const raw = body.removalDate ?? null;
 		if (raw !== null && (typeof raw !== 'string' || !parseDateTime(raw))) {
-			throw badRequest('removalDate must be null or a date-time in format yyyy-MM-dd HH:mm:ss (UTC)');
+			throw badRequest(
+				'removalDate must be null or a date-time in format yyyy-MM-dd HH:mm:ss (UTC)',
+			);
 		}
 		const { workgroup, user, email } = resolve(req);
 		const changed = state.setMembership(workgroup.id, user, raw);

@@ -53,7 +53,8 @@ export function processesInside(dir) {
 		} catch {
 			/* gone */
 		}
-		if (cwd === dir || cwd.startsWith(dir + path.sep) || cmd.includes(dir)) found.push({ pid, cwd, cmd: cmd.slice(0, 200) });
+		if (cwd === dir || cwd.startsWith(dir + path.sep) || cmd.includes(dir))
+			found.push({ pid, cwd, cmd: cmd.slice(0, 200) });
 	}
 	return found;
 }
@@ -67,7 +68,11 @@ export function processesInside(dir) {
 export async function killRunProcesses(runDir) {
 	const pidsFile = path.join(runDir, 'pids');
 	const recorded = fs.existsSync(pidsFile)
-		? fs.readFileSync(pidsFile, 'utf8').split('\n').filter(Boolean).map((l) => Number(l.split(' ')[0]))
+		? fs
+				.readFileSync(pidsFile, 'utf8')
+				.split('\n')
+				.filter(Boolean)
+				.map((l) => Number(l.split(' ')[0]))
 		: [];
 	const inside = () => processesInside(runDir);
 	const leftovers = inside();

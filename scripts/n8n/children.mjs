@@ -30,7 +30,11 @@ export function run(cmd, args, { cwd, env, timeoutMs = 15 * 60_000, quiet = fals
 		child.stderr?.on('data', (d) => (output += d));
 		const timer = setTimeout(() => {
 			killGroup(child.pid, 'SIGKILL');
-			reject(new Error(`${cmd} ${args.join(' ')}: timed out after ${timeoutMs} ms\n${output.slice(-4000)}`));
+			reject(
+				new Error(
+					`${cmd} ${args.join(' ')}: timed out after ${timeoutMs} ms\n${output.slice(-4000)}`,
+				),
+			);
 		}, timeoutMs);
 		child.on('error', (e) => {
 			clearTimeout(timer);
@@ -40,7 +44,10 @@ export function run(cmd, args, { cwd, env, timeoutMs = 15 * 60_000, quiet = fals
 			clearTimeout(timer);
 			running.delete(tracked);
 			if (code === 0) resolve(output);
-			else reject(new Error(`${cmd} ${args.join(' ')} failed (${code ?? signal})\n${output.slice(-4000)}`));
+			else
+				reject(
+					new Error(`${cmd} ${args.join(' ')} failed (${code ?? signal})\n${output.slice(-4000)}`),
+				);
 		});
 	});
 }

@@ -45,7 +45,15 @@ export async function runN8nCli(
 			running.delete(tracked);
 			const result = { code: code ?? signal, stdout, stderr };
 			if (code === 0 || allowFailure) resolve(result);
-			else reject(Object.assign(new Error(`n8n ${args.join(' ')} failed (${code ?? signal}):\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`), result));
+			else
+				reject(
+					Object.assign(
+						new Error(
+							`n8n ${args.join(' ')} failed (${code ?? signal}):\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`,
+						),
+						result,
+					),
+				);
 		});
 	});
 }
@@ -56,22 +64,29 @@ export async function runN8nCli(
  * activates with `update:workflow --id=ID --active=true`.
  */
 export function publishWorkflowCli(id, options = {}) {
-	const args = N8N_MAJOR >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+	const args =
+		N8N_MAJOR >= 2
+			? ['publish:workflow', `--id=${id}`]
+			: ['update:workflow', `--id=${id}`, '--active=true'];
 	return runN8nCli(args, options);
 }
-
 
 /**
  * `n8n execute --id ID --rawOutput` and parse the run data it prints (the CLI
  * mixes log lines into stdout: the JSON is the block from a line "{" to a line "}").
  */
 export async function executeWorkflow(id, options = {}) {
-	const result = await runN8nCli(['execute', `--id=${id}`, '--rawOutput'], { allowFailure: true, ...options });
+	const result = await runN8nCli(['execute', `--id=${id}`, '--rawOutput'], {
+		allowFailure: true,
+		...options,
+	});
 	const lines = result.stdout.split('\n');
 	const start = lines.indexOf('{');
 	const end = lines.lastIndexOf('}');
 	if (start < 0 || end < start) {
-		throw new Error(`n8n execute --id ${id}: no JSON in the output (exit ${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`);
+		throw new Error(
+			`n8n execute --id ${id}: no JSON in the output (exit ${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
+		);
 	}
 	return { ...result, run: JSON.parse(lines.slice(start, end + 1).join('\n')) };
 }

@@ -11,7 +11,8 @@ import { CACHE_DIR, LINE, N8N_VERSION, runtimePaths } from './version.mjs';
 function npmEnv(paths, extra = {}) {
 	const env = { ...process.env, ...extra };
 	// Do not let an outer `npm run` leak its settings (e.g. npm_config_ignore_scripts) into ours.
-	for (const key of Object.keys(env)) if (/^npm_(config|package|lifecycle)_/i.test(key)) delete env[key];
+	for (const key of Object.keys(env))
+		if (/^npm_(config|package|lifecycle)_/i.test(key)) delete env[key];
 	if (LINE.node && fs.existsSync(paths.nodeBin)) {
 		env.PATH = `${path.dirname(paths.nodeBin)}${path.delimiter}${env.PATH}`;
 		env.npm_config_nodedir = paths.nodeBinPkgDir; // holds include/node/*.h for Node 24
@@ -22,7 +23,9 @@ function npmEnv(paths, extra = {}) {
 /** The n8n version installed in a cache folder, or undefined. */
 function installedN8nVersion(cacheDir) {
 	try {
-		return JSON.parse(fs.readFileSync(path.join(cacheDir, 'node_modules', 'n8n', 'package.json'), 'utf8')).version;
+		return JSON.parse(
+			fs.readFileSync(path.join(cacheDir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+		).version;
 	} catch {
 		return undefined;
 	}
@@ -64,7 +67,8 @@ async function lockInstall(cacheDir, maxWaitMs = 40 * 60_000) {
 			fs.rmSync(lockDir, { recursive: true, force: true });
 			continue;
 		}
-		if (Date.now() - t0 > maxWaitMs) throw new Error(`${lockDir} is held by process ${owner} for over ${maxWaitMs / 60_000} min`);
+		if (Date.now() - t0 > maxWaitMs)
+			throw new Error(`${lockDir} is held by process ${owner} for over ${maxWaitMs / 60_000} min`);
 		if (!said) log(`another process (${owner}) is installing into ${cacheDir}; waiting for it`);
 		said = true;
 		await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -73,10 +77,13 @@ async function lockInstall(cacheDir, maxWaitMs = 40 * 60_000) {
 
 /** The complete install in a cache folder, or undefined. */
 function completeInstall(cacheDir, paths) {
-	if (!(fs.existsSync(paths.marker) && fs.existsSync(paths.nodeBin) && fs.existsSync(paths.n8nBin))) return undefined;
+	if (!(fs.existsSync(paths.marker) && fs.existsSync(paths.nodeBin) && fs.existsSync(paths.n8nBin)))
+		return undefined;
 	const found = installedN8nVersion(cacheDir);
 	if (found !== N8N_VERSION) {
-		throw new Error(`${cacheDir} holds n8n ${found}, not the selected ${N8N_VERSION} (N8N_RUNTIME_DIR points at another version?)`);
+		throw new Error(
+			`${cacheDir} holds n8n ${found}, not the selected ${N8N_VERSION} (N8N_RUNTIME_DIR points at another version?)`,
+		);
 	}
 	return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, cacheDir };
 }
@@ -101,10 +108,14 @@ export async function ensureN8n({ cacheDir = CACHE_DIR } = {}) {
 
 async function install(cacheDir, paths) {
 	if (!LINE.node && Number(process.versions.node.split('.')[0]) < 20) {
-		throw new Error(`n8n ${N8N_VERSION} runs on this process's Node, which must be >= 20 (is ${process.version})`);
+		throw new Error(
+			`n8n ${N8N_VERSION} runs on this process's Node, which must be >= 20 (is ${process.version})`,
+		);
 	}
 	const t0 = Date.now();
-	log(`installing n8n@${N8N_VERSION}${LINE.node ? ` and node@${LINE.node}` : ''} into ${cacheDir} (first run: 2-12 minutes)`);
+	log(
+		`installing n8n@${N8N_VERSION}${LINE.node ? ` and node@${LINE.node}` : ''} into ${cacheDir} (first run: 2-12 minutes)`,
+	);
 	await fsp.rm(cacheDir, { recursive: true, force: true });
 	await fsp.mkdir(cacheDir, { recursive: true });
 	await fsp.writeFile(
@@ -146,11 +157,21 @@ async function install(cacheDir, paths) {
 	}
 
 	// 3. Native modules n8n needs, built from source for the Node that runs n8n (no download).
-	await run('npm', ['rebuild', ...LINE.native, '--build-from-source', '--ignore-scripts=false', '--loglevel=error'], {
-		cwd: cacheDir,
-		env: npmEnv(paths, { JOBS: '2' }),
-		timeoutMs: 20 * 60_000,
-	});
+	await run(
+		'npm',
+		[
+			'rebuild',
+			...LINE.native,
+			'--build-from-source',
+			'--ignore-scripts=false',
+			'--loglevel=error',
+		],
+		{
+			cwd: cacheDir,
+			env: npmEnv(paths, { JOBS: '2' }),
+			timeoutMs: 20 * 60_000,
+		},
+	);
 	// Prove the native modules load in that Node before calling the install complete.
 	const requires = LINE.native.map((m) => `require(${JSON.stringify(m)});`).join(' ');
 	await run(paths.nodeBin, ['-e', `${requires} console.log('native ok')`], {
@@ -159,7 +180,10 @@ async function install(cacheDir, paths) {
 		timeoutMs: 60_000,
 	});
 
-	await fsp.writeFile(paths.marker, `n8n ${N8N_VERSION}, node ${version}, ${new Date().toISOString()}\n`);
+	await fsp.writeFile(
+		paths.marker,
+		`n8n ${N8N_VERSION}, node ${version}, ${new Date().toISOString()}\n`,
+	);
 	log(`n8n ${N8N_VERSION} ready after ${Math.round((Date.now() - t0) / 1000)} s`);
 	return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, cacheDir };
 }

@@ -7,7 +7,9 @@ import path from 'node:path';
 import { REPO_ROOT } from './version.mjs';
 
 /** The package's name and its n8n node types as a user who installed it sees them. */
-export const PACKAGE_NAME = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).name;
+export const PACKAGE_NAME = JSON.parse(
+	fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'),
+).name;
 
 /**
  * Make the built package look installed, exactly as a community package:

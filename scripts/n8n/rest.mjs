@@ -65,7 +65,10 @@ export class N8nRest {
 
 	/** Tests a stored credential as the editor does: read it (secrets come back redacted, n8n restores them), send it back. */
 	async testStoredCredential(id) {
-		const cred = await this.request('GET', `/rest/credentials/${encodeURIComponent(id)}?includeData=true`);
+		const cred = await this.request(
+			'GET',
+			`/rest/credentials/${encodeURIComponent(id)}?includeData=true`,
+		);
 		return this.testCredential({ id: cred.id, name: cred.name, type: cred.type, data: cred.data });
 	}
 
@@ -95,7 +98,8 @@ export class N8nRest {
 		for (;;) {
 			const status = await this.publicationStatus(id);
 			if (status.status !== 'in_progress') return status;
-			if (Date.now() > deadline) throw new Error(`workflow ${id}: publication still in progress after ${timeoutMs} ms`);
+			if (Date.now() > deadline)
+				throw new Error(`workflow ${id}: publication still in progress after ${timeoutMs} ms`);
 			await sleep(200);
 		}
 	}
@@ -109,12 +113,16 @@ export class N8nRest {
 	 */
 	async activateWorkflow(id, { wait = true } = {}) {
 		const wf = await this.request('GET', `/rest/workflows/${encodeURIComponent(id)}`);
-		await this.request('POST', `/rest/workflows/${encodeURIComponent(id)}/activate`, { versionId: wf.versionId });
+		await this.request('POST', `/rest/workflows/${encodeURIComponent(id)}/activate`, {
+			versionId: wf.versionId,
+		});
 		if (!wait) return undefined;
 		const status = await this.waitForPublication(id);
 		const failed = (status.triggers ?? []).filter((t) => t.errorMessage);
 		if (status.status !== 'published' || failed.length) {
-			throw new Error(`workflow ${id} not published (${status.status}): ${failed.map((t) => t.errorMessage).join('; ')}`);
+			throw new Error(
+				`workflow ${id} not published (${status.status}): ${failed.map((t) => t.errorMessage).join('; ')}`,
+			);
 		}
 		return status;
 	}
@@ -135,6 +143,8 @@ export class N8nRest {
 	 * Resolves { status: 'OK' | 'Error', message }.
 	 */
 	testCredential({ id = '', name = '', type, data }) {
-		return this.request('POST', '/rest/credentials/test', { credentials: { id, name, type, data } });
+		return this.request('POST', '/rest/credentials/test', {
+			credentials: { id, name, type, data },
+		});
 	}
 }

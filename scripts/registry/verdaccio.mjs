@@ -21,7 +21,8 @@ const MARKER = '.install-complete';
 /** The environment for npm in the cache folder, without an outer `npm run`'s settings. */
 export function cleanNpmEnv(extra = {}) {
 	const env = { ...process.env };
-	for (const key of Object.keys(env)) if (/^npm_(config|package|lifecycle)_/i.test(key)) delete env[key];
+	for (const key of Object.keys(env))
+		if (/^npm_(config|package|lifecycle)_/i.test(key)) delete env[key];
 	return { ...env, ...extra };
 }
 
@@ -39,7 +40,8 @@ export async function ensureVerdaccio({ dir = VERDACCIO_DIR } = {}) {
 			{
 				name: 'verdaccio-cache',
 				private: true,
-				description: 'The local registry of n8n-nodes-knolyx install tests. Managed by scripts/registry/verdaccio.mjs.',
+				description:
+					'The local registry of n8n-nodes-knolyx install tests. Managed by scripts/registry/verdaccio.mjs.',
 				dependencies: { verdaccio: VERDACCIO_VERSION },
 				overrides: OVERRIDES,
 			},
@@ -53,7 +55,10 @@ export async function ensureVerdaccio({ dir = VERDACCIO_DIR } = {}) {
 		timeoutMs: 10 * 60_000,
 	});
 	await run(process.execPath, [bin, '--version'], { cwd: dir, quiet: true, timeoutMs: 60_000 });
-	await fsp.writeFile(path.join(dir, MARKER), `verdaccio ${VERDACCIO_VERSION}, ${new Date().toISOString()}\n`);
+	await fsp.writeFile(
+		path.join(dir, MARKER),
+		`verdaccio ${VERDACCIO_VERSION}, ${new Date().toISOString()}\n`,
+	);
 	log(`verdaccio ready after ${Math.round((Date.now() - t0) / 1000)} s`);
 	return bin;
 }
@@ -107,15 +112,21 @@ export async function startVerdaccio({ dir, uplink, ours, timeoutMs = 60_000 }) 
 	await fsp.writeFile(configFile, config);
 	const logFile = path.join(dir, 'verdaccio.log');
 	const out = fs.openSync(logFile, 'a');
-	const child = spawn(process.execPath, [bin, '--config', configFile, '--listen', `127.0.0.1:${port}`], {
-		cwd: dir,
-		env: cleanNpmEnv(),
-		stdio: ['ignore', out, out],
-		detached: true,
-	});
+	const child = spawn(
+		process.execPath,
+		[bin, '--config', configFile, '--listen', `127.0.0.1:${port}`],
+		{
+			cwd: dir,
+			env: cleanNpmEnv(),
+			stdio: ['ignore', out, out],
+			detached: true,
+		},
+	);
 	fs.closeSync(out);
 	let exit = null;
-	const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exit = { code, signal }))));
+	const exited = new Promise((resolve) =>
+		child.on('exit', (code, signal) => resolve((exit = { code, signal }))),
+	);
 	const handle = {
 		url: `http://127.0.0.1:${port}/`,
 		port,

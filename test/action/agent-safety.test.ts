@@ -69,11 +69,20 @@ class FakeAgent implements INodeType {
 		const out: INodeExecutionData[] = [];
 		for (const call of calls) {
 			const tool = tools.find((t) => t.name === call.tool);
-			if (!tool) throw new Error(`no tool ${call.tool}; tools: ${tools.map((t) => t.name).join(', ')}`);
+			if (!tool)
+				throw new Error(`no tool ${call.tool}; tools: ${tools.map((t) => t.name).join(', ')}`);
 			try {
-				out.push({ json: { tool: call.tool, description: tool.description, result: String(await tool.invoke(call.args)) } });
+				out.push({
+					json: {
+						tool: call.tool,
+						description: tool.description,
+						result: String(await tool.invoke(call.args)),
+					},
+				});
 			} catch (error) {
-				out.push({ json: { tool: call.tool, description: tool.description, error: (error as Error).message } });
+				out.push({
+					json: { tool: call.tool, description: tool.description, error: (error as Error).message },
+				});
 			}
 		}
 		return [out];
@@ -89,12 +98,29 @@ const AGENT_TYPE = 'test.fakeAgent';
 async function callTool(
 	parameters: INodeParameters,
 	args: IDataObject,
-	{ toolName = 'Replace_rules', toolType = TOOL_TYPE }: { toolName?: string; toolType?: string } = {},
+	{
+		toolName = 'Replace_rules',
+		toolType = TOOL_TYPE,
+	}: { toolName?: string; toolType?: string } = {},
 ): Promise<IDataObject> {
-	const agent = manualWorkflow({ steps: [{ name: 'Agent', type: AGENT_TYPE, parameters: { calls: JSON.stringify([{ tool: toolName, args }]) } }] });
+	const agent = manualWorkflow({
+		steps: [
+			{
+				name: 'Agent',
+				type: AGENT_TYPE,
+				parameters: { calls: JSON.stringify([{ tool: toolName, args }]) },
+			},
+		],
+	});
 	const result = await runWorkflow({
-		nodes: [...agent.nodes, stepNode({ name: toolName, type: toolType, parameters }, 'k', [200, 200])],
-		connections: { ...agent.connections, [toolName]: { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] } },
+		nodes: [
+			...agent.nodes,
+			stepNode({ name: toolName, type: toolType, parameters }, 'k', [200, 200]),
+		],
+		connections: {
+			...agent.connections,
+			[toolName]: { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
+		},
 		nodeTypes: createNodeTypes({ [AGENT_TYPE]: new FakeAgent(), [toolType]: new KnolyxTool() }),
 		credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
 		credentialTypes: [new KnolyxApi()],
@@ -126,14 +152,23 @@ describe('destructive operations offered to an AI agent', () => {
 		const before = rulesOf(ctx.sandbox, course);
 		expect(before.length).toBeGreaterThan(0);
 
-		const answer = await callTool(replaceAllParameters(), { courseId: course, rules: '[{"name":"ONLY_THIS"}]' });
+		const answer = await callTool(replaceAllParameters(), {
+			courseId: course,
+			rules: '[{"name":"ONLY_THIS"}]',
+		});
 
 		expect(answer.result).toBeUndefined();
-		expect(answer.error).toMatch(/^Refused: Course Access Rule → Replace All deletes every access rule of the course/);
+		expect(answer.error).toMatch(
+			/^Refused: Course Access Rule → Replace All deletes every access rule of the course/,
+		);
 		expect(answer.error).toMatch(/Nothing was sent to Knolyx/);
 		// The way out, for the model and for the person reading the execution: never another guarded operation.
-		expect(answer.error).toMatch(/Use Course Access Rule → Remove Workgroup, which keeps every other rule, or ask a person/);
-		expect(answer.error).toMatch(/"Allow the Agent to Delete Data" in the n8n node "Replace_rules"/);
+		expect(answer.error).toMatch(
+			/Use Course Access Rule → Remove Workgroup, which keeps every other rule, or ask a person/,
+		);
+		expect(answer.error).toMatch(
+			/"Allow the Agent to Delete Data" in the n8n node "Replace_rules"/,
+		);
 		expectNothingSent(course, before);
 	});
 
@@ -150,7 +185,9 @@ describe('destructive operations offered to an AI agent', () => {
 			{ courseId: course, ruleName: String(rules[0].name) },
 			{ toolName: 'Delete_rule' },
 		);
-		expect(deleteRule.error).toMatch(/^Refused: Course Access Rule → Delete deletes an access rule/);
+		expect(deleteRule.error).toMatch(
+			/^Refused: Course Access Rule → Delete deletes an access rule/,
+		);
 		expect(deleteRule.error).toMatch(/Use Course Access Rule → Remove Workgroup/);
 
 		const webhook = await runOk(ctx.sandbox, {
@@ -161,7 +198,11 @@ describe('destructive operations offered to an AI agent', () => {
 		});
 		ctx.sandbox.resetStats();
 		const deleteWebhook = await callTool(
-			{ resource: 'webhook', operation: 'delete', webhookId: "={{ $fromAI('webhookId', 'The webhook ID', 'string') }}" },
+			{
+				resource: 'webhook',
+				operation: 'delete',
+				webhookId: "={{ $fromAI('webhookId', 'The webhook ID', 'string') }}",
+			},
 			{ webhookId: String(webhook[0].id) },
 			{ toolName: 'Delete_webhook' },
 		);
@@ -175,13 +216,22 @@ describe('destructive operations offered to an AI agent', () => {
 		const course = ctx.demo.courses['Intro to n8n'];
 		const before = rulesOf(ctx.sandbox, course);
 		// 1. The execution context says "tool" (sub-node on ai_tool), the type does not end with Tool.
-		const byContext = await callTool(replaceAllParameters(), { courseId: course, rules: '[{"name":"X"}]' }, { toolType: 'knolyx' });
+		const byContext = await callTool(
+			replaceAllParameters(),
+			{ courseId: course, rules: '[{"name":"X"}]' },
+			{ toolType: 'knolyx' },
+		);
 		expect(byContext.error).toMatch(/^Refused: Course Access Rule → Replace All/);
 		// 2. The tool type run in a main chain (as the AI Agent v3 runs tools): no tool context.
 		const byType = await runNode({
 			nodeType: new Knolyx(),
 			type: TOOL_TYPE,
-			parameters: { resource: 'rule', operation: 'replaceAll', courseId: rl(course), rules: '[{"name":"X"}]' },
+			parameters: {
+				resource: 'rule',
+				operation: 'replaceAll',
+				courseId: rl(course),
+				rules: '[{"name":"X"}]',
+			},
 			items: [{}],
 			credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
 			credentialTypes: [new KnolyxApi()],
@@ -194,7 +244,9 @@ describe('destructive operations offered to an AI agent', () => {
 		const course = ctx.demo.courses['Intro to n8n'];
 		const before = rulesOf(ctx.sandbox, course);
 		const byExpression = await callTool(
-			replaceAllParameters({ allowDestructiveToolUse: "={{ $fromAI('confirm', 'Confirm the deletion', 'boolean') }}" }),
+			replaceAllParameters({
+				allowDestructiveToolUse: "={{ $fromAI('confirm', 'Confirm the deletion', 'boolean') }}",
+			}),
 			{ courseId: course, rules: JSON.stringify(before.slice(0, 1)), confirm: true },
 		);
 		expect(byExpression.error).toMatch(/^Refused:/);
@@ -205,7 +257,9 @@ describe('destructive operations offered to an AI agent', () => {
 			rules: JSON.stringify([{ ...before[0], name: 'KEPT_BY_THE_AGENT' }]),
 		});
 		expect(allowed.error).toBeUndefined();
-		expect(JSON.parse(String(allowed.result))).toEqual([expect.objectContaining({ courseId: course, ruleCount: 1 })]);
+		expect(JSON.parse(String(allowed.result))).toEqual([
+			expect.objectContaining({ courseId: course, ruleCount: 1 }),
+		]);
 		expect(rulesOf(ctx.sandbox, course).map((rule) => rule.name)).toEqual(['KEPT_BY_THE_AGENT']);
 	});
 
@@ -237,17 +291,33 @@ describe('destructive operations offered to an AI agent', () => {
 	});
 
 	test('each switch is offered on the tool variant only, for its own operations only', () => {
-		const switches = new Knolyx().description.properties.filter((p) => /^allow\w+ToolUse$/.test(p.name));
+		const switches = new Knolyx().description.properties.filter((p) =>
+			/^allow\w+ToolUse$/.test(p.name),
+		);
 		expect(switches.map((p) => [p.name, p.displayName, p.displayOptions?.show])).toEqual([
-			['allowDestructiveToolUse', 'Allow the Agent to Delete Data', { '@tool': [true], resource: ['rule', 'webhook'], operation: ['replaceAll', 'delete'] }],
-			['allowDataFlowToolUse', 'Allow the Agent to Send Student Data to a New Address', { '@tool': [true], resource: ['webhook'], operation: ['create'] }],
-			['allowAccessGrantToolUse', 'Allow the Agent to Grant Course Access', { '@tool': [true], resource: ['rule'], operation: ['upsert', 'addWorkgroup'] }],
+			[
+				'allowDestructiveToolUse',
+				'Allow the Agent to Delete Data',
+				{ '@tool': [true], resource: ['rule', 'webhook'], operation: ['replaceAll', 'delete'] },
+			],
+			[
+				'allowDataFlowToolUse',
+				'Allow the Agent to Send Student Data to a New Address',
+				{ '@tool': [true], resource: ['webhook'], operation: ['create'] },
+			],
+			[
+				'allowAccessGrantToolUse',
+				'Allow the Agent to Grant Course Access',
+				{ '@tool': [true], resource: ['rule'], operation: ['upsert', 'addWorkgroup'] },
+			],
 		]);
-		for (const property of switches) expect(property).toMatchObject({ type: 'boolean', default: false, noDataExpression: true });
+		for (const property of switches)
+			expect(property).toMatchObject({ type: 'boolean', default: false, noDataExpression: true });
 	});
 });
 
-const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
+const fromAI = (key: string, description: string, type = 'string') =>
+	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
 /**
  * What the agent reads of a refusal: n8n 2.x hands it the error's message and description; n8n-core
@@ -260,31 +330,51 @@ describe('an agent cannot open a data flow or widen course access on its own', (
 	test.each([
 		[
 			'Webhook → Create',
-			{ resource: 'webhook', operation: 'create', name: 'Backup', url: 'https://collector.example.net/students' },
+			{
+				resource: 'webhook',
+				operation: 'create',
+				name: 'Backup',
+				url: 'https://collector.example.net/students',
+			},
 			"Refused: Webhook → Create registers a URL to which Knolyx then sends every student event, with the students' names and e-mail addresses, and AI agents may not run it. Nothing was sent to Knolyx.",
 		],
 		[
 			'Course Access Rule → Create or Update',
-			{ resource: 'rule', operation: 'upsert', courseId: rl(101), ruleName: 'PAYMENT', type: 'PUBLIC' },
+			{
+				resource: 'rule',
+				operation: 'upsert',
+				courseId: rl(101),
+				ruleName: 'PAYMENT',
+				type: 'PUBLIC',
+			},
 			'Refused: Course Access Rule → Create or Update can change who may take the course (a PRIVATE payment rule made PUBLIC gives everyone free access), and AI agents may not run it. Nothing was sent to Knolyx.',
 		],
 		[
 			'Course Access Rule → Add Workgroup',
-			{ resource: 'rule', operation: 'addWorkgroup', courseId: rl(101), ruleName: 'PAYMENT', workgroupId: rl(204) },
+			{
+				resource: 'rule',
+				operation: 'addWorkgroup',
+				courseId: rl(101),
+				ruleName: 'PAYMENT',
+				workgroupId: rl(204),
+			},
 			'Refused: Course Access Rule → Add Workgroup gives every member of a workgroup, present and future, access to the course, and AI agents may not run it. Nothing was sent to Knolyx.',
 		],
-	] as [string, INodeParameters, string][])('%s as a tool says what it refused and why, and sends nothing', async (_operation, parameters, message) => {
-		const run = await runNode({
-			nodeType: new Knolyx(),
-			type: TOOL_TYPE,
-			parameters,
-			items: [{}],
-			credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
-			credentialTypes: [new KnolyxApi()],
-		});
-		expect(run.error?.message).toBe(message);
-		expect(routes(ctx.sandbox)).toEqual({});
-	});
+	] as [string, INodeParameters, string][])(
+		'%s as a tool says what it refused and why, and sends nothing',
+		async (_operation, parameters, message) => {
+			const run = await runNode({
+				nodeType: new Knolyx(),
+				type: TOOL_TYPE,
+				parameters,
+				items: [{}],
+				credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
+				credentialTypes: [new KnolyxApi()],
+			});
+			expect(run.error?.message).toBe(message);
+			expect(routes(ctx.sandbox)).toEqual({});
+		},
+	);
 
 	const webhookCreate = (over: INodeParameters = {}): INodeParameters => ({
 		resource: 'webhook',
@@ -295,12 +385,21 @@ describe('an agent cannot open a data flow or widen course access on its own', (
 	});
 
 	test('Webhook → Create called by an agent is refused: no webhook, nothing sent, no student data leaves', async () => {
-		const answer = await callTool(webhookCreate(), { name: 'Backup', url: 'https://collector.example.net/students' }, { toolName: 'Create_webhook' });
-		expect(answerText(answer)).toMatch(/"Allow the Agent to Send Student Data to a New Address" in the n8n node "Create_webhook"/);
+		const answer = await callTool(
+			webhookCreate(),
+			{ name: 'Backup', url: 'https://collector.example.net/students' },
+			{ toolName: 'Create_webhook' },
+		);
+		expect(answerText(answer)).toMatch(
+			/"Allow the Agent to Send Student Data to a New Address" in the n8n node "Create_webhook"/,
+		);
 		expect(routes(ctx.sandbox)).toEqual({});
 		expect(ctx.sandbox.state.webhooks.size).toBe(0);
 		// A student event afterwards goes nowhere.
-		ctx.sandbox.activity('course-started', { email: 'ada@example.com', courseId: ctx.demo.courses['Intro to n8n'] });
+		ctx.sandbox.activity('course-started', {
+			email: 'ada@example.com',
+			courseId: ctx.demo.courses['Intro to n8n'],
+		});
 		expect(ctx.sandbox.deliveries()).toEqual([]);
 	});
 
@@ -320,7 +419,9 @@ describe('an agent cannot open a data flow or widen course access on its own', (
 			{ courseId: course, ruleName: String(rule!.name), type: 'PUBLIC' },
 			{ toolName: 'Update_rule' },
 		);
-		expect(answerText(answer)).toMatch(/Course Access Rule → Get Many to read the rules.*"Allow the Agent to Grant Course Access" in the n8n node "Update_rule"/);
+		expect(answerText(answer)).toMatch(
+			/Course Access Rule → Get Many to read the rules.*"Allow the Agent to Grant Course Access" in the n8n node "Update_rule"/,
+		);
 		expectNothingSent(course, before);
 	});
 
@@ -338,17 +439,31 @@ describe('an agent cannot open a data flow or widen course access on its own', (
 			{ courseId: course, ruleName: String(before[0].name), workgroupId: 204 },
 			{ toolName: 'Add_workgroup' },
 		);
-		expect(answerText(answer)).toMatch(/Use User → Enrol in Workgroup or Workgroup → Add Member.*"Allow the Agent to Grant Course Access" in the n8n node "Add_workgroup"/);
+		expect(answerText(answer)).toMatch(
+			/Use User → Enrol in Workgroup or Workgroup → Add Member.*"Allow the Agent to Grant Course Access" in the n8n node "Add_workgroup"/,
+		);
 		expectNothingSent(course, before);
 	});
 
 	test('another kind of switch, or an expression in the switch, does not let the agent open a data flow', async () => {
 		const url = 'https://crm.example.com/knolyx';
 		// The delete switch is no consent to a data flow.
-		const otherSwitch = await callTool(webhookCreate({ allowDestructiveToolUse: true, allowAccessGrantToolUse: true }), { name: 'CRM', url }, { toolName: 'Create_webhook' });
-		expect(answerText(otherSwitch)).toMatch(/switch on "Allow the Agent to Send Student Data to a New Address"/);
-		const byExpression = await callTool(webhookCreate({ allowDataFlowToolUse: fromAI('allow', 'Allow it', 'boolean') }), { name: 'CRM', url, allow: true }, { toolName: 'Create_webhook' });
-		expect(answerText(byExpression)).toMatch(/switch on "Allow the Agent to Send Student Data to a New Address"/);
+		const otherSwitch = await callTool(
+			webhookCreate({ allowDestructiveToolUse: true, allowAccessGrantToolUse: true }),
+			{ name: 'CRM', url },
+			{ toolName: 'Create_webhook' },
+		);
+		expect(answerText(otherSwitch)).toMatch(
+			/switch on "Allow the Agent to Send Student Data to a New Address"/,
+		);
+		const byExpression = await callTool(
+			webhookCreate({ allowDataFlowToolUse: fromAI('allow', 'Allow it', 'boolean') }),
+			{ name: 'CRM', url, allow: true },
+			{ toolName: 'Create_webhook' },
+		);
+		expect(answerText(byExpression)).toMatch(
+			/switch on "Allow the Agent to Send Student Data to a New Address"/,
+		);
 		expect(routes(ctx.sandbox)).toEqual({});
 		expect(ctx.sandbox.state.webhooks.size).toBe(0);
 	});
@@ -357,31 +472,63 @@ describe('an agent cannot open a data flow or widen course access on its own', (
 	// there an agent is always refused (scripts/floor.mjs leaves this test out by its name).
 	test('the switch a person turns on lets the agent run it, for its own kind: a webhook, a workgroup on a rule', async () => {
 		const url = 'https://crm.example.com/knolyx';
-		const allowed = await callTool(webhookCreate({ allowDataFlowToolUse: true }), { name: 'CRM', url }, { toolName: 'Create_webhook' });
+		const allowed = await callTool(
+			webhookCreate({ allowDataFlowToolUse: true }),
+			{ name: 'CRM', url },
+			{ toolName: 'Create_webhook' },
+		);
 		expect(allowed.error).toBeUndefined();
 		expect([...ctx.sandbox.state.webhooks.values()].map((w) => w.url)).toEqual([url]);
 
 		const course = ctx.demo.courses['Intro to n8n'];
 		const [rule] = rulesOf(ctx.sandbox, course);
 		const granted = await callTool(
-			{ resource: 'rule', operation: 'addWorkgroup', courseId: rl(course), ruleName: String(rule.name), workgroupId: rl(fromAI('workgroupId', 'The workgroup ID', 'number')), allowAccessGrantToolUse: true },
+			{
+				resource: 'rule',
+				operation: 'addWorkgroup',
+				courseId: rl(course),
+				ruleName: String(rule.name),
+				workgroupId: rl(fromAI('workgroupId', 'The workgroup ID', 'number')),
+				allowAccessGrantToolUse: true,
+			},
 			{ workgroupId: 204 },
 			{ toolName: 'Add_workgroup' },
 		);
 		expect(granted.error).toBeUndefined();
-		expect(JSON.stringify(rulesOf(ctx.sandbox, course).find((r) => r.name === rule.name))).toMatch(/204/);
+		expect(JSON.stringify(rulesOf(ctx.sandbox, course).find((r) => r.name === rule.name))).toMatch(
+			/204/,
+		);
 	});
 
 	test('what an agent may do unattended still runs as a tool: remove a workgroup, add a member, ping', async () => {
 		const course = ctx.demo.courses['Intro to n8n'];
 		const [rule] = rulesOf(ctx.sandbox, course);
 		const calls: [INodeParameters, IDataObject][] = [
-			[{ resource: 'rule', operation: 'removeWorkgroup', courseId: rl(course), ruleName: String(rule.name), workgroupId: rl(fromAI('workgroupId', 'The workgroup ID', 'number')) }, { workgroupId: 201 }],
-			[{ resource: 'workgroup', operation: 'addMember', workgroupId: rl(201), email: fromAI('email', 'The e-mail') }, { email: 'ada@example.com' }],
+			[
+				{
+					resource: 'rule',
+					operation: 'removeWorkgroup',
+					courseId: rl(course),
+					ruleName: String(rule.name),
+					workgroupId: rl(fromAI('workgroupId', 'The workgroup ID', 'number')),
+				},
+				{ workgroupId: 201 },
+			],
+			[
+				{
+					resource: 'workgroup',
+					operation: 'addMember',
+					workgroupId: rl(201),
+					email: fromAI('email', 'The e-mail'),
+				},
+				{ email: 'ada@example.com' },
+			],
 			[{ resource: 'webhook', operation: 'pingAll' }, {}],
 		];
 		for (const [parameters, args] of calls) {
-			const answer = await callTool(parameters, args, { toolName: `Tool_${String(parameters.operation)}` });
+			const answer = await callTool(parameters, args, {
+				toolName: `Tool_${String(parameters.operation)}`,
+			});
 			expect([parameters.operation, answer.error]).toEqual([parameters.operation, undefined]);
 		}
 	});

@@ -84,8 +84,27 @@ const BAD_DATES: unknown[] = [
 	[2026, 1, 1],
 ];
 const BAD_LIMITS: unknown[] = ['abc', '', 0, -5, { a: 1 }, [1]];
-const BAD_WEBHOOK_IDS: unknown[] = [undefined, '', '../1', '1?x', '1#x', '1 2', 'a/b', 'é', 'x'.repeat(65), ...NOT_TEXT];
-const BAD_URLS: unknown[] = [undefined, '', 'not a url', 'example.com/hook', 'ftp://example.com/hook', 'javascript:alert(1)', ...NOT_TEXT];
+const BAD_WEBHOOK_IDS: unknown[] = [
+	undefined,
+	'',
+	'../1',
+	'1?x',
+	'1#x',
+	'1 2',
+	'a/b',
+	'é',
+	'x'.repeat(65),
+	...NOT_TEXT,
+];
+const BAD_URLS: unknown[] = [
+	undefined,
+	'',
+	'not a url',
+	'example.com/hook',
+	'ftp://example.com/hook',
+	'javascript:alert(1)',
+	...NOT_TEXT,
+];
 const BAD_RULES: unknown[] = [
 	'[{',
 	'not json',
@@ -123,35 +142,109 @@ interface OperationCase {
 	fields: FieldCase[];
 }
 
-const user = (): INodeParameters => ({ email: 'ok@example.com', firstName: 'Ok', lastName: 'User', gender: 'MALE' });
+const user = (): INodeParameters => ({
+	email: 'ok@example.com',
+	firstName: 'Ok',
+	lastName: 'User',
+	gender: 'MALE',
+});
 const userFields: FieldCase[] = [
 	{ param: 'email', field: 'Email', good: 'ok@example.com', bad: BAD_EMAILS },
 	{ param: 'firstName', field: 'First Name', good: 'Ok', bad: BAD_NAMES },
 	{ param: 'lastName', field: 'Last Name', good: 'User', bad: BAD_NAMES },
 	{ param: 'gender', field: 'Gender', good: 'FEMALE', bad: BAD_GENDERS },
 ];
-const workgroupField: FieldCase = { param: 'workgroupId', field: 'Workgroup', good: '201', bad: BAD_IDS, locator: true };
-const courseField: FieldCase = { param: 'courseId', field: 'Course', good: '101', bad: BAD_IDS, locator: true };
-const emailField: FieldCase = { param: 'email', field: 'Email', good: 'ada@example.com', bad: BAD_EMAILS };
-const removalField: FieldCase = { param: 'removalDate', field: 'Removal Date', good: '2030-01-01 00:00:00', bad: BAD_DATES };
+const workgroupField: FieldCase = {
+	param: 'workgroupId',
+	field: 'Workgroup',
+	good: '201',
+	bad: BAD_IDS,
+	locator: true,
+};
+const courseField: FieldCase = {
+	param: 'courseId',
+	field: 'Course',
+	good: '101',
+	bad: BAD_IDS,
+	locator: true,
+};
+const emailField: FieldCase = {
+	param: 'email',
+	field: 'Email',
+	good: 'ada@example.com',
+	bad: BAD_EMAILS,
+};
+const removalField: FieldCase = {
+	param: 'removalDate',
+	field: 'Removal Date',
+	good: '2030-01-01 00:00:00',
+	bad: BAD_DATES,
+};
 const limitField: FieldCase = { param: 'limit', field: 'Limit', good: 5, bad: BAD_LIMITS };
-const communityField: FieldCase = { param: 'communityId', field: 'Community ID', good: '301', bad: BAD_IDS };
+const communityField: FieldCase = {
+	param: 'communityId',
+	field: 'Community ID',
+	good: '301',
+	bad: BAD_IDS,
+};
 const eventField: FieldCase = { param: 'eventId', field: 'Event', good: '401', bad: BAD_IDS };
 const userIdField: FieldCase = { param: 'userId', field: 'User ID', good: '1001', bad: BAD_IDS };
-const webhookIdField: FieldCase = { param: 'webhookId', field: 'Webhook ID', good: '1', bad: BAD_WEBHOOK_IDS };
-const ruleNameField: FieldCase = { param: 'ruleName', field: 'Rule Name', good: 'My rule', bad: BAD_RULE_NAMES };
+const webhookIdField: FieldCase = {
+	param: 'webhookId',
+	field: 'Webhook ID',
+	good: '1',
+	bad: BAD_WEBHOOK_IDS,
+};
+const ruleNameField: FieldCase = {
+	param: 'ruleName',
+	field: 'Rule Name',
+	good: 'My rule',
+	bad: BAD_RULE_NAMES,
+};
 const event = { communityId: '301', eventId: '401' };
 const validRules = JSON.stringify([
-	{ name: 'R', type: 'PRIVATE', startDateTime: '2020-01-01 00:00:00', endDateTime: '2070-01-01 00:00:00', restrictions: { minimumTime: false, browseOrder: 'anyOrder' }, associations: { WORKGROUP: [201] } },
+	{
+		name: 'R',
+		type: 'PRIVATE',
+		startDateTime: '2020-01-01 00:00:00',
+		endDateTime: '2070-01-01 00:00:00',
+		restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
+		associations: { WORKGROUP: [201] },
+	},
 ]);
 
 const OPERATIONS: OperationCase[] = [
 	{ resource: 'user', operation: 'provision', base: user(), fields: userFields },
-	{ resource: 'user', operation: 'enrol', base: { ...user(), workgroupId: rl(201) }, fields: [...userFields, workgroupField, removalField] },
-	{ resource: 'workgroup', operation: 'getAll', base: { returnAll: false, limit: 5 }, fields: [limitField] },
-	{ resource: 'workgroup', operation: 'addMember', base: { workgroupId: rl(201), email: 'ada@example.com' }, fields: [workgroupField, emailField, removalField] },
-	{ resource: 'workgroup', operation: 'removeMember', base: { workgroupId: rl(204), email: 'ada@example.com' }, fields: [workgroupField, emailField] },
-	{ resource: 'course', operation: 'getAll', base: { returnAll: false, limit: 5 }, fields: [limitField] },
+	{
+		resource: 'user',
+		operation: 'enrol',
+		base: { ...user(), workgroupId: rl(201) },
+		fields: [...userFields, workgroupField, removalField],
+	},
+	{
+		resource: 'workgroup',
+		operation: 'getAll',
+		base: { returnAll: false, limit: 5 },
+		fields: [limitField],
+	},
+	{
+		resource: 'workgroup',
+		operation: 'addMember',
+		base: { workgroupId: rl(201), email: 'ada@example.com' },
+		fields: [workgroupField, emailField, removalField],
+	},
+	{
+		resource: 'workgroup',
+		operation: 'removeMember',
+		base: { workgroupId: rl(204), email: 'ada@example.com' },
+		fields: [workgroupField, emailField],
+	},
+	{
+		resource: 'course',
+		operation: 'getAll',
+		base: { returnAll: false, limit: 5 },
+		fields: [limitField],
+	},
 	{ resource: 'course', operation: 'get', base: { courseId: rl(101) }, fields: [courseField] },
 	{
 		resource: 'webhook',
@@ -170,7 +263,10 @@ const OPERATIONS: OperationCase[] = [
 		resource: 'rule',
 		operation: 'replaceAll',
 		base: { courseId: rl(101), rules: validRules },
-		fields: [courseField, { param: 'rules', field: 'Rules (JSON)', good: validRules, bad: BAD_RULES }],
+		fields: [
+			courseField,
+			{ param: 'rules', field: 'Rules (JSON)', good: validRules, bad: BAD_RULES },
+		],
 	},
 	{
 		resource: 'rule',
@@ -185,14 +281,49 @@ const OPERATIONS: OperationCase[] = [
 			{ param: 'workgroupIds', field: 'Workgroup IDs', good: '201, 202', bad: BAD_ID_LISTS },
 		],
 	},
-	{ resource: 'rule', operation: 'addWorkgroup', base: { courseId: rl(101), workgroupId: rl(201) }, fields: [courseField, workgroupField, ruleNameField] },
-	{ resource: 'rule', operation: 'removeWorkgroup', base: { courseId: rl(101), workgroupId: rl(201) }, fields: [courseField, workgroupField, ruleNameField] },
-	{ resource: 'rule', operation: 'delete', base: { courseId: rl(101), ruleName: 'Nope' }, fields: [courseField, ruleNameField] },
-	{ resource: 'event', operation: 'attend', base: { ...event, userId: '1001' }, fields: [communityField, eventField, userIdField] },
-	{ resource: 'event', operation: 'cancelAttendance', base: { ...event, userId: '1001' }, fields: [communityField, eventField, userIdField] },
-	{ resource: 'event', operation: 'getAll', base: { communityId: '301', limit: 5 }, fields: [communityField, limitField] },
+	{
+		resource: 'rule',
+		operation: 'addWorkgroup',
+		base: { courseId: rl(101), workgroupId: rl(201) },
+		fields: [courseField, workgroupField, ruleNameField],
+	},
+	{
+		resource: 'rule',
+		operation: 'removeWorkgroup',
+		base: { courseId: rl(101), workgroupId: rl(201) },
+		fields: [courseField, workgroupField, ruleNameField],
+	},
+	{
+		resource: 'rule',
+		operation: 'delete',
+		base: { courseId: rl(101), ruleName: 'Nope' },
+		fields: [courseField, ruleNameField],
+	},
+	{
+		resource: 'event',
+		operation: 'attend',
+		base: { ...event, userId: '1001' },
+		fields: [communityField, eventField, userIdField],
+	},
+	{
+		resource: 'event',
+		operation: 'cancelAttendance',
+		base: { ...event, userId: '1001' },
+		fields: [communityField, eventField, userIdField],
+	},
+	{
+		resource: 'event',
+		operation: 'getAll',
+		base: { communityId: '301', limit: 5 },
+		fields: [communityField, limitField],
+	},
 	{ resource: 'event', operation: 'get', base: { ...event }, fields: [communityField, eventField] },
-	{ resource: 'event', operation: 'getAttendees', base: { ...event, limit: 5 }, fields: [communityField, eventField, limitField] },
+	{
+		resource: 'event',
+		operation: 'getAttendees',
+		base: { ...event, limit: 5 },
+		fields: [communityField, eventField, limitField],
+	},
 	{
 		resource: 'event',
 		operation: 'register',
@@ -203,7 +334,8 @@ const OPERATIONS: OperationCase[] = [
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The node's message for a bad field: "<Field>: <problem> (item <n>)". */
-const namesFieldAndItem = (field: string, item: number) => new RegExp(`^${escape(field)}: .+ \\(item ${item}\\)$`, 's');
+const namesFieldAndItem = (field: string, item: number) =>
+	new RegExp(`^${escape(field)}: .+ \\(item ${item}\\)$`, 's');
 
 function parametersFor(op: OperationCase, field: FieldCase): INodeParameters {
 	const expression = '={{ $json.v }}';
@@ -218,11 +350,17 @@ function parametersFor(op: OperationCase, field: FieldCase): INodeParameters {
 /** An input item carrying the value under test (absent when undefined). */
 const item = (v: unknown) => ({ v }) as IDataObject;
 
-const cases = OPERATIONS.flatMap((op) => op.fields.map((field) => [`${op.resource}.${op.operation}`, field.field, op, field] as const));
+const cases = OPERATIONS.flatMap((op) =>
+	op.fields.map((field) => [`${op.resource}.${op.operation}`, field.field, op, field] as const),
+);
 
 describe.each(cases)('%s: %s', (_name, _field, op, field) => {
 	it('a bad item stops the run before any request, naming the field and the item', async () => {
-		const result = await run(ctx.sandbox, parametersFor(op, field), [item(field.good), item(field.bad[0]), item(field.good)]);
+		const result = await run(ctx.sandbox, parametersFor(op, field), [
+			item(field.good),
+			item(field.bad[0]),
+			item(field.good),
+		]);
 		expect(result.error?.message).toMatch(namesFieldAndItem(field.field, 1));
 		expect(result.json).toEqual([]);
 		expect(ctx.sandbox.stats().requests).toBe(0);
@@ -230,11 +368,17 @@ describe.each(cases)('%s: %s', (_name, _field, op, field) => {
 
 	it(`each of ${field.bad.length} bad values is refused before any request (Continue On Fail: one paired error item each)`, async () => {
 		const items = field.bad.map(item);
-		const result = await run(ctx.sandbox, parametersFor(op, field), items, { continueOnFail: true });
+		const result = await run(ctx.sandbox, parametersFor(op, field), items, {
+			continueOnFail: true,
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(items.length);
 		result.items.forEach((item, index) => {
-			expect([index, field.bad[index], item.json.error]).toEqual([index, field.bad[index], expect.stringMatching(namesFieldAndItem(field.field, index))]);
+			expect([index, field.bad[index], item.json.error]).toEqual([
+				index,
+				field.bad[index],
+				expect.stringMatching(namesFieldAndItem(field.field, index)),
+			]);
 			expect(item.pairedItem).toEqual({ item: index });
 		});
 		expect(ctx.sandbox.stats().requests).toBe(0);
@@ -251,20 +395,34 @@ describe('parameters left out entirely', () => {
 		['event', 'attend', 'Community ID'],
 		['webhook', 'get', 'Webhook ID'],
 		['webhook', 'create', 'URL'],
-	])('%s.%s without parameters: n8n names %s and nothing is sent', async (resource, operation, field) => {
-		await expect(run(ctx.sandbox, { resource, operation })).rejects.toThrow(`Parameter "${field}" is required`);
-		expect(ctx.sandbox.stats().requests).toBe(0);
-	});
+	])(
+		'%s.%s without parameters: n8n names %s and nothing is sent',
+		async (resource, operation, field) => {
+			await expect(run(ctx.sandbox, { resource, operation })).rejects.toThrow(
+				`Parameter "${field}" is required`,
+			);
+			expect(ctx.sandbox.stats().requests).toBe(0);
+		},
+	);
 
 	it('an empty required value given literally is refused by n8n the same way', async () => {
-		await expect(run(ctx.sandbox, { resource: 'course', operation: 'get', courseId: rl('') })).rejects.toThrow('Parameter "Course" is required');
+		await expect(
+			run(ctx.sandbox, { resource: 'course', operation: 'get', courseId: rl('') }),
+		).rejects.toThrow('Parameter "Course" is required');
 		expect(ctx.sandbox.stats().requests).toBe(0);
 	});
 });
 
 describe('checks across fields', () => {
 	it('upsert: End must be after Start', async () => {
-		const result = await run(ctx.sandbox, { resource: 'rule', operation: 'upsert', courseId: rl(101), ruleName: 'R', startDateTime: '2030-01-02 00:00:00', endDateTime: '2030-01-01T23:00:00+02:00' });
+		const result = await run(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'upsert',
+			courseId: rl(101),
+			ruleName: 'R',
+			startDateTime: '2030-01-02 00:00:00',
+			endDateTime: '2030-01-01T23:00:00+02:00',
+		});
 		expect(result.error?.message).toMatch(namesFieldAndItem('End', 0));
 		expect(ctx.sandbox.stats().requests).toBe(0);
 	});
@@ -279,17 +437,44 @@ describe('checks across fields', () => {
 	});
 
 	it('the error is a NodeOperationError carrying the item index', async () => {
-		const result = await run(ctx.sandbox, { resource: 'user', operation: 'provision', email: '={{ $json.e }}', firstName: 'A', lastName: 'B' }, [{ e: 'a@example.com' }, { e: 'nope' }]);
+		const result = await run(
+			ctx.sandbox,
+			{
+				resource: 'user',
+				operation: 'provision',
+				email: '={{ $json.e }}',
+				firstName: 'A',
+				lastName: 'B',
+			},
+			[{ e: 'a@example.com' }, { e: 'nope' }],
+		);
 		expect(result.error).toMatchObject({ name: 'NodeOperationError', context: { itemIndex: 1 } });
 	});
 });
 
 describe('unusual but valid e-mail addresses stay one path segment', () => {
-	it.each(["o'brien+tag@example.com", 'a/b?c#d@example.com', 'josé@exämple.com', 'x%2F..%2F@example.com'])('%s', async (email) => {
-		await runOk(ctx.sandbox, { resource: 'user', operation: 'enrol', email, firstName: 'U', lastName: 'N', workgroupId: rl(201) });
+	it.each([
+		"o'brien+tag@example.com",
+		'a/b?c#d@example.com',
+		'josé@exämple.com',
+		'x%2F..%2F@example.com',
+	])('%s', async (email) => {
+		await runOk(ctx.sandbox, {
+			resource: 'user',
+			operation: 'enrol',
+			email,
+			firstName: 'U',
+			lastName: 'N',
+			workgroupId: rl(201),
+		});
 		expect(userByEmail(ctx.sandbox, email)).toBeDefined();
 		expect(membership(ctx.sandbox, 201, email)).toBeDefined();
-		await runOk(ctx.sandbox, { resource: 'workgroup', operation: 'removeMember', email, workgroupId: rl(201) });
+		await runOk(ctx.sandbox, {
+			resource: 'workgroup',
+			operation: 'removeMember',
+			email,
+			workgroupId: rl(201),
+		});
 		expect(membership(ctx.sandbox, 201, email)).toBeUndefined();
 		expect(Object.keys(ctx.sandbox.stats().byRoute).sort()).toEqual([
 			'DELETE /public/api/v1/workgroup/{id}/member/{email}',
@@ -310,18 +495,28 @@ describe('Continue On Fail with good and bad items', () => {
 		];
 		const result = await run(
 			ctx.sandbox,
-			{ resource: 'user', operation: 'enrol', email: '={{ $json.email }}', firstName: 'A', lastName: 'B', workgroupId: rl(201) },
+			{
+				resource: 'user',
+				operation: 'enrol',
+				email: '={{ $json.email }}',
+				firstName: 'A',
+				lastName: 'B',
+				workgroupId: rl(201),
+			},
 			items,
 			{ continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.pairedItem)).toEqual(items.map((_, index) => ({ item: index })));
+		expect(result.items.map((item) => item.pairedItem)).toEqual(
+			items.map((_, index) => ({ item: index })),
+		);
 		expect(result.json[0]).toMatchObject({ email: 'one@example.com', created: true });
 		expect(result.json[1].error).toMatch(namesFieldAndItem('Email', 1));
 		expect(result.json[2]).toMatchObject({ email: 'two@example.com', created: true });
 		expect(result.json[3].error).toMatch(namesFieldAndItem('Email', 3));
 		expect(result.json[4]).toMatchObject({ email: 'three@example.com', created: true });
-		for (const email of ['one@example.com', 'two@example.com', 'three@example.com']) expect(membership(ctx.sandbox, 201, email)).toBeDefined();
+		for (const email of ['one@example.com', 'two@example.com', 'three@example.com'])
+			expect(membership(ctx.sandbox, 201, email)).toBeDefined();
 		expect(ctx.sandbox.state.users.size).toBe(5);
 	});
 
@@ -329,13 +524,24 @@ describe('Continue On Fail with good and bad items', () => {
 		const items = [{ wg: 201 }, { wg: 299 }, { wg: 202 }];
 		const result = await run(
 			ctx.sandbox,
-			{ resource: 'workgroup', operation: 'addMember', workgroupId: rl('={{ $json.wg }}'), email: 'ada@example.com' },
+			{
+				resource: 'workgroup',
+				operation: 'addMember',
+				workgroupId: rl('={{ $json.wg }}'),
+				email: 'ada@example.com',
+			},
 			items,
 			{ continueOnFail: true },
 		);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		expect(result.json[1]).toMatchObject({ httpCode: '404' });
-		expect(`${String(result.json[1].error)} ${String(result.json[1].description)}`).toContain('workgroup 299');
+		expect(`${String(result.json[1].error)} ${String(result.json[1].description)}`).toContain(
+			'workgroup 299',
+		);
 		expect(membership(ctx.sandbox, 201, 'ada@example.com')).toBeDefined();
 		expect(membership(ctx.sandbox, 202, 'ada@example.com')).toBeDefined();
 	});
@@ -344,12 +550,21 @@ describe('Continue On Fail with good and bad items', () => {
 		const items = [{ wg: 201 }, { wg: 'x' }, { wg: 202 }];
 		const result = await run(
 			ctx.sandbox,
-			{ resource: 'rule', operation: 'addWorkgroup', courseId: rl(102), workgroupId: rl('={{ $json.wg }}') },
+			{
+				resource: 'rule',
+				operation: 'addWorkgroup',
+				courseId: rl(102),
+				workgroupId: rl('={{ $json.wg }}'),
+			},
 			items,
 			{ continueOnFail: true },
 		);
 		expect(result.json[1].error).toMatch(namesFieldAndItem('Workgroup', 1));
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		expect(ctx.sandbox.state.rules.get(102)?.[0].associations).toEqual({ WORKGROUP: [201, 202] });
 		expect(ctx.sandbox.stats().byRoute['POST /public/api/v1/business-rule/course/{id}']).toBe(1);
 	});
@@ -357,13 +572,26 @@ describe('Continue On Fail with good and bad items', () => {
 
 describe('e-mail addresses that look like another', () => {
 	it('a bidi override is refused naming the character, shown escaped; nothing is sent', async () => {
-		const result = await run(ctx.sandbox, { resource: 'workgroup', operation: 'addMember', workgroupId: rl(201), email: 'ana\u202e@example.com' });
-		expect(result.error?.message).toBe('Email: "ana<U+202E>@example.com" contains an invisible control or formatting character (U+202E) (item 0)');
+		const result = await run(ctx.sandbox, {
+			resource: 'workgroup',
+			operation: 'addMember',
+			workgroupId: rl(201),
+			email: 'ana\u202e@example.com',
+		});
+		expect(result.error?.message).toBe(
+			'Email: "ana<U+202E>@example.com" contains an invisible control or formatting character (U+202E) (item 0)',
+		);
 		expect(ctx.sandbox.stats().requests).toBe(0);
 	});
 
 	it('an empty domain label is refused', async () => {
-		const result = await run(ctx.sandbox, { resource: 'user', operation: 'provision', email: 'a@b..com', firstName: 'A', lastName: 'B' });
+		const result = await run(ctx.sandbox, {
+			resource: 'user',
+			operation: 'provision',
+			email: 'a@b..com',
+			firstName: 'A',
+			lastName: 'B',
+		});
 		expect(result.error?.message).toBe('Email: "a@b..com" is not a valid e-mail address (item 0)');
 		expect(ctx.sandbox.stats().requests).toBe(0);
 	});

@@ -22,9 +22,16 @@ const enrolParams = (requestOptions: Record<string, number> = {}) => ({
 	workgroupId: rl(201),
 	requestOptions,
 });
-const people = (count: number) => Array.from({ length: count }, (_, i) => ({ email: `p${i}@example.com`, first: `P${i}` }));
-const courseItems = (count: number) => Array.from({ length: count }, (_, i) => ({ id: 101 + (i % 3) }));
-const courseGet = (requestOptions: Record<string, number> = {}) => ({ resource: 'course', operation: 'get', courseId: rl('={{ $json.id }}'), requestOptions });
+const people = (count: number) =>
+	Array.from({ length: count }, (_, i) => ({ email: `p${i}@example.com`, first: `P${i}` }));
+const courseItems = (count: number) =>
+	Array.from({ length: count }, (_, i) => ({ id: 101 + (i % 3) }));
+const courseGet = (requestOptions: Record<string, number> = {}) => ({
+	resource: 'course',
+	operation: 'get',
+	courseId: rl('={{ $json.id }}'),
+	requestOptions,
+});
 
 it('output order = input order, each output paired with its input, though answers come back out of order', async () => {
 	ctx.sandbox.setFaults({ slowRate: 0.4, slowMs: 30, seed: 5 });
@@ -35,12 +42,19 @@ it('output order = input order, each output paired with its input, though answer
 	expect(result.items.map((o) => o.pairedItem)).toEqual(items.map((_, item) => ({ item })));
 	expect(ctx.sandbox.stats().faultsInjected.slow).toBeGreaterThan(0);
 	expect(ctx.sandbox.stats().maxInFlight).toBeGreaterThan(1);
-	for (const { email, first } of items) expect(ctx.sandbox.state.findUserByEmail(email)?.firstName).toBe(first);
+	for (const { email, first } of items)
+		expect(ctx.sandbox.state.findUserByEmail(email)?.firstName).toBe(first);
 });
 
 it('several outputs of one item are all paired with it', async () => {
-	const result = await run(ctx.sandbox, { resource: 'workgroup', operation: 'getAll', returnAll: true }, [{}, {}]);
-	expect(result.items.map((o) => o.pairedItem)).toEqual([0, 0, 0, 0, 1, 1, 1, 1].map((item) => ({ item })));
+	const result = await run(
+		ctx.sandbox,
+		{ resource: 'workgroup', operation: 'getAll', returnAll: true },
+		[{}, {}],
+	);
+	expect(result.items.map((o) => o.pairedItem)).toEqual(
+		[0, 0, 0, 0, 1, 1, 1, 1].map((item) => ({ item })),
+	);
 });
 
 it('concurrency 1 is strictly sequential', async () => {
@@ -89,7 +103,8 @@ it('a passing burst of 503s does not slow the rest of the run down', async () =>
 	ctx.sandbox.setFaults({ errorRate: 0.5, errorStatuses: [503], latencyMs: 5, seed: 2 });
 	// The outage passes after its first 4 failures.
 	const heal = setInterval(() => {
-		if ((ctx.sandbox.stats().faultsInjected.error ?? 0) >= 4) ctx.sandbox.setFaults({ errorRate: 0 });
+		if ((ctx.sandbox.stats().faultsInjected.error ?? 0) >= 4)
+			ctx.sandbox.setFaults({ errorRate: 0 });
 	}, 2);
 	const started = Date.now();
 	const out = await runOk(ctx.sandbox, courseGet(), courseItems(200));
@@ -102,7 +117,10 @@ it('a passing burst of 503s does not slow the rest of the run down', async () =>
 
 describe('the credential is loaded once per node run', () => {
 	// A real n8n loads the credential from its database and decrypts it on every getCredentials.
-	const runCounting = async (parameters: Record<string, unknown>, items: Array<Record<string, unknown>>) =>
+	const runCounting = async (
+		parameters: Record<string, unknown>,
+		items: Array<Record<string, unknown>>,
+	) =>
 		await runNode({
 			nodeType: new Knolyx(),
 			type: NODE_TYPE,
@@ -118,7 +136,15 @@ describe('the credential is loaded once per node run', () => {
 		expect(ctx.sandbox.stats().requests).toBe(80);
 		expect(enrol.credentialReads).toEqual({ knolyxApi: 1 });
 
-		const rules = await runCounting({ resource: 'rule', operation: 'addWorkgroup', courseId: rl('={{ $json.id }}'), workgroupId: rl(201) }, courseItems(6));
+		const rules = await runCounting(
+			{
+				resource: 'rule',
+				operation: 'addWorkgroup',
+				courseId: rl('={{ $json.id }}'),
+				workgroupId: rl(201),
+			},
+			courseItems(6),
+		);
 		expect(rules.error).toBeUndefined();
 		expect(rules.credentialReads).toEqual({ knolyxApi: 1 });
 	});

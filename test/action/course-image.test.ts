@@ -17,13 +17,23 @@ import { credentialsFor, NODE_TYPE, rl, rlList, run, useSandbox } from './setup'
 const ctx = useSandbox();
 const IMAGE_ROUTE = 'GET /public/api/v1/course/{id}/image';
 
-const bytesOf = async (binary: IBinaryData): Promise<Buffer> => await Container.get(BinaryDataService).getAsBuffer(binary);
+const bytesOf = async (binary: IBinaryData): Promise<Buffer> =>
+	await Container.get(BinaryDataService).getAsBuffer(binary);
 
-async function getImage(items: IDataObject[], extra: IDataObject = {}, onError?: 'continueErrorOutput') {
+async function getImage(
+	items: IDataObject[],
+	extra: IDataObject = {},
+	onError?: 'continueErrorOutput',
+) {
 	return await runNode({
 		nodeType: new Knolyx(),
 		type: NODE_TYPE,
-		parameters: { resource: 'course', operation: 'getImage', courseId: rl('={{ $json.course }}'), ...extra },
+		parameters: {
+			resource: 'course',
+			operation: 'getImage',
+			courseId: rl('={{ $json.course }}'),
+			...extra,
+		},
 		items,
 		credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
 		credentialTypes: [new KnolyxApi()],
@@ -31,12 +41,25 @@ async function getImage(items: IDataObject[], extra: IDataObject = {}, onError?:
 	});
 }
 
-async function expectImage(item: INodeExecutionData, courseId: number, field = 'data'): Promise<void> {
+async function expectImage(
+	item: INodeExecutionData,
+	courseId: number,
+	field = 'data',
+): Promise<void> {
 	const png = coursePng(courseId);
-	expect(item.json).toEqual({ courseId, fileName: `course-${courseId}-image.png`, mimeType: 'image/png', fileSize: png.length });
+	expect(item.json).toEqual({
+		courseId,
+		fileName: `course-${courseId}-image.png`,
+		mimeType: 'image/png',
+		fileSize: png.length,
+	});
 	expect(Object.keys(item.binary ?? {})).toEqual([field]);
 	const binary = (item.binary as Record<string, IBinaryData>)[field];
-	expect(binary).toMatchObject({ fileName: `course-${courseId}-image.png`, mimeType: 'image/png', fileExtension: 'png' });
+	expect(binary).toMatchObject({
+		fileName: `course-${courseId}-image.png`,
+		mimeType: 'image/png',
+		fileExtension: 'png',
+	});
 	expect((await bytesOf(binary)).equals(png)).toBe(true);
 }
 
@@ -52,19 +75,34 @@ describe('Course → Get Image (n8n in-memory binary data)', () => {
 	});
 
 	it('"Put Output File in Field" names the binary field; the course can be picked from the list', async () => {
-		const result = await run(ctx.sandbox, { resource: 'course', operation: 'getImage', courseId: rlList(102), binaryPropertyName: 'cover' });
+		const result = await run(ctx.sandbox, {
+			resource: 'course',
+			operation: 'getImage',
+			courseId: rlList(102),
+			binaryPropertyName: 'cover',
+		});
 		expect(result.error).toBeUndefined();
 		await expectImage(result.items[0], 102, 'cover');
 	});
 
 	it('no image (404 from the image endpoint) is a clear error naming the course', async () => {
 		const result = await getImage([{ course: 999 }]);
-		expect(result.error?.message).toBe('Knolyx: Entity not found (course 999, or its image: the course may have none) [404]');
-		const errorOutput = await getImage([{ course: 101 }, { course: 999 }], {}, 'continueErrorOutput');
+		expect(result.error?.message).toBe(
+			'Knolyx: Entity not found (course 999, or its image: the course may have none) [404]',
+		);
+		const errorOutput = await getImage(
+			[{ course: 101 }, { course: 999 }],
+			{},
+			'continueErrorOutput',
+		);
 		await expectImage(errorOutput.items[0], 101);
-		expect(errorOutput.errorItems.map((item) => [item.pairedItem, item.json.course, (item.json.error as { httpCode?: string }).httpCode])).toEqual([
-			[{ item: 1 }, 999, '404'],
-		]);
+		expect(
+			errorOutput.errorItems.map((item) => [
+				item.pairedItem,
+				item.json.course,
+				(item.json.error as { httpCode?: string }).httpCode,
+			]),
+		).toEqual([[{ item: 1 }, 999, '404']]);
 	});
 
 	it('a course that exists but has no image is a clear error naming the course, and nothing is output', async () => {
@@ -76,20 +114,34 @@ describe('Course → Get Image (n8n in-memory binary data)', () => {
 		const { courses } = (await added.json()) as { courses: Array<{ id: number }> };
 		const id = courses[0].id;
 		const result = await getImage([{ course: id }]);
-		expect(result.error?.message).toBe(`Knolyx: Entity not found (course ${id}, or its image: the course may have none) [404]`);
+		expect(result.error?.message).toBe(
+			`Knolyx: Entity not found (course ${id}, or its image: the course may have none) [404]`,
+		);
 		expect(result.items).toEqual([]);
 	});
 
 	it('an empty field name is refused before any request', async () => {
-		const result = await run(ctx.sandbox, { resource: 'course', operation: 'getImage', courseId: rl(101), binaryPropertyName: ' ' });
-		expect(result.error?.message).toBe('Put Output File in Field: is required and was empty (item 0)');
+		const result = await run(ctx.sandbox, {
+			resource: 'course',
+			operation: 'getImage',
+			courseId: rl(101),
+			binaryPropertyName: ' ',
+		});
+		expect(result.error?.message).toBe(
+			'Put Output File in Field: is required and was empty (item 0)',
+		);
 		expect(ctx.sandbox.stats().requests).toBe(0);
 	});
 
 	it('a key without COURSE_GET gets an error naming it', async () => {
-		const result = await run(ctx.sandbox, { resource: 'course', operation: 'getImage', courseId: rl(101) }, [{}], {
-			credentials: { apiKey: 'demo-key-without-course_get' },
-		});
+		const result = await run(
+			ctx.sandbox,
+			{ resource: 'course', operation: 'getImage', courseId: rl(101) },
+			[{}],
+			{
+				credentials: { apiKey: 'demo-key-without-course_get' },
+			},
+		);
 		expect((result.error as { description?: string }).description).toContain('COURSE_GET');
 	});
 });
@@ -99,7 +151,8 @@ describe('Course → Get Image: a file is a file (decided from its bytes)', () =
 	afterEach(async () => {
 		await clearEdges(ctx.sandbox.url);
 	});
-	const answer = async (answerRule: IDataObject) => await setEdge(ctx.sandbox.url, { path: IMAGE_PATH, answer: answerRule });
+	const answer = async (answerRule: IDataObject) =>
+		await setEdge(ctx.sandbox.url, { path: IMAGE_PATH, answer: answerRule });
 
 	it.each([
 		['application/problem+json', '{"type":"about:blank","title":"Maintenance","status":200}'],
@@ -107,14 +160,19 @@ describe('Course → Get Image: a file is a file (decided from its bytes)', () =
 		[null, '<!DOCTYPE html><html><head><title>Knolyx</title></head><body>Sign in</body></html>'],
 		['image/png', '<html><body>Not an image</body></html>'],
 		['application/octet-stream', '{"message":"no image"}'],
-	])('a 200 with Content-Type %s and a body that is no image is a clear error, never a binary item', async (contentType, body) => {
-		await answer({ contentType, body });
-		const result = await getImage([{ course: 101 }]);
-		expect(result.items).toEqual([]);
-		expect(result.error?.message).toMatch(/^Knolyx answered with .+ instead of the image of course 101$/);
-		expect(result.error?.message).toContain(`(Content-Type: ${contentType ?? 'none'})`);
-		expect((result.error as { description?: string }).description).toContain('not an image');
-	});
+	])(
+		'a 200 with Content-Type %s and a body that is no image is a clear error, never a binary item',
+		async (contentType, body) => {
+			await answer({ contentType, body });
+			const result = await getImage([{ course: 101 }]);
+			expect(result.items).toEqual([]);
+			expect(result.error?.message).toMatch(
+				/^Knolyx answered with .+ instead of the image of course 101$/,
+			);
+			expect(result.error?.message).toContain(`(Content-Type: ${contentType ?? 'none'})`);
+			expect((result.error as { description?: string }).description).toContain('not an image');
+		},
+	);
 
 	it('a PNG sent without a Content-Type gets image/png and the .png extension', async () => {
 		await answer({ contentType: null, png: true });
@@ -132,17 +190,24 @@ describe('Course → Get Image: a file is a file (decided from its bytes)', () =
 
 	it.each([
 		['a long ASCII name', `attachment; filename="${'a'.repeat(400)}.png"`, 'a'],
-		['a long UTF-8 name', `attachment; filename*=UTF-8''${encodeURIComponent('é'.repeat(300))}.png`, 'é'],
-	])('%s from Content-Disposition is cut to 255 bytes, keeping the extension', async (_what, contentDisposition, letter) => {
-		await answer({ contentType: 'image/png', png: true, contentDisposition });
-		const result = await getImage([{ course: 101 }]);
-		expect(result.error).toBeUndefined();
-		const fileName = String(result.items[0].json.fileName);
-		expect(Buffer.byteLength(fileName, 'utf8')).toBeLessThanOrEqual(255);
-		expect(Buffer.byteLength(fileName, 'utf8')).toBeGreaterThan(250);
-		expect(fileName).toMatch(new RegExp(`^${letter}+\\.png$`));
-		expect((result.items[0].binary?.data as IBinaryData).fileName).toBe(fileName);
-	});
+		[
+			'a long UTF-8 name',
+			`attachment; filename*=UTF-8''${encodeURIComponent('é'.repeat(300))}.png`,
+			'é',
+		],
+	])(
+		'%s from Content-Disposition is cut to 255 bytes, keeping the extension',
+		async (_what, contentDisposition, letter) => {
+			await answer({ contentType: 'image/png', png: true, contentDisposition });
+			const result = await getImage([{ course: 101 }]);
+			expect(result.error).toBeUndefined();
+			const fileName = String(result.items[0].json.fileName);
+			expect(Buffer.byteLength(fileName, 'utf8')).toBeLessThanOrEqual(255);
+			expect(Buffer.byteLength(fileName, 'utf8')).toBeGreaterThan(250);
+			expect(fileName).toMatch(new RegExp(`^${letter}+\\.png$`));
+			expect((result.items[0].binary?.data as IBinaryData).fileName).toBe(fileName);
+		},
+	);
 });
 
 describe('Course → Get Image (n8n filesystem binary data, as n8n runs by default)', () => {

@@ -11,7 +11,14 @@ import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { coursePng } from '../../sandbox/image';
 import { startOtherHost, type OtherHost } from '../../sandbox/edges';
-import { clearEdges, edgeReport, setEdge, settledEdgeReport, testCredential, triggerHosts } from '../harness';
+import {
+	clearEdges,
+	edgeReport,
+	setEdge,
+	settledEdgeReport,
+	testCredential,
+	triggerHosts,
+} from '../harness';
 import { credentialsFor, DEMO, rl, run, useSandbox } from './setup';
 
 const ctx = useSandbox();
@@ -36,7 +43,10 @@ const edge = async (rule: IDataObject) => await setEdge(ctx.sandbox.url, rule);
 const edgeAnswers = async () => await settledEdgeReport(ctx.sandbox.url);
 
 /** What the other host received of the credential: must stay empty. */
-const leaked = () => other.seen.flatMap((seen) => ['x-api-key', 'x-project-id'].filter((name) => seen.headers[name] !== undefined));
+const leaked = () =>
+	other.seen.flatMap((seen) =>
+		['x-api-key', 'x-project-id'].filter((name) => seen.headers[name] !== undefined),
+	);
 
 const courseGet = (id: number, requestOptions: INodeParameters = {}): INodeParameters => ({
 	resource: 'course',
@@ -45,34 +55,53 @@ const courseGet = (id: number, requestOptions: INodeParameters = {}): INodeParam
 	requestOptions,
 });
 
-describe('redirects: the credential never leaves the base URL\'s origin', () => {
-	it.each([301, 302, 303, 307, 308])('a read answered %i to another host fails naming where it pointed; that host sees no key', async (status) => {
-		await edge({ path: `${API}/course/101`, redirect: { status, location: `${other.url}/sign-in?next=%2Fcourse` } });
-		const result = await run(ctx.sandbox, courseGet(101));
-		expect(result.error?.message).toBe(
-			`Knolyx redirected the request to another address (${other.url}/sign-in?next=%2Fcourse): not followed, so the API key is not sent there; check the base URL [${status}]`,
-		);
-		expect((result.error as { description?: string }).description).toContain('Base URL');
-		expect(leaked()).toEqual([]);
-	});
+describe("redirects: the credential never leaves the base URL's origin", () => {
+	it.each([301, 302, 303, 307, 308])(
+		'a read answered %i to another host fails naming where it pointed; that host sees no key',
+		async (status) => {
+			await edge({
+				path: `${API}/course/101`,
+				redirect: { status, location: `${other.url}/sign-in?next=%2Fcourse` },
+			});
+			const result = await run(ctx.sandbox, courseGet(101));
+			expect(result.error?.message).toBe(
+				`Knolyx redirected the request to another address (${other.url}/sign-in?next=%2Fcourse): not followed, so the API key is not sent there; check the base URL [${status}]`,
+			);
+			expect((result.error as { description?: string }).description).toContain('Base URL');
+			expect(leaked()).toEqual([]);
+		},
+	);
 
-	it('a redirect within the base URL\'s origin is followed, with the credential', async () => {
-		await edge({ path: `${API}/course/101`, redirect: { status: 307, location: `${API}/course/102` } });
+	it("a redirect within the base URL's origin is followed, with the credential", async () => {
+		await edge({
+			path: `${API}/course/101`,
+			redirect: { status: 307, location: `${API}/course/102` },
+		});
 		const result = await run(ctx.sandbox, courseGet(101));
 		expect(result.error).toBeUndefined();
 		expect(result.json[0]).toMatchObject({ id: 102 });
 	});
 
 	it('a redirect loop within the origin ends after a few hops with a clear error', async () => {
-		await edge({ path: `${API}/course/101`, redirect: { status: 302, location: `${API}/course/101` } });
+		await edge({
+			path: `${API}/course/101`,
+			redirect: { status: 302, location: `${API}/course/101` },
+		});
 		const result = await run(ctx.sandbox, courseGet(101));
 		expect(result.error?.message).toMatch(/^Knolyx redirected the request more than 5 times/);
 		expect((await edgeAnswers())[0].served).toBe(6);
 	});
 
 	it('Course → Get Image redirected to another host (a CDN) downloads the file there without the credential', async () => {
-		await edge({ path: `${API}/course/101/image`, redirect: { status: 302, location: `${other.url}/cdn/course-101.png` } });
-		const result = await run(ctx.sandbox, { resource: 'course', operation: 'getImage', courseId: rl(101) });
+		await edge({
+			path: `${API}/course/101/image`,
+			redirect: { status: 302, location: `${other.url}/cdn/course-101.png` },
+		});
+		const result = await run(ctx.sandbox, {
+			resource: 'course',
+			operation: 'getImage',
+			courseId: rl(101),
+		});
 		expect(result.error).toBeUndefined();
 		const binary = result.items[0].binary?.data as IBinaryData;
 		expect(Buffer.from(binary.data, 'base64').equals(coursePng(102))).toBe(true);
@@ -90,8 +119,11 @@ describe('redirects: the credential never leaves the base URL\'s origin', () => 
 		expect(leaked()).toEqual([]);
 	});
 
-	it('the Knolyx Trigger\'s registration redirected to another host fails; that host sees no key', async () => {
-		await edge({ path: `${API}/webhook`, redirect: { status: 307, location: `${other.url}/webhook` } });
+	it("the Knolyx Trigger's registration redirected to another host fails; that host sees no key", async () => {
+		await edge({
+			path: `${API}/webhook`,
+			redirect: { status: 307, location: `${other.url}/webhook` },
+		});
 		const h = await hosts.start({
 			nodeType: new KnolyxTrigger(),
 			type: 'n8n-nodes-knolyx.knolyxTrigger',
@@ -99,7 +131,9 @@ describe('redirects: the credential never leaves the base URL\'s origin', () => 
 			credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
 			credentialTypes: [new KnolyxApi()],
 		});
-		await expect(h.activate('trigger')).rejects.toThrow(/redirected the request to another address/);
+		await expect(h.activate('trigger')).rejects.toThrow(
+			/redirected the request to another address/,
+		);
 		expect(ctx.sandbox.state.webhooks.size).toBe(0);
 		expect(leaked()).toEqual([]);
 	});
@@ -118,8 +152,17 @@ describe('Timeout bounds the whole request', () => {
 	});
 
 	it('an image that keeps streaming is cut at Timeout; the retry gets the image', async () => {
-		await edge({ path: `${API}/course/101/image`, times: 1, stream: { contentType: 'image/png', png: true, chunkBytes: 16_384, everyMs: 20 } });
-		const result = await run(ctx.sandbox, { resource: 'course', operation: 'getImage', courseId: rl(101), requestOptions: { timeout: 1 } });
+		await edge({
+			path: `${API}/course/101/image`,
+			times: 1,
+			stream: { contentType: 'image/png', png: true, chunkBytes: 16_384, everyMs: 20 },
+		});
+		const result = await run(ctx.sandbox, {
+			resource: 'course',
+			operation: 'getImage',
+			courseId: rl(101),
+			requestOptions: { timeout: 1 },
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.json[0]).toMatchObject({ courseId: 101, fileSize: coursePng(101).length });
 		const [rule] = await edgeAnswers();
@@ -127,7 +170,10 @@ describe('Timeout bounds the whole request', () => {
 	});
 
 	it('the credential test gives up on an answer that trickles (within its 10 s)', async () => {
-		await edge({ path: `${API}/key`, answer: { body: `{"key":"${'k'.repeat(200)}"}`, trickleMs: 200 } });
+		await edge({
+			path: `${API}/key`,
+			answer: { body: `{"key":"${'k'.repeat(200)}"}`, trickleMs: 200 },
+		});
 		const result = await testCredential(new KnolyxApi(), { ...credentialsFor(ctx.sandbox) });
 		expect(result.status).toBe('Error');
 		expect(result.message).toBe('ERR_CANCELED');
@@ -140,7 +186,9 @@ describe('answers have a size bound', () => {
 	it('a JSON answer that never ends fails the item at 16 MiB with the limit, without reading the rest', async () => {
 		await edge({ path: `${API}/course/101`, stream: { contentType: 'application/json' } });
 		const result = await run(ctx.sandbox, courseGet(101));
-		expect(result.error?.message).toBe('Knolyx answered with more than 16 MiB, the most this node reads from one answer [200]');
+		expect(result.error?.message).toBe(
+			'Knolyx answered with more than 16 MiB, the most this node reads from one answer [200]',
+		);
 		const [rule] = await edgeAnswers();
 		expect(rule.served).toBe(1);
 		expect(rule.answers[0]).toMatchObject({ finished: false, closedEarly: true });
@@ -148,18 +196,38 @@ describe('answers have a size bound', () => {
 	});
 
 	it('a JSON answer announced larger than 16 MiB (Content-Length) fails before its body is read', async () => {
-		await edge({ path: `${API}/course`, stream: { contentType: 'application/json', totalBytes: 20 * 1024 * 1024 } });
-		const result = await run(ctx.sandbox, { resource: 'course', operation: 'getAll', returnAll: true });
-		expect(result.error?.message).toBe('Knolyx answered with 20 MiB, more than the 16 MiB this node reads from one answer [200]');
+		await edge({
+			path: `${API}/course`,
+			stream: { contentType: 'application/json', totalBytes: 20 * 1024 * 1024 },
+		});
+		const result = await run(ctx.sandbox, {
+			resource: 'course',
+			operation: 'getAll',
+			returnAll: true,
+		});
+		expect(result.error?.message).toBe(
+			'Knolyx answered with 20 MiB, more than the 16 MiB this node reads from one answer [200]',
+		);
 		const [rule] = await edgeAnswers();
 		expect(rule.answers[0]).toMatchObject({ finished: false, closedEarly: true });
 	});
 
 	it('an image larger than 25 MiB fails the item with the size and the limit', async () => {
-		await edge({ path: `${API}/course/101/image`, stream: { contentType: 'image/png', png: true, totalBytes: 60 * 1024 * 1024 } });
-		const result = await run(ctx.sandbox, { resource: 'course', operation: 'getImage', courseId: rl(101) });
-		expect(result.error?.message).toBe('Knolyx answered with 60 MiB, more than the 25 MiB this node reads from one answer [200]');
-		expect((result.error as { description?: string }).description).toBe('The file is larger than the 25 MiB the node downloads; the rest was not read.');
+		await edge({
+			path: `${API}/course/101/image`,
+			stream: { contentType: 'image/png', png: true, totalBytes: 60 * 1024 * 1024 },
+		});
+		const result = await run(ctx.sandbox, {
+			resource: 'course',
+			operation: 'getImage',
+			courseId: rl(101),
+		});
+		expect(result.error?.message).toBe(
+			'Knolyx answered with 60 MiB, more than the 25 MiB this node reads from one answer [200]',
+		);
+		expect((result.error as { description?: string }).description).toBe(
+			'The file is larger than the 25 MiB the node downloads; the rest was not read.',
+		);
 		expect(result.items).toEqual([]);
 		const [rule] = await edgeAnswers();
 		expect(rule.answers[0]).toMatchObject({ finished: false, closedEarly: true });
@@ -172,28 +240,50 @@ describe('a list that is not a list', () => {
 		['an unknown object', '{"status":"MAINTENANCE"}'],
 		['null', 'null'],
 		['a number', '42'],
-	])('Course → Get Many answered 200 with %s fails instead of returning nothing', async (_what, body) => {
-		await edge({ path: `${API}/course`, answer: { body } });
-		const result = await run(ctx.sandbox, { resource: 'course', operation: 'getAll', returnAll: true });
-		expect(result.error?.message).toBe(`Knolyx answered a list request with something that is not a list [200]`);
-		expect(result.items).toEqual([]);
-	});
+	])(
+		'Course → Get Many answered 200 with %s fails instead of returning nothing',
+		async (_what, body) => {
+			await edge({ path: `${API}/course`, answer: { body } });
+			const result = await run(ctx.sandbox, {
+				resource: 'course',
+				operation: 'getAll',
+				returnAll: true,
+			});
+			expect(result.error?.message).toBe(
+				`Knolyx answered a list request with something that is not a list [200]`,
+			);
+			expect(result.items).toEqual([]);
+		},
+	);
 
-	it('the platform\'s page object ({content, last}) is still read', async () => {
-		await edge({ path: `${API}/course`, answer: { body: JSON.stringify({ content: [{ id: 7, title: 'Paged' }], last: true }) } });
-		const result = await run(ctx.sandbox, { resource: 'course', operation: 'getAll', returnAll: true });
+	it("the platform's page object ({content, last}) is still read", async () => {
+		await edge({
+			path: `${API}/course`,
+			answer: { body: JSON.stringify({ content: [{ id: 7, title: 'Paged' }], last: true }) },
+		});
+		const result = await run(ctx.sandbox, {
+			resource: 'course',
+			operation: 'getAll',
+			returnAll: true,
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.json).toEqual([{ id: 7, title: 'Paged' }]);
 	});
 });
 
-describe('the sandbox\'s edge control checks what it is sent', () => {
+describe("the sandbox's edge control checks what it is sent", () => {
 	it.each([
 		[{ path: '/x', answer: {}, colour: 'red' }, 'colour is not a known field'],
 		[{ path: '/x', answer: { status: '200' } }, 'answer.status must be an integer'],
 		[{ path: '/x', answer: { trickle: 5 } }, 'answer.trickle is not a known field'],
-		[{ path: '/x', redirect: { status: 300, location: '/y' } }, 'redirect.status must be one of 301, 302, 303, 307, 308'],
-		[{ path: '/x', redirect: { location: 'javascript:x' } }, 'redirect.location must be an http(s) URL'],
+		[
+			{ path: '/x', redirect: { status: 300, location: '/y' } },
+			'redirect.status must be one of 301, 302, 303, 307, 308',
+		],
+		[
+			{ path: '/x', redirect: { location: 'javascript:x' } },
+			'redirect.location must be an http(s) URL',
+		],
 		[{ path: '/x', stream: { everyMs: true } }, 'stream.everyMs must be an integer'],
 		[{ path: 'x', answer: {} }, 'path must start with /'],
 		[{ path: '/x' }, 'exactly one of redirect, answer, stream'],
@@ -212,10 +302,21 @@ describe('the sandbox\'s edge control checks what it is sent', () => {
 	});
 
 	it('a rule with `times` answers that many requests, then the API answers as usual', async () => {
-		await edge({ path: `${API}/course/101`, times: 1, answer: { status: 503, body: '{"message":"edge"}' } });
-		const first = await fetch(`${ctx.sandbox.url}${API}/course/101`, { headers: { 'X-Api-Key': DEMO.apiKey, 'X-Project-Id': DEMO.projectId } });
-		const second = await fetch(`${ctx.sandbox.url}${API}/course/101`, { headers: { 'X-Api-Key': DEMO.apiKey, 'X-Project-Id': DEMO.projectId } });
+		await edge({
+			path: `${API}/course/101`,
+			times: 1,
+			answer: { status: 503, body: '{"message":"edge"}' },
+		});
+		const first = await fetch(`${ctx.sandbox.url}${API}/course/101`, {
+			headers: { 'X-Api-Key': DEMO.apiKey, 'X-Project-Id': DEMO.projectId },
+		});
+		const second = await fetch(`${ctx.sandbox.url}${API}/course/101`, {
+			headers: { 'X-Api-Key': DEMO.apiKey, 'X-Project-Id': DEMO.projectId },
+		});
 		expect([first.status, second.status]).toEqual([503, 200]);
-		expect((await edgeAnswers())[0]).toMatchObject({ served: 1, answers: [{ finished: true, closedEarly: false }] });
+		expect((await edgeAnswers())[0]).toMatchObject({
+			served: 1,
+			answers: [{ finished: true, closedEarly: false }],
+		});
 	});
 });

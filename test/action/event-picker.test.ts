@@ -18,9 +18,19 @@ const ctx = useSandbox();
 const EVENT_OPERATIONS = ['register', 'attend', 'cancelAttendance', 'get', 'getAttendees'];
 
 /** The Event list of the Knolyx node, as the editor asks for it, with the node's parameters as typed. */
-async function searchEvents(typed: INodeParameters, filter?: string, apiKey?: string): Promise<INodeListSearchResult> {
+async function searchEvents(
+	typed: INodeParameters,
+	filter?: string,
+	apiKey?: string,
+): Promise<INodeListSearchResult> {
 	const parameters = { resource: 'event', operation: 'attend', ...typed };
-	return await listSearch(ctx.sandbox, 'searchCommunityEvents', filter, apiKey ? { apiKey } : {}, parameters);
+	return await listSearch(
+		ctx.sandbox,
+		'searchCommunityEvents',
+		filter,
+		apiKey ? { apiKey } : {},
+		parameters,
+	);
 }
 
 const EVENTS_ROUTE = 'GET /public/api/v1/community/{id}/event/paged';
@@ -30,27 +40,57 @@ function seedEvents() {
 	const { communities } = ctx.sandbox.seed({ communities: [{ name: 'Other Community' }] });
 	const { events } = ctx.sandbox.seed({
 		events: [
-			{ communityId: ctx.demo.communityId, title: 'Autumn Workshop', startDateTime: '2031-10-01 09:00:00' },
-			{ communityId: ctx.demo.communityId, title: 'Spring Workshop', startDateTime: '2031-04-01 09:00:00' },
-			{ communityId: communities[0], title: 'Elsewhere Meetup', startDateTime: '2031-05-01 09:00:00' },
+			{
+				communityId: ctx.demo.communityId,
+				title: 'Autumn Workshop',
+				startDateTime: '2031-10-01 09:00:00',
+			},
+			{
+				communityId: ctx.demo.communityId,
+				title: 'Spring Workshop',
+				startDateTime: '2031-04-01 09:00:00',
+			},
+			{
+				communityId: communities[0],
+				title: 'Elsewhere Meetup',
+				startDateTime: '2031-05-01 09:00:00',
+			},
 		],
 	});
-	return { autumn: events[0], spring: events[1], elsewhere: events[2], otherCommunity: communities[0] };
+	return {
+		autumn: events[0],
+		spring: events[1],
+		elsewhere: events[2],
+		otherCommunity: communities[0],
+	};
 }
 
-const attendees = (eventId: number) => [...(ctx.sandbox.state.attendance.get(eventId)?.keys() ?? [])];
+const attendees = (eventId: number) => [
+	...(ctx.sandbox.state.attendance.get(eventId)?.keys() ?? []),
+];
 const ada = () => ctx.demo.users['ada@example.com'];
 
 describe('the Event field of the Knolyx node', () => {
-	it('is the Poll Trigger\'s picker (From List / By ID, same list method) in every event operation; Community ID stays a typed ID', () => {
+	it("is the Poll Trigger's picker (From List / By ID, same list method) in every event operation; Community ID stays a typed ID", () => {
 		const properties = new Knolyx().description.properties;
-		const pollEvent = new KnolyxPollTrigger().description.properties.find((p) => p.name === 'eventId') as INodeProperties;
-		const shape = (p: INodeProperties) => ({ type: p.type, default: p.default, required: p.required, modes: p.modes });
+		const pollEvent = new KnolyxPollTrigger().description.properties.find(
+			(p) => p.name === 'eventId',
+		) as INodeProperties;
+		const shape = (p: INodeProperties) => ({
+			type: p.type,
+			default: p.default,
+			required: p.required,
+			modes: p.modes,
+		});
 		for (const operation of EVENT_OPERATIONS) {
 			const shown = (p: INodeProperties) =>
-				p.displayOptions?.show?.resource?.includes('event') && p.displayOptions?.show?.operation?.includes(operation);
+				p.displayOptions?.show?.resource?.includes('event') &&
+				p.displayOptions?.show?.operation?.includes(operation);
 			const event = properties.find((p) => p.name === 'eventId' && shown(p));
-			expect({ operation, ...shape(event as INodeProperties) }).toEqual({ operation, ...shape(pollEvent) });
+			expect({ operation, ...shape(event as INodeProperties) }).toEqual({
+				operation,
+				...shape(pollEvent),
+			});
 			expect(event?.modes?.map((m) => m.name)).toEqual(['list', 'id']);
 			const community = properties.find((p) => p.name === 'communityId' && shown(p));
 			expect(community?.type).toBe('string');
@@ -60,7 +100,7 @@ describe('the Event field of the Knolyx node', () => {
 });
 
 describe('the Event picker lists the events of the community typed in Community ID', () => {
-	it('lists them newest start first, named with their start, and only that community\'s', async () => {
+	it("lists them newest start first, named with their start, and only that community's", async () => {
 		const { autumn, spring, elsewhere } = seedEvents();
 		const { results } = await searchEvents({ communityId: String(ctx.demo.communityId) });
 		expect(results.slice(0, 2)).toEqual([
@@ -75,25 +115,39 @@ describe('the Event picker lists the events of the community typed in Community 
 		const { autumn } = seedEvents();
 		const community = { communityId: String(ctx.demo.communityId) };
 		const workshops = await searchEvents(community, 'WORKSHOP');
-		expect(workshops.results.map((r) => r.name.replace(/ \(.*\)$/, ''))).toEqual(['Autumn Workshop', 'Spring Workshop']);
-		expect((await searchEvents(community, 'autumn')).results).toEqual([{ name: 'Autumn Workshop (2031-10-01 09:00:00)', value: String(autumn) }]);
-		expect((await searchEvents(community, ` ${autumn} `)).results.map((r) => r.value)).toEqual([String(autumn)]);
+		expect(workshops.results.map((r) => r.name.replace(/ \(.*\)$/, ''))).toEqual([
+			'Autumn Workshop',
+			'Spring Workshop',
+		]);
+		expect((await searchEvents(community, 'autumn')).results).toEqual([
+			{ name: 'Autumn Workshop (2031-10-01 09:00:00)', value: String(autumn) },
+		]);
+		expect((await searchEvents(community, ` ${autumn} `)).results.map((r) => r.value)).toEqual([
+			String(autumn),
+		]);
 		expect((await searchEvents(community, 'no such event')).results).toEqual([]);
 	});
 
 	it('reads every page of a long list', async () => {
 		ctx.sandbox.seed({ generate: { events: 130 } });
-		const { results } = await searchEvents({ communityId: String(ctx.demo.communityId) }, 'Generated Event');
+		const { results } = await searchEvents(
+			{ communityId: String(ctx.demo.communityId) },
+			'Generated Event',
+		);
 		expect(results).toHaveLength(130);
 	});
 
 	it('says what is missing: no Community ID, an expression, or a key without EVENT_READ', async () => {
-		await expect(searchEvents({ communityId: '' })).rejects.toThrow('Community ID: enter the numeric ID of the community first');
+		await expect(searchEvents({ communityId: '' })).rejects.toThrow(
+			'Community ID: enter the numeric ID of the community first',
+		);
 		await expect(searchEvents({ communityId: '={{ $json.communityId }}' })).rejects.toThrow(
 			'Community ID: the event list needs a fixed community ID, not an expression',
 		);
 		expect(ctx.sandbox.stats().byRoute[EVENTS_ROUTE]).toBeUndefined();
-		await expect(searchEvents({ communityId: String(ctx.demo.communityId) }, '', demoKeyWithout('EVENT_READ'))).rejects.toThrow('EVENT_READ');
+		await expect(
+			searchEvents({ communityId: String(ctx.demo.communityId) }, '', demoKeyWithout('EVENT_READ')),
+		).rejects.toThrow('EVENT_READ');
 	});
 });
 
@@ -115,14 +169,24 @@ describe('event operations with a picked event', () => {
 
 	it('Get reads the event given By ID', async () => {
 		const { autumn } = seedEvents();
-		const [out] = await runOk(ctx.sandbox, { resource: 'event', operation: 'get', communityId: String(ctx.demo.communityId), eventId: rl(` ${autumn} `) });
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'event',
+			operation: 'get',
+			communityId: String(ctx.demo.communityId),
+			eventId: rl(` ${autumn} `),
+		});
 		expect(out).toMatchObject({ id: autumn, title: 'Autumn Workshop' });
 	});
 
 	it('an ID from an expression that is not an ID fails naming the field and the item, and sends nothing', async () => {
 		const result = await run(
 			ctx.sandbox,
-			{ resource: 'event', operation: 'get', communityId: String(ctx.demo.communityId), eventId: rl('={{ $json.event }}') },
+			{
+				resource: 'event',
+				operation: 'get',
+				communityId: String(ctx.demo.communityId),
+				eventId: rl('={{ $json.event }}'),
+			},
 			[{ event: 401 }, { event: 'autumn' }],
 		);
 		expect(result.error?.message).toBe('Event: "autumn" is not a numeric ID (item 1)');
@@ -148,7 +212,11 @@ describe('workflows saved before the Event picker (a plain ID string in eventId)
 				steps: [
 					{ name: 'Attend', type: NODE_TYPE, parameters: saved('attend', String(autumn)) },
 					{ name: 'Get', type: NODE_TYPE, parameters: saved('get', '={{ $json.eventId }}') },
-					{ name: 'Cancel', type: NODE_TYPE, parameters: saved('cancelAttendance', '={{ $json.id }}') },
+					{
+						name: 'Cancel',
+						type: NODE_TYPE,
+						parameters: saved('cancelAttendance', '={{ $json.id }}'),
+					},
 				],
 			}),
 			nodeTypes: createNodeTypes({ [NODE_TYPE]: new Knolyx() }),
@@ -156,9 +224,15 @@ describe('workflows saved before the Event picker (a plain ID string in eventId)
 			credentialTypes: [new KnolyxApi()],
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.output('Attend').map((i) => i.json)).toEqual([expect.objectContaining({ eventId: autumn, attending: true })]);
-		expect(result.output('Get').map((i) => i.json)).toEqual([expect.objectContaining({ id: autumn, title: 'Autumn Workshop' })]);
-		expect(result.output('Cancel').map((i) => i.json)).toEqual([expect.objectContaining({ eventId: autumn, attending: false })]);
+		expect(result.output('Attend').map((i) => i.json)).toEqual([
+			expect.objectContaining({ eventId: autumn, attending: true }),
+		]);
+		expect(result.output('Get').map((i) => i.json)).toEqual([
+			expect.objectContaining({ id: autumn, title: 'Autumn Workshop' }),
+		]);
+		expect(result.output('Cancel').map((i) => i.json)).toEqual([
+			expect.objectContaining({ eventId: autumn, attending: false }),
+		]);
 		expect(attendees(autumn)).toEqual([]);
 	});
 

@@ -29,12 +29,22 @@ interface RecordingProxy {
 }
 
 /** Forwards every request to `target` and records it; `refuse` answers one itself with 429 + Retry-After: 1 instead. */
-async function startRecordingProxy(target: string, refuse: (req: { method: string; path: string; at: number }, seen: Seen[]) => boolean): Promise<RecordingProxy> {
+async function startRecordingProxy(
+	target: string,
+	refuse: (req: { method: string; path: string; at: number }, seen: Seen[]) => boolean,
+): Promise<RecordingProxy> {
 	const targetUrl = new URL(target);
 	const t0 = Date.now();
 	const seen: Seen[] = [];
 	const server = createServer((req, res) => {
-		const entry: Seen = { method: req.method ?? '', path: req.url ?? '/', start: Date.now() - t0, end: -1, status: 0, injected: false };
+		const entry: Seen = {
+			method: req.method ?? '',
+			path: req.url ?? '/',
+			start: Date.now() - t0,
+			end: -1,
+			status: 0,
+			injected: false,
+		};
 		seen.push(entry);
 		const done = (status: number) => {
 			entry.status = status;
@@ -45,12 +55,20 @@ async function startRecordingProxy(target: string, refuse: (req: { method: strin
 			req.resume();
 			req.on('end', () => {
 				done(429);
-				res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '1' }).end('{"message":"Too many requests"}');
+				res
+					.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '1' })
+					.end('{"message":"Too many requests"}');
 			});
 			return;
 		}
 		const upstream = httpRequest(
-			{ host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers: req.headers },
+			{
+				host: targetUrl.hostname,
+				port: targetUrl.port,
+				method: req.method,
+				path: req.url,
+				headers: req.headers,
+			},
 			(answer) => {
 				done(answer.statusCode ?? 502);
 				res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -80,8 +98,10 @@ const enrol = {
 	lastName: 'Limiter',
 	workgroupId: rl(201),
 };
-const people = (count: number) => Array.from({ length: count }, (_, i) => ({ email: `lim${i}@example.com`, first: `L${i}` }));
-const isMemberPut = (s: { method: string; path: string }) => s.method === 'PUT' && s.path.includes('/member/');
+const people = (count: number) =>
+	Array.from({ length: count }, (_, i) => ({ email: `lim${i}@example.com`, first: `L${i}` }));
+const isMemberPut = (s: { method: string; path: string }) =>
+	s.method === 'PUT' && s.path.includes('/member/');
 
 it('once the rate is learned, one 429 holds only its own request: it waits Retry-After, the others go on', async () => {
 	ctx.sandbox.setFaults({ rateLimitPerSecond: 50, latencyMs: 5 });
@@ -96,7 +116,9 @@ it('once the rate is learned, one 429 holds only its own request: it waits Retry
 		return true;
 	});
 	try {
-		const result = await run(ctx.sandbox, enrol, people(120), { credentials: { baseUrl: proxy.url } });
+		const result = await run(ctx.sandbox, enrol, people(120), {
+			credentials: { baseUrl: proxy.url },
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.json).toHaveLength(120);
 		expect(result.json.every((o) => o.error === undefined)).toBe(true);
@@ -107,13 +129,17 @@ it('once the rate is learned, one 429 holds only its own request: it waits Retry
 		expect(injected).toBeDefined();
 		const at = (injected as Seen).end;
 		// Its retry: the next request for the same member, no sooner than Retry-After.
-		const retry = proxy.seen.find((s) => s !== injected && s.path === (injected as Seen).path && s.start > at);
+		const retry = proxy.seen.find(
+			(s) => s !== injected && s.path === (injected as Seen).path && s.start > at,
+		);
 		expect(retry).toBeDefined();
 		expect((retry as Seen).start - at).toBeGreaterThanOrEqual(1000);
 		expect((retry as Seen).status).toBe(200);
 		// Meanwhile the other items went on at the learned rate (~48/s). Pausing every request
 		// for the Retry-After second would let none through.
-		const during = proxy.seen.filter((s) => s.start > at + 50 && s.start < at + 950 && s.status !== 429).length;
+		const during = proxy.seen.filter(
+			(s) => s.start > at + 50 && s.start < at + 950 && s.status !== 429,
+		).length;
 		expect(during).toBeGreaterThanOrEqual(15);
 	} finally {
 		await proxy.close();

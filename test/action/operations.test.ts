@@ -47,14 +47,23 @@ describe('user', () => {
 			lastName: 'Hopper',
 			gender: 'FEMALE',
 		};
-		const [created] = await runOk(ctx.sandbox, params, [{ email: 'grace@example.com', first: 'Grace' }]);
+		const [created] = await runOk(ctx.sandbox, params, [
+			{ email: 'grace@example.com', first: 'Grace' },
+		]);
 		expect(created).toMatchObject({ email: 'grace@example.com', created: true });
 		const user = userByEmail(ctx.sandbox, 'grace@example.com');
-		expect(user).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', gender: 'FEMALE', role: 'STUDENT' });
+		expect(user).toMatchObject({
+			firstName: 'Grace',
+			lastName: 'Hopper',
+			gender: 'FEMALE',
+			role: 'STUDENT',
+		});
 		expect(created.id).toBe(user?.id);
 		expect(ctx.sandbox.state.onboardingEmails.map((e) => e.to)).toEqual(['grace@example.com']);
 
-		const [updated] = await runOk(ctx.sandbox, params, [{ email: 'grace@example.com', first: 'Amazing Grace' }]);
+		const [updated] = await runOk(ctx.sandbox, params, [
+			{ email: 'grace@example.com', first: 'Amazing Grace' },
+		]);
 		expect(updated).toMatchObject({ created: false, id: user?.id });
 		expect(userByEmail(ctx.sandbox, 'grace@example.com')?.firstName).toBe('Amazing Grace');
 		expect(ctx.sandbox.state.onboardingEmails).toHaveLength(1);
@@ -62,7 +71,13 @@ describe('user', () => {
 	});
 
 	it('provision defaults gender to NON-BINARY', async () => {
-		await runOk(ctx.sandbox, { resource: 'user', operation: 'provision', email: 'nb@example.com', firstName: 'N', lastName: 'B' });
+		await runOk(ctx.sandbox, {
+			resource: 'user',
+			operation: 'provision',
+			email: 'nb@example.com',
+			firstName: 'N',
+			lastName: 'B',
+		});
 		expect(userByEmail(ctx.sandbox, 'nb@example.com')?.gender).toBe('NON-BINARY');
 	});
 
@@ -97,13 +112,30 @@ describe('user', () => {
 describe('workgroup', () => {
 	it('getAll returns every workgroup the platform has, through all pages', async () => {
 		ctx.sandbox.seed({ generate: { workgroups: 230 } });
-		const all = await runOk(ctx.sandbox, { resource: 'workgroup', operation: 'getAll', returnAll: true });
-		expect(all).toEqual([...ctx.sandbox.state.workgroups.values()].map(({ id, name }) => ({ id, name })));
+		const all = await runOk(ctx.sandbox, {
+			resource: 'workgroup',
+			operation: 'getAll',
+			returnAll: true,
+		});
+		expect(all).toEqual(
+			[...ctx.sandbox.state.workgroups.values()].map(({ id, name }) => ({ id, name })),
+		);
 		expect(all).toHaveLength(234);
 		expect(routes(ctx.sandbox)['GET /public/api/v1/workgroup']).toBe(3);
 
-		const limited = await runOk(ctx.sandbox, { resource: 'workgroup', operation: 'getAll', returnAll: false, limit: 5 });
-		expect(limited.map((w) => w.name)).toEqual(['Intro to n8n', 'Advanced Automation', 'Data Literacy', COMMUNITY_WG, 'Generated Workgroup 000001']);
+		const limited = await runOk(ctx.sandbox, {
+			resource: 'workgroup',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 5,
+		});
+		expect(limited.map((w) => w.name)).toEqual([
+			'Intro to n8n',
+			'Advanced Automation',
+			'Data Literacy',
+			COMMUNITY_WG,
+			'Generated Workgroup 000001',
+		]);
 	});
 
 	it('addMember stores the membership with the removal date in UTC (ISO with offset, API format, Luxon, empty)', async () => {
@@ -115,26 +147,51 @@ describe('workgroup', () => {
 			removalDate: '={{ $json.removal }}',
 		};
 		const out = await runOk(ctx.sandbox, params, [
-			{ wg: rl(wg('Intro to n8n')), email: 'ada@example.com', removal: '2030-06-01T12:00:00+02:00' },
+			{
+				wg: rl(wg('Intro to n8n')),
+				email: 'ada@example.com',
+				removal: '2030-06-01T12:00:00+02:00',
+			},
 			{ wg: rlList(wg('Data Literacy')), email: 'ADA@example.com', removal: '2030-12-31 23:59:00' },
 			{ wg: rl(wg('Advanced Automation')), email: 'alan@example.com', removal: '' },
 		]);
-		expect(out.map((o) => o.removalDate)).toEqual(['2030-06-01 10:00:00', '2030-12-31 23:59:00', null]);
-		expect(membership(ctx.sandbox, wg('Intro to n8n'), 'ada@example.com')?.removalDate).toBe('2030-06-01 10:00:00');
-		expect(membership(ctx.sandbox, wg('Data Literacy'), 'ada@example.com')?.removalDate).toBe('2030-12-31 23:59:00');
-		expect(membership(ctx.sandbox, wg('Advanced Automation'), 'alan@example.com')?.removalDate).toBeNull();
+		expect(out.map((o) => o.removalDate)).toEqual([
+			'2030-06-01 10:00:00',
+			'2030-12-31 23:59:00',
+			null,
+		]);
+		expect(membership(ctx.sandbox, wg('Intro to n8n'), 'ada@example.com')?.removalDate).toBe(
+			'2030-06-01 10:00:00',
+		);
+		expect(membership(ctx.sandbox, wg('Data Literacy'), 'ada@example.com')?.removalDate).toBe(
+			'2030-12-31 23:59:00',
+		);
+		expect(
+			membership(ctx.sandbox, wg('Advanced Automation'), 'alan@example.com')?.removalDate,
+		).toBeNull();
 
 		// A Luxon DateTime from an expression ($now.plus) is converted to UTC.
 		const before = Date.now();
-		await runOk(ctx.sandbox, { ...params, workgroupId: rl(wg('Intro to n8n')), email: 'alan@example.com', removalDate: '={{ $now.plus({ days: 30 }) }}' });
-		const stored = membership(ctx.sandbox, wg('Intro to n8n'), 'alan@example.com')?.removalDate as string;
+		await runOk(ctx.sandbox, {
+			...params,
+			workgroupId: rl(wg('Intro to n8n')),
+			email: 'alan@example.com',
+			removalDate: '={{ $now.plus({ days: 30 }) }}',
+		});
+		const stored = membership(ctx.sandbox, wg('Intro to n8n'), 'alan@example.com')
+			?.removalDate as string;
 		const storedMs = Date.parse(`${stored.replace(' ', 'T')}Z`);
 		expect(storedMs).toBeGreaterThanOrEqual(before + 30 * 86_400_000 - 1000);
 		expect(storedMs).toBeLessThanOrEqual(Date.now() + 30 * 86_400_000 + 1000);
 	});
 
 	it('addMember with a numeric workgroup id and a plain string parameter works too', async () => {
-		await runOk(ctx.sandbox, { resource: 'workgroup', operation: 'addMember', workgroupId: '={{ 202 }}', email: 'alan@example.com' });
+		await runOk(ctx.sandbox, {
+			resource: 'workgroup',
+			operation: 'addMember',
+			workgroupId: '={{ 202 }}',
+			email: 'alan@example.com',
+		});
 		expect(membership(ctx.sandbox, 202, 'alan@example.com')).toBeDefined();
 	});
 
@@ -146,7 +203,11 @@ describe('workgroup', () => {
 			workgroupId: rl(wg(COMMUNITY_WG)),
 			email: 'ada@example.com',
 		});
-		expect(out).toMatchObject({ workgroupId: wg(COMMUNITY_WG), email: 'ada@example.com', removed: true });
+		expect(out).toMatchObject({
+			workgroupId: wg(COMMUNITY_WG),
+			email: 'ada@example.com',
+			removed: true,
+		});
 		expect(membership(ctx.sandbox, wg(COMMUNITY_WG), 'ada@example.com')).toBeUndefined();
 		expect(membership(ctx.sandbox, wg(COMMUNITY_WG), 'alan@example.com')).toBeDefined();
 	});
@@ -155,9 +216,20 @@ describe('workgroup', () => {
 describe('course', () => {
 	it('getAll returns every course through all pages, or up to the limit', async () => {
 		ctx.sandbox.seed({ generate: { courses: 120 } });
-		const all = await runOk(ctx.sandbox, { resource: 'course', operation: 'getAll', returnAll: true });
-		expect(all).toEqual([...ctx.sandbox.state.courses.values()].map(({ id, title }) => ({ id, title })));
-		const limited = await runOk(ctx.sandbox, { resource: 'course', operation: 'getAll', returnAll: false, limit: 2 });
+		const all = await runOk(ctx.sandbox, {
+			resource: 'course',
+			operation: 'getAll',
+			returnAll: true,
+		});
+		expect(all).toEqual(
+			[...ctx.sandbox.state.courses.values()].map(({ id, title }) => ({ id, title })),
+		);
+		const limited = await runOk(ctx.sandbox, {
+			resource: 'course',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 2,
+		});
 		expect(limited).toEqual([
 			{ id: course('Intro to n8n'), title: 'Intro to n8n' },
 			{ id: course('Advanced Automation'), title: 'Advanced Automation' },
@@ -165,14 +237,26 @@ describe('course', () => {
 	});
 
 	it('get returns the one course as stored', async () => {
-		const [out] = await runOk(ctx.sandbox, { resource: 'course', operation: 'get', courseId: rlList(course('Data Literacy')) });
-		expect(out).toEqual(JSON.parse(JSON.stringify(ctx.sandbox.state.courses.get(course('Data Literacy')))));
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'course',
+			operation: 'get',
+			courseId: rlList(course('Data Literacy')),
+		});
+		expect(out).toEqual(
+			JSON.parse(JSON.stringify(ctx.sandbox.state.courses.get(course('Data Literacy')))),
+		);
 	});
 });
 
 describe('webhook', () => {
 	const create = async (name: string, securityToken = '') => {
-		const [out] = await runOk(ctx.sandbox, { resource: 'webhook', operation: 'create', name, url: receiver.url, securityToken });
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'webhook',
+			operation: 'create',
+			name,
+			url: receiver.url,
+			securityToken,
+		});
 		return Object.assign(out, { id: out.id as number });
 	};
 
@@ -181,8 +265,15 @@ describe('webhook', () => {
 		expect(out.securityTokenGenerated).toBe(true);
 		expect(out.securityToken).toMatch(/^[0-9a-f]{64}$/);
 		const stored = ctx.sandbox.state.webhooks.get(out.id as number);
-		expect(stored).toMatchObject({ name: 'CRM sync', url: receiver.url, securityToken: out.securityToken });
-		const [ping] = await ctx.sandbox.waitForDeliveries({ type: 'PING', webhookId: stored?.id, ok: true }, 3000);
+		expect(stored).toMatchObject({
+			name: 'CRM sync',
+			url: receiver.url,
+			securityToken: out.securityToken,
+		});
+		const [ping] = await ctx.sandbox.waitForDeliveries(
+			{ type: 'PING', webhookId: stored?.id, ok: true },
+			3000,
+		);
 		expect(ping.body.data).toEqual({ message: 'PING' });
 		expect(receiver.calls[0].method).toBe('PUT');
 		expect(receiver.calls[0].headers['x-webhook-security-token']).toBe(out.securityToken);
@@ -207,14 +298,22 @@ describe('webhook', () => {
 	it('get returns the one webhook', async () => {
 		await create('One');
 		const two = await create('Two');
-		const [out] = await runOk(ctx.sandbox, { resource: 'webhook', operation: 'get', webhookId: String(two.id) });
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'webhook',
+			operation: 'get',
+			webhookId: String(two.id),
+		});
 		expect(out).toMatchObject({ id: two.id, name: 'Two', url: receiver.url });
 	});
 
 	it('delete removes only that webhook', async () => {
 		const one = await create('One');
 		const two = await create('Two');
-		const [out] = await runOk(ctx.sandbox, { resource: 'webhook', operation: 'delete', webhookId: '={{ $json.id }}' }, [{ id: one.id }]);
+		const [out] = await runOk(
+			ctx.sandbox,
+			{ resource: 'webhook', operation: 'delete', webhookId: '={{ $json.id }}' },
+			[{ id: one.id }],
+		);
 		expect(out).toMatchObject({ webhookId: String(one.id), deleted: true });
 		expect([...ctx.sandbox.state.webhooks.keys()]).toEqual([two.id]);
 	});
@@ -234,7 +333,11 @@ describe('webhook', () => {
 		const one = await create('One');
 		const two = await create('Two');
 		await ctx.sandbox.waitForDeliveries({ type: 'PING' }, 3000, 2);
-		const [out] = await runOk(ctx.sandbox, { resource: 'webhook', operation: 'ping', webhookId: String(two.id) });
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'webhook',
+			operation: 'ping',
+			webhookId: String(two.id),
+		});
 		expect(out).toMatchObject({ pinged: true, webhookId: String(two.id) });
 		await ctx.sandbox.waitForDeliveries({ type: 'PING', webhookId: two.id }, 3000, 2);
 		expect(ctx.sandbox.deliveries({ type: 'PING', webhookId: one.id })).toHaveLength(1);
@@ -248,9 +351,17 @@ describe('rule', () => {
 	const seededRule = () => readRules(ctx.sandbox.state, intro())[0];
 
 	it('getAll returns the rules exactly as the platform reads them', async () => {
-		const out = await runOk(ctx.sandbox, { resource: 'rule', operation: 'getAll', courseId: rl(intro()) });
+		const out = await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'getAll',
+			courseId: rl(intro()),
+		});
 		expect(out).toEqual(readRules(ctx.sandbox.state, intro()));
-		expect(out[0]).toMatchObject({ name: 'Staff early access', associations: { USER: [ctx.demo.users['alan@example.com']] }, diplomaTemplateId: 7 });
+		expect(out[0]).toMatchObject({
+			name: 'Staff early access',
+			associations: { USER: [ctx.demo.users['alan@example.com']] },
+			diplomaTemplateId: 7,
+		});
 	});
 
 	it('replaceAll saves the given list as the complete list', async () => {
@@ -278,7 +389,13 @@ describe('rule', () => {
 	});
 
 	it('replaceAll with an empty list deletes every rule only when Allow Empty List is on', async () => {
-		await runOk(ctx.sandbox, { resource: 'rule', operation: 'replaceAll', courseId: rl(intro()), rules: '[]', options: { allowEmpty: true } });
+		await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'replaceAll',
+			courseId: rl(intro()),
+			rules: '[]',
+			options: { allowEmpty: true },
+		});
 		expect(rulesOf(ctx.sandbox, intro())).toEqual([]);
 	});
 
@@ -304,10 +421,21 @@ describe('rule', () => {
 			restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
 			associations: { WORKGROUP: [wg('Intro to n8n'), wg('Data Literacy')] },
 		});
-		expect(out).toMatchObject({ action: 'created', changed: true, ruleName: 'Cohort 2030', ruleCount: 2 });
+		expect(out).toMatchObject({
+			action: 'created',
+			changed: true,
+			ruleName: 'Cohort 2030',
+			ruleCount: 2,
+		});
 
 		// Updating the type only keeps the dates, workgroups and every other field.
-		await runOk(ctx.sandbox, { resource: 'rule', operation: 'upsert', courseId: rl(intro()), ruleName: 'Staff early access', type: 'PUBLIC' });
+		await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'upsert',
+			courseId: rl(intro()),
+			ruleName: 'Staff early access',
+			type: 'PUBLIC',
+		});
 		const [updated] = readRules(ctx.sandbox.state, intro());
 		expect(updated).toEqual({ ...before, type: 'PUBLIC' });
 	});
@@ -335,7 +463,11 @@ describe('rule', () => {
 		const fiftyYears = new Date(startMs);
 		fiftyYears.setUTCFullYear(fiftyYears.getUTCFullYear() + 50);
 		expect(created.endDateTime).toBe(apiDate(fiftyYears));
-		expect(out).toMatchObject({ action: 'created', changed: true, workgroupId: wg('Intro to n8n') });
+		expect(out).toMatchObject({
+			action: 'created',
+			changed: true,
+			workgroupId: wg('Intro to n8n'),
+		});
 		expect((out.rule as { id?: number }).id).toBe(created.id);
 	});
 
@@ -349,13 +481,20 @@ describe('rule', () => {
 			workgroupId: rl(wg('Data Literacy')),
 		});
 		expect(readRules(ctx.sandbox.state, intro())).toEqual([
-			{ ...before, associations: { ...(before.associations as object), WORKGROUP: [wg('Data Literacy')] } },
+			{
+				...before,
+				associations: { ...(before.associations as object), WORKGROUP: [wg('Data Literacy')] },
+			},
 		]);
 		expect(out).toMatchObject({ action: 'workgroupAdded', changed: true });
 	});
 
 	it('removeWorkgroup takes the workgroup out and keeps the rest of the rule', async () => {
-		ctx.sandbox.state.rules.get(intro())![0].associations = { USER: [1002], WORKGROUP: [201, 202, 203], JOB: [9] };
+		ctx.sandbox.state.rules.get(intro())![0].associations = {
+			USER: [1002],
+			WORKGROUP: [201, 202, 203],
+			JOB: [9],
+		};
 		const before = seededRule();
 		const [out] = await runOk(ctx.sandbox, {
 			resource: 'rule',
@@ -364,55 +503,102 @@ describe('rule', () => {
 			ruleName: 'Staff early access',
 			workgroupId: rl(202),
 		});
-		expect(readRules(ctx.sandbox.state, intro())).toEqual([{ ...before, associations: { USER: [1002], WORKGROUP: [201, 203], JOB: [9] } }]);
+		expect(readRules(ctx.sandbox.state, intro())).toEqual([
+			{ ...before, associations: { USER: [1002], WORKGROUP: [201, 203], JOB: [9] } },
+		]);
 		expect(out).toMatchObject({ action: 'workgroupRemoved', changed: true });
 	});
 
 	it('delete removes the named rule only', async () => {
-		await runOk(ctx.sandbox, { resource: 'rule', operation: 'addWorkgroup', courseId: rl(intro()), workgroupId: rl(201) });
+		await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'addWorkgroup',
+			courseId: rl(intro()),
+			workgroupId: rl(201),
+		});
 		const [kept, doomed] = readRules(ctx.sandbox.state, intro());
 		expect(doomed.name).toBe(`PAYMENT_INTEGRATION_COURSE_${intro()}`);
 		ctx.sandbox.resetStats();
-		const [out] = await runOk(ctx.sandbox, { resource: 'rule', operation: 'delete', courseId: rl(intro()) });
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'delete',
+			courseId: rl(intro()),
+		});
 		expect(readRules(ctx.sandbox.state, intro())).toEqual([kept]);
 		expect(out).toMatchObject({ action: 'deleted', changed: true, ruleCount: 1 });
 		expect(routes(ctx.sandbox)[RULE_SAVE]).toBe(1);
 
 		// Deleting it again changes nothing and sends no save.
 		ctx.sandbox.resetStats();
-		const [again] = await runOk(ctx.sandbox, { resource: 'rule', operation: 'delete', courseId: rl(intro()) });
+		const [again] = await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'delete',
+			courseId: rl(intro()),
+		});
 		expect(again).toMatchObject({ action: 'notFound', changed: false });
 		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
 	});
 });
 
 describe('event', () => {
-	const ref = () => ({ communityId: String(ctx.demo.communityId), eventId: String(ctx.demo.eventId) });
+	const ref = () => ({
+		communityId: String(ctx.demo.communityId),
+		eventId: String(ctx.demo.eventId),
+	});
 	const ada = () => ctx.demo.users['ada@example.com'];
 	const attendees = () => [...(ctx.sandbox.state.attendance.get(ctx.demo.eventId)?.keys() ?? [])];
 
 	it('attend records the attendance; attending again counts as success', async () => {
-		const [out] = await runOk(ctx.sandbox, { resource: 'event', operation: 'attend', ...ref(), userId: '={{ $json.userId }}' }, [{ userId: ada() }]);
+		const [out] = await runOk(
+			ctx.sandbox,
+			{ resource: 'event', operation: 'attend', ...ref(), userId: '={{ $json.userId }}' },
+			[{ userId: ada() }],
+		);
 		expect(out).toMatchObject({ attending: true, alreadyAttending: false, userId: ada() });
 		expect(attendees()).toEqual([ada()]);
-		const [again] = await runOk(ctx.sandbox, { resource: 'event', operation: 'attend', ...ref(), userId: String(ada()) });
+		const [again] = await runOk(ctx.sandbox, {
+			resource: 'event',
+			operation: 'attend',
+			...ref(),
+			userId: String(ada()),
+		});
 		expect(again).toMatchObject({ attending: true, alreadyAttending: true });
 		expect(attendees()).toEqual([ada()]);
 	});
 
 	it('cancelAttendance removes the attendance', async () => {
-		ctx.sandbox.seed({ attendance: [{ eventId: ctx.demo.eventId, userId: ada() }, { eventId: ctx.demo.eventId, userId: ctx.demo.users['alan@example.com'] }] });
-		const [out] = await runOk(ctx.sandbox, { resource: 'event', operation: 'cancelAttendance', ...ref(), userId: String(ada()) });
+		ctx.sandbox.seed({
+			attendance: [
+				{ eventId: ctx.demo.eventId, userId: ada() },
+				{ eventId: ctx.demo.eventId, userId: ctx.demo.users['alan@example.com'] },
+			],
+		});
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'event',
+			operation: 'cancelAttendance',
+			...ref(),
+			userId: String(ada()),
+		});
 		expect(out).toMatchObject({ attending: false, userId: ada() });
 		expect(attendees()).toEqual([ctx.demo.users['alan@example.com']]);
 	});
 
 	it('getAll returns every event of the community through all pages', async () => {
 		ctx.sandbox.seed({ generate: { events: 130 } });
-		const all = await runOk(ctx.sandbox, { resource: 'event', operation: 'getAll', communityId: String(ctx.demo.communityId), returnAll: true });
+		const all = await runOk(ctx.sandbox, {
+			resource: 'event',
+			operation: 'getAll',
+			communityId: String(ctx.demo.communityId),
+			returnAll: true,
+		});
 		expect(all.map((e) => e.id)).toEqual([...ctx.sandbox.state.events.values()].map((e) => e.id));
 		expect(all).toHaveLength(131);
-		const limited = await runOk(ctx.sandbox, { resource: 'event', operation: 'getAll', communityId: String(ctx.demo.communityId), limit: 3 });
+		const limited = await runOk(ctx.sandbox, {
+			resource: 'event',
+			operation: 'getAll',
+			communityId: String(ctx.demo.communityId),
+			limit: 3,
+		});
 		expect(limited).toHaveLength(3);
 	});
 
@@ -423,7 +609,12 @@ describe('event', () => {
 
 	it('getAttendees lists who attends', async () => {
 		ctx.sandbox.seed({ attendance: [{ eventId: ctx.demo.eventId, userId: ada() }] });
-		const out = await runOk(ctx.sandbox, { resource: 'event', operation: 'getAttendees', ...ref(), returnAll: true });
+		const out = await runOk(ctx.sandbox, {
+			resource: 'event',
+			operation: 'getAttendees',
+			...ref(),
+			returnAll: true,
+		});
 		expect(out).toEqual([{ id: ada(), name: 'Ada Lovelace', email: 'ada@example.com' }]);
 	});
 
@@ -444,12 +635,31 @@ describe('event', () => {
 		for (const parameters of reads) {
 			expect((await run(ctx.sandbox, parameters, [{}], reader)).error).toBeUndefined();
 			const refused = await run(ctx.sandbox, parameters, [{}], manager);
-			expect([parameters.operation, refused.error?.message]).toEqual([parameters.operation, 'Knolyx: API key lacks permission EVENT_READ [403]']);
+			expect([parameters.operation, refused.error?.message]).toEqual([
+				parameters.operation,
+				'Knolyx: API key lacks permission EVENT_READ [403]',
+			]);
 			expect((refused.error as { description?: string }).description).toContain('EVENT_READ');
 		}
-		const attend = await run(ctx.sandbox, { resource: 'event', operation: 'attend', ...ref(), userId: String(ada()) }, [{}], reader);
-		expect((attend.error as { description?: string }).description).toContain('lacks the EVENT_MANAGE permission');
-		expect((await run(ctx.sandbox, { resource: 'event', operation: 'attend', ...ref(), userId: String(ada()) }, [{}], manager)).error).toBeUndefined();
+		const attend = await run(
+			ctx.sandbox,
+			{ resource: 'event', operation: 'attend', ...ref(), userId: String(ada()) },
+			[{}],
+			reader,
+		);
+		expect((attend.error as { description?: string }).description).toContain(
+			'lacks the EVENT_MANAGE permission',
+		);
+		expect(
+			(
+				await run(
+					ctx.sandbox,
+					{ resource: 'event', operation: 'attend', ...ref(), userId: String(ada()) },
+					[{}],
+					manager,
+				)
+			).error,
+		).toBeUndefined();
 		expect(attendees()).toEqual([ada()]);
 	});
 
@@ -466,9 +676,17 @@ describe('event', () => {
 		});
 		const user = userByEmail(ctx.sandbox, 'guest@example.com');
 		expect(user).toMatchObject({ firstName: 'Guest', lastName: 'Speaker', gender: 'NON-BINARY' });
-		expect(membership(ctx.sandbox, wg(COMMUNITY_WG), 'guest@example.com')).toMatchObject({ userId: user?.id, removalDate: '2031-01-01 00:00:00' });
+		expect(membership(ctx.sandbox, wg(COMMUNITY_WG), 'guest@example.com')).toMatchObject({
+			userId: user?.id,
+			removalDate: '2031-01-01 00:00:00',
+		});
 		expect(attendees()).toEqual([user?.id]);
-		expect(out).toMatchObject({ userId: user?.id, created: true, attending: true, alreadyAttending: false });
+		expect(out).toMatchObject({
+			userId: user?.id,
+			created: true,
+			attending: true,
+			alreadyAttending: false,
+		});
 	});
 });
 
@@ -477,11 +695,18 @@ describe('resource locator lists (listSearch)', () => {
 		ctx.sandbox.seed({ generate: { courses: 150 } });
 		const all = await listSearch(ctx.sandbox, 'searchCourses');
 		expect(all.results).toHaveLength(153);
-		expect(all.results[0]).toEqual({ name: 'Advanced Automation', value: String(course('Advanced Automation')) });
+		expect(all.results[0]).toEqual({
+			name: 'Advanced Automation',
+			value: String(course('Advanced Automation')),
+		});
 		const filtered = await listSearch(ctx.sandbox, 'searchCourses', 'intro');
-		expect(filtered.results).toEqual([{ name: 'Intro to n8n', value: String(course('Intro to n8n')) }]);
+		expect(filtered.results).toEqual([
+			{ name: 'Intro to n8n', value: String(course('Intro to n8n')) },
+		]);
 		// By id: the course with that id (and any whose title contains the digits).
-		expect((await listSearch(ctx.sandbox, 'searchCourses', String(course('Data Literacy')))).results).toContainEqual({
+		expect(
+			(await listSearch(ctx.sandbox, 'searchCourses', String(course('Data Literacy')))).results,
+		).toContainEqual({
 			name: 'Data Literacy',
 			value: String(course('Data Literacy')),
 		});
@@ -490,11 +715,20 @@ describe('resource locator lists (listSearch)', () => {
 	it('workgroups: filtered by name; the picked value works as the locator in list mode', async () => {
 		const { results } = await listSearch(ctx.sandbox, 'searchWorkgroups', 'community');
 		expect(results).toEqual([{ name: COMMUNITY_WG, value: String(wg(COMMUNITY_WG)) }]);
-		await runOk(ctx.sandbox, { resource: 'workgroup', operation: 'addMember', workgroupId: rlList(String(results[0].value)), email: 'alan@example.com' });
+		await runOk(ctx.sandbox, {
+			resource: 'workgroup',
+			operation: 'addMember',
+			workgroupId: rlList(String(results[0].value)),
+			email: 'alan@example.com',
+		});
 		expect(membership(ctx.sandbox, wg(COMMUNITY_WG), 'alan@example.com')).toBeDefined();
 	});
 
 	it('a key without WORKGROUP_LIST gets an error naming the permission', async () => {
-		await expect(listSearch(ctx.sandbox, 'searchWorkgroups', '', { apiKey: 'demo-key-without-workgroup_list' })).rejects.toThrow('WORKGROUP_LIST');
+		await expect(
+			listSearch(ctx.sandbox, 'searchWorkgroups', '', {
+				apiKey: 'demo-key-without-workgroup_list',
+			}),
+		).rejects.toThrow('WORKGROUP_LIST');
 	});
 });

@@ -26,8 +26,16 @@ function engineTimingOut(failures: number): { engine: Engine; checks: () => numb
 	const engine: Engine = {
 		exec: (pattern, input, flags) => (timedOut(), new RegExp(pattern, flags).exec(input)),
 		test: (pattern, input, flags) => (timedOut(), new RegExp(pattern, flags).test(input)),
-		replace: (pattern, input, flags, replacement) => (timedOut(), input.replace(new RegExp(pattern, flags), replacement)),
-		matchAll: (pattern, input, flags) => (timedOut(), Array.from(input.matchAll(new RegExp(pattern, flags?.includes('g') ? flags : `${flags ?? ''}g`)))),
+		replace: (pattern, input, flags, replacement) => (
+			timedOut(),
+			input.replace(new RegExp(pattern, flags), replacement)
+		),
+		matchAll: (pattern, input, flags) => (
+			timedOut(),
+			Array.from(
+				input.matchAll(new RegExp(pattern, flags?.includes('g') ? flags : `${flags ?? ''}g`)),
+			)
+		),
 		split: (pattern, input, flags) => (timedOut(), input.split(new RegExp(pattern, flags))),
 	};
 	return { engine, checks: () => checks };
@@ -43,9 +51,15 @@ withSafeRegex("a run stopped by n8n's regex time limit before any node ran", () 
 		const { engine, checks } = engineTimingOut(1);
 		setSafeRegexEngine(engine);
 		const before = ctx.sandbox.stats().requests;
-		const result = await run(ctx.sandbox, { resource: 'course', operation: 'get', courseId: rl(course('Data Literacy')) });
+		const result = await run(ctx.sandbox, {
+			resource: 'course',
+			operation: 'get',
+			courseId: rl(course('Data Literacy')),
+		});
 		expect(result.error?.message).toBeUndefined();
-		expect(result.json).toEqual([expect.objectContaining({ id: course('Data Literacy'), title: 'Data Literacy' })]);
+		expect(result.json).toEqual([
+			expect.objectContaining({ id: course('Data Literacy'), title: 'Data Literacy' }),
+		]);
 		expect(checks()).toBeGreaterThanOrEqual(2);
 		expect(ctx.sandbox.stats().requests - before).toBe(1);
 	});
@@ -53,9 +67,13 @@ withSafeRegex("a run stopped by n8n's regex time limit before any node ran", () 
 	it('fails with that error when the limit is hit on every try (no endless loop)', async () => {
 		setSafeRegexEngine(engineTimingOut(Number.MAX_SAFE_INTEGER).engine);
 		const before = ctx.sandbox.stats().requests;
-		await expect(run(ctx.sandbox, { resource: 'course', operation: 'get', courseId: rl(course('Data Literacy')) })).rejects.toThrow(
-			'Regular expression execution timed out',
-		);
+		await expect(
+			run(ctx.sandbox, {
+				resource: 'course',
+				operation: 'get',
+				courseId: rl(course('Data Literacy')),
+			}),
+		).rejects.toThrow('Regular expression execution timed out');
 		expect(ctx.sandbox.stats().requests - before).toBe(0);
 	});
 });

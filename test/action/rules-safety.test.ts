@@ -24,7 +24,9 @@ const unknownFields = fc.dictionary(
 const apiDate = fc
 	.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2090, 0, 1) })
 	.map((ms) => new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19).replace('T', ' '));
-const ruleName = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).filter((name) => name.trim() === name && name !== '');
+const ruleName = fc
+	.string({ unit: 'grapheme', minLength: 1, maxLength: 12 })
+	.filter((name) => name.trim() === name && name !== '');
 
 const ruleArb: fc.Arbitrary<Json> = fc
 	.record(
@@ -32,26 +34,43 @@ const ruleArb: fc.Arbitrary<Json> = fc
 			name: ruleName,
 			type: fc.constantFrom('PUBLIC', 'PRIVATE'),
 			dates: fc.tuple(apiDate, apiDate).map(([a, b]) => (a <= b ? [a, b] : [b, a])),
-			restrictions: fc.record({ minimumTime: fc.boolean(), browseOrder: fc.constantFrom('anyOrder', 'sequential') }),
+			restrictions: fc.record({
+				minimumTime: fc.boolean(),
+				browseOrder: fc.constantFrom('anyOrder', 'sequential'),
+			}),
 			restrictionsExtra: unknownFields,
-			associations: fc.record({ WORKGROUP: ids, USER: ids, DEPARTMENT: ids, JOB: ids }, { requiredKeys: [] }),
+			associations: fc.record(
+				{ WORKGROUP: ids, USER: ids, DEPARTMENT: ids, JOB: ids },
+				{ requiredKeys: [] },
+			),
 			action: fc.option(fc.constantFrom('WORKGROUP', 'STUDENTS'), { nil: undefined }),
 			extra: unknownFields,
 		},
-		{ requiredKeys: ['name', 'type', 'dates', 'restrictions', 'restrictionsExtra', 'associations', 'extra'] },
+		{
+			requiredKeys: [
+				'name',
+				'type',
+				'dates',
+				'restrictions',
+				'restrictionsExtra',
+				'associations',
+				'extra',
+			],
+		},
 	)
-	.map(({ dates, restrictionsExtra, extra, action, restrictions, ...rule }) =>
-		// JSON round trip: what the platform stores is what JSON can carry.
-		JSON.parse(
-			JSON.stringify({
-				...extra,
-				...rule,
-				startDateTime: dates[0],
-				endDateTime: dates[1],
-				restrictions: { ...restrictionsExtra, ...restrictions },
-				...(action ? { action } : {}),
-			}),
-		) as Json,
+	.map(
+		({ dates, restrictionsExtra, extra, action, restrictions, ...rule }) =>
+			// JSON round trip: what the platform stores is what JSON can carry.
+			JSON.parse(
+				JSON.stringify({
+					...extra,
+					...rule,
+					startDateTime: dates[0],
+					endDateTime: dates[1],
+					restrictions: { ...restrictionsExtra, ...restrictions },
+					...(action ? { action } : {}),
+				}),
+			) as Json,
 	);
 
 const TARGET = 'PAYMENT_INTEGRATION_TARGET';
@@ -59,8 +78,14 @@ const TARGET = 'PAYMENT_INTEGRATION_TARGET';
 /** Rules of other names, and maybe the target rule (with random content) at a random position. */
 const courseRules = fc
 	.record({
-		others: fc.array(ruleArb.filter((rule) => rule.name !== TARGET), { maxLength: 6 }),
-		target: fc.option(ruleArb.map((rule) => ({ ...rule, name: TARGET })), { nil: undefined }),
+		others: fc.array(
+			ruleArb.filter((rule) => rule.name !== TARGET),
+			{ maxLength: 6 },
+		),
+		target: fc.option(
+			ruleArb.map((rule) => ({ ...rule, name: TARGET })),
+			{ nil: undefined },
+		),
 		at: fc.nat(),
 	})
 	.map(({ others, target, at }) => {
@@ -80,11 +105,14 @@ function courseWith(sandbox: Sandbox, rules: Json[]): number {
 const read = (courseId: number): Json[] => structuredClone(readRules(ctx.sandbox.state, courseId));
 const withoutTarget = (rules: Json[]) => rules.filter((rule) => rule.name !== TARGET);
 const targetOf = (rules: Json[]) => rules.find((rule) => rule.name === TARGET);
-const workgroupsOf = (rule: Json | undefined) => ((rule?.associations as Json | undefined)?.WORKGROUP as number[] | undefined) ?? [];
+const workgroupsOf = (rule: Json | undefined) =>
+	((rule?.associations as Json | undefined)?.WORKGROUP as number[] | undefined) ?? [];
 
 /** Requests of one edit: a read when nothing changes; read + save + verifying read otherwise. */
 function expectRequests(changed: boolean): void {
-	expect(routes(ctx.sandbox)).toEqual(changed ? { [RULE_READ]: 2, [RULE_SAVE]: 1 } : { [RULE_READ]: 1 });
+	expect(routes(ctx.sandbox)).toEqual(
+		changed ? { [RULE_READ]: 2, [RULE_SAVE]: 1 } : { [RULE_READ]: 1 },
+	);
 }
 
 const runs = { numRuns: 25 };
@@ -95,59 +123,109 @@ function seedCourse(rules: Json[], existing: 'first' | 'last' | undefined, rando
 	const before = read(courseId);
 	const beforeTarget = targetOf(before);
 	const present = workgroupsOf(beforeTarget);
-	const picked = existing === 'first' ? present[0] : existing === 'last' ? present[present.length - 1] : undefined;
+	const picked =
+		existing === 'first'
+			? present[0]
+			: existing === 'last'
+				? present[present.length - 1]
+				: undefined;
 	return { courseId, before, beforeTarget, present, workgroupId: picked ?? randomId };
 }
 
 describe('every other rule is kept exactly as read (random rule lists)', () => {
 	it('addWorkgroup', async () => {
 		await fc.assert(
-			fc.asyncProperty(courseRules, fc.integer({ min: 1, max: 999_999 }), fc.boolean(), async (rules, randomId, pickExisting) => {
-				const { courseId, before, beforeTarget, present, workgroupId } = seedCourse(rules, pickExisting ? 'first' : undefined, randomId);
+			fc.asyncProperty(
+				courseRules,
+				fc.integer({ min: 1, max: 999_999 }),
+				fc.boolean(),
+				async (rules, randomId, pickExisting) => {
+					const { courseId, before, beforeTarget, present, workgroupId } = seedCourse(
+						rules,
+						pickExisting ? 'first' : undefined,
+						randomId,
+					);
 
-				const [out] = await runOk(ctx.sandbox, { resource: 'rule', operation: 'addWorkgroup', courseId: rl(courseId), ruleName: TARGET, workgroupId: rl(workgroupId) });
-
-				const after = read(courseId);
-				expect(withoutTarget(after)).toEqual(withoutTarget(before));
-				const changed = !present.includes(workgroupId);
-				expect(out.changed).toBe(changed);
-				if (beforeTarget) {
-					expect(after.findIndex((rule) => rule.name === TARGET)).toBe(before.findIndex((rule) => rule.name === TARGET));
-					expect(targetOf(after)).toEqual({
-						...beforeTarget,
-						associations: { ...(beforeTarget.associations as Json), WORKGROUP: changed ? [...present, workgroupId] : present },
+					const [out] = await runOk(ctx.sandbox, {
+						resource: 'rule',
+						operation: 'addWorkgroup',
+						courseId: rl(courseId),
+						ruleName: TARGET,
+						workgroupId: rl(workgroupId),
 					});
-				} else {
-					expect(after.at(-1)).toMatchObject({ name: TARGET, type: 'PRIVATE', associations: { WORKGROUP: [workgroupId] } });
-				}
-				expectRequests(changed);
-			}),
+
+					const after = read(courseId);
+					expect(withoutTarget(after)).toEqual(withoutTarget(before));
+					const changed = !present.includes(workgroupId);
+					expect(out.changed).toBe(changed);
+					if (beforeTarget) {
+						expect(after.findIndex((rule) => rule.name === TARGET)).toBe(
+							before.findIndex((rule) => rule.name === TARGET),
+						);
+						expect(targetOf(after)).toEqual({
+							...beforeTarget,
+							associations: {
+								...(beforeTarget.associations as Json),
+								WORKGROUP: changed ? [...present, workgroupId] : present,
+							},
+						});
+					} else {
+						expect(after.at(-1)).toMatchObject({
+							name: TARGET,
+							type: 'PRIVATE',
+							associations: { WORKGROUP: [workgroupId] },
+						});
+					}
+					expectRequests(changed);
+				},
+			),
 			runs,
 		);
 	});
 
 	it('removeWorkgroup', async () => {
 		await fc.assert(
-			fc.asyncProperty(courseRules, fc.integer({ min: 1, max: 999_999 }), fc.boolean(), async (rules, randomId, pickExisting) => {
-				const { courseId, before, beforeTarget, present, workgroupId } = seedCourse(rules, pickExisting ? 'last' : undefined, randomId);
-
-				const [out] = await runOk(ctx.sandbox, { resource: 'rule', operation: 'removeWorkgroup', courseId: rl(courseId), ruleName: TARGET, workgroupId: rl(workgroupId) });
-
-				const after = read(courseId);
-				expect(withoutTarget(after)).toEqual(withoutTarget(before));
-				const changed = present.includes(workgroupId);
-				expect(out.changed).toBe(changed);
-				if (beforeTarget) {
-					expect(targetOf(after)).toEqual(
-						changed
-							? { ...beforeTarget, associations: { ...(beforeTarget.associations as Json), WORKGROUP: present.filter((id) => id !== workgroupId) } }
-							: beforeTarget,
+			fc.asyncProperty(
+				courseRules,
+				fc.integer({ min: 1, max: 999_999 }),
+				fc.boolean(),
+				async (rules, randomId, pickExisting) => {
+					const { courseId, before, beforeTarget, present, workgroupId } = seedCourse(
+						rules,
+						pickExisting ? 'last' : undefined,
+						randomId,
 					);
-				} else {
-					expect(after).toEqual(before);
-				}
-				expectRequests(changed);
-			}),
+
+					const [out] = await runOk(ctx.sandbox, {
+						resource: 'rule',
+						operation: 'removeWorkgroup',
+						courseId: rl(courseId),
+						ruleName: TARGET,
+						workgroupId: rl(workgroupId),
+					});
+
+					const after = read(courseId);
+					expect(withoutTarget(after)).toEqual(withoutTarget(before));
+					const changed = present.includes(workgroupId);
+					expect(out.changed).toBe(changed);
+					if (beforeTarget) {
+						expect(targetOf(after)).toEqual(
+							changed
+								? {
+										...beforeTarget,
+										associations: {
+											...(beforeTarget.associations as Json),
+											WORKGROUP: present.filter((id) => id !== workgroupId),
+										},
+									}
+								: beforeTarget,
+						);
+					} else {
+						expect(after).toEqual(before);
+					}
+					expectRequests(changed);
+				},
+			),
 			runs,
 		);
 	});
@@ -157,7 +235,10 @@ describe('every other rule is kept exactly as read (random rule lists)', () => {
 			type: fc.constantFrom('PUBLIC', 'PRIVATE'),
 			workgroupIds: ids,
 			dates: fc.option(
-				fc.tuple(apiDate, apiDate).filter(([a, b]) => a !== b).map(([a, b]) => (a < b ? [a, b] : [b, a])),
+				fc
+					.tuple(apiDate, apiDate)
+					.filter(([a, b]) => a !== b)
+					.map(([a, b]) => (a < b ? [a, b] : [b, a])),
 				{ nil: undefined },
 			),
 		});
@@ -185,9 +266,21 @@ describe('every other rule is kept exactly as read (random rule lists)', () => {
 							...beforeTarget,
 							type,
 							...(dates ? { startDateTime: dates[0], endDateTime: dates[1] } : {}),
-							...(workgroupIds.length > 0 ? { associations: { ...(beforeTarget.associations as Json), WORKGROUP: workgroupIds } } : {}),
+							...(workgroupIds.length > 0
+								? {
+										associations: {
+											...(beforeTarget.associations as Json),
+											WORKGROUP: workgroupIds,
+										},
+									}
+								: {}),
 						}
-					: { name: TARGET, type, associations: { WORKGROUP: workgroupIds }, ...(dates ? { startDateTime: dates[0], endDateTime: dates[1] } : {}) };
+					: {
+							name: TARGET,
+							type,
+							associations: { WORKGROUP: workgroupIds },
+							...(dates ? { startDateTime: dates[0], endDateTime: dates[1] } : {}),
+						};
 				if (beforeTarget) expect(targetOf(after)).toEqual(meant);
 				else expect(after.at(-1)).toMatchObject(meant);
 				const changed = !beforeTarget || JSON.stringify(meant) !== JSON.stringify(beforeTarget);
@@ -205,7 +298,12 @@ describe('every other rule is kept exactly as read (random rule lists)', () => {
 				const before = read(courseId);
 				const existed = targetOf(before) !== undefined;
 
-				const [out] = await runOk(ctx.sandbox, { resource: 'rule', operation: 'delete', courseId: rl(courseId), ruleName: TARGET });
+				const [out] = await runOk(ctx.sandbox, {
+					resource: 'rule',
+					operation: 'delete',
+					courseId: rl(courseId),
+					ruleName: TARGET,
+				});
 
 				expect(read(courseId)).toEqual(withoutTarget(before));
 				expect(out.changed).toBe(existed);
@@ -219,8 +317,22 @@ describe('every other rule is kept exactly as read (random rule lists)', () => {
 describe('rule edits that change nothing send no save', () => {
 	const seedTarget = () =>
 		courseWith(ctx.sandbox, [
-			{ name: 'Other', type: 'PUBLIC', startDateTime: '2020-01-01 00:00:00', endDateTime: '2070-01-01 00:00:00', restrictions: { minimumTime: false, browseOrder: 'anyOrder' }, associations: { USER: [5] } },
-			{ name: TARGET, type: 'PRIVATE', startDateTime: '2020-01-01 00:00:00', endDateTime: '2070-01-01 00:00:00', restrictions: { minimumTime: false, browseOrder: 'anyOrder' }, associations: { WORKGROUP: [201, 202] } },
+			{
+				name: 'Other',
+				type: 'PUBLIC',
+				startDateTime: '2020-01-01 00:00:00',
+				endDateTime: '2070-01-01 00:00:00',
+				restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
+				associations: { USER: [5] },
+			},
+			{
+				name: TARGET,
+				type: 'PRIVATE',
+				startDateTime: '2020-01-01 00:00:00',
+				endDateTime: '2070-01-01 00:00:00',
+				restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
+				associations: { WORKGROUP: [201, 202] },
+			},
 		]);
 
 	it.each([
@@ -229,7 +341,13 @@ describe('rule edits that change nothing send no save', () => {
 	])('%s of workgroup %d', async (operation, workgroupId, action) => {
 		const courseId = seedTarget();
 		const before = read(courseId);
-		const [out] = await runOk(ctx.sandbox, { resource: 'rule', operation, courseId: rl(courseId), ruleName: TARGET, workgroupId: rl(workgroupId) });
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation,
+			courseId: rl(courseId),
+			ruleName: TARGET,
+			workgroupId: rl(workgroupId),
+		});
 		expect(out).toMatchObject({ action, changed: false });
 		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
 		expect(read(courseId)).toEqual(before);
@@ -237,7 +355,14 @@ describe('rule edits that change nothing send no save', () => {
 
 	it('upsert with the values the rule already has', async () => {
 		const courseId = seedTarget();
-		const [out] = await runOk(ctx.sandbox, { resource: 'rule', operation: 'upsert', courseId: rl(courseId), ruleName: TARGET, type: 'PRIVATE', workgroupIds: '201,202' });
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'upsert',
+			courseId: rl(courseId),
+			ruleName: TARGET,
+			type: 'PRIVATE',
+			workgroupIds: '201,202',
+		});
 		expect(out).toMatchObject({ action: 'unchanged', changed: false });
 		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
 	});
@@ -246,18 +371,43 @@ describe('rule edits that change nothing send no save', () => {
 describe('edge cases of the rule list', () => {
 	it('deleting the only rule of a course saves the empty list', async () => {
 		const courseId = courseWith(ctx.sandbox, [
-			{ name: TARGET, type: 'PRIVATE', startDateTime: '2020-01-01 00:00:00', endDateTime: '2070-01-01 00:00:00', restrictions: { minimumTime: false, browseOrder: 'anyOrder' }, associations: { WORKGROUP: [201] } },
+			{
+				name: TARGET,
+				type: 'PRIVATE',
+				startDateTime: '2020-01-01 00:00:00',
+				endDateTime: '2070-01-01 00:00:00',
+				restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
+				associations: { WORKGROUP: [201] },
+			},
 		]);
-		const [out] = await runOk(ctx.sandbox, { resource: 'rule', operation: 'delete', courseId: rl(courseId), ruleName: TARGET });
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'delete',
+			courseId: rl(courseId),
+			ruleName: TARGET,
+		});
 		expect(out).toMatchObject({ action: 'deleted', ruleCount: 0 });
 		expect(read(courseId)).toEqual([]);
 	});
 
 	it('two rules with the target name: the node refuses to guess and saves nothing', async () => {
-		const rule = { name: TARGET, type: 'PRIVATE', startDateTime: '2020-01-01 00:00:00', endDateTime: '2070-01-01 00:00:00', restrictions: { minimumTime: false, browseOrder: 'anyOrder' }, associations: { WORKGROUP: [201] } };
+		const rule = {
+			name: TARGET,
+			type: 'PRIVATE',
+			startDateTime: '2020-01-01 00:00:00',
+			endDateTime: '2070-01-01 00:00:00',
+			restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
+			associations: { WORKGROUP: [201] },
+		};
 		const courseId = courseWith(ctx.sandbox, [rule, { ...rule }]);
 		const before = read(courseId);
-		const result = await run(ctx.sandbox, { resource: 'rule', operation: 'addWorkgroup', courseId: rl(courseId), ruleName: TARGET, workgroupId: rl(209) });
+		const result = await run(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'addWorkgroup',
+			courseId: rl(courseId),
+			ruleName: TARGET,
+			workgroupId: rl(209),
+		});
 		expect(result.error?.message).toContain(`2 rules named "${TARGET}"`);
 		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
 		expect(read(courseId)).toEqual(before);
@@ -265,7 +415,8 @@ describe('edge cases of the rule list', () => {
 });
 
 describe('many items and concurrent workflows', () => {
-	const addItems = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ wg: from + i }));
+	const addItems = (from: number, count: number) =>
+		Array.from({ length: count }, (_, i) => ({ wg: from + i }));
 	const addParams = (courseId: number, ruleName = TARGET) => ({
 		resource: 'rule',
 		operation: 'addWorkgroup',
@@ -288,21 +439,39 @@ describe('many items and concurrent workflows', () => {
 	});
 
 	it('items for several courses: one batch per course', async () => {
-		const courses = [courseWith(ctx.sandbox, []), courseWith(ctx.sandbox, []), courseWith(ctx.sandbox, [])];
+		const courses = [
+			courseWith(ctx.sandbox, []),
+			courseWith(ctx.sandbox, []),
+			courseWith(ctx.sandbox, []),
+		];
 		ctx.sandbox.resetStats();
 		const items = Array.from({ length: 30 }, (_, i) => ({ course: courses[i % 3], wg: 500 + i }));
-		await runOk(ctx.sandbox, { ...addParams(0), courseId: '={{ $json.course }}', ruleName: '' }, items);
+		await runOk(
+			ctx.sandbox,
+			{ ...addParams(0), courseId: '={{ $json.course }}', ruleName: '' },
+			items,
+		);
 		for (const [index, courseId] of courses.entries()) {
 			const rules = read(courseId);
 			expect(rules.map((rule) => rule.name)).toEqual([`PAYMENT_INTEGRATION_COURSE_${courseId}`]);
-			expect(workgroupsOf(rules[0])).toEqual(items.filter((item) => item.course === courses[index]).map((item) => item.wg));
+			expect(workgroupsOf(rules[0])).toEqual(
+				items.filter((item) => item.course === courses[index]).map((item) => item.wg),
+			);
 		}
 		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 6, [RULE_SAVE]: 3 });
 	});
 
 	it('two workflows editing the same course at the same time lose no change', async () => {
 		ctx.sandbox.setFaults({ latencyMs: 10 });
-		const keep = { name: 'Keep me', type: 'PUBLIC', startDateTime: '2020-01-01 00:00:00', endDateTime: '2070-01-01 00:00:00', restrictions: { minimumTime: true, browseOrder: 'anyOrder' }, associations: { DEPARTMENT: [3] }, x_custom: { a: 1 } };
+		const keep = {
+			name: 'Keep me',
+			type: 'PUBLIC',
+			startDateTime: '2020-01-01 00:00:00',
+			endDateTime: '2070-01-01 00:00:00',
+			restrictions: { minimumTime: true, browseOrder: 'anyOrder' },
+			associations: { DEPARTMENT: [3] },
+			x_custom: { a: 1 },
+		};
 		const doomed = { ...keep, name: 'Doomed', associations: { JOB: [4] } };
 		const courseId = courseWith(ctx.sandbox, [keep, doomed]);
 		const keepBefore = read(courseId)[0];
@@ -310,7 +479,12 @@ describe('many items and concurrent workflows', () => {
 		const [a, b, c] = await Promise.all([
 			runOk(ctx.sandbox, addParams(courseId), addItems(1, 40)),
 			runOk(ctx.sandbox, addParams(courseId, 'Second'), addItems(101, 40)),
-			runOk(ctx.sandbox, { resource: 'rule', operation: 'delete', courseId: rl(courseId), ruleName: 'Doomed' }),
+			runOk(ctx.sandbox, {
+				resource: 'rule',
+				operation: 'delete',
+				courseId: rl(courseId),
+				ruleName: 'Doomed',
+			}),
 		]);
 		expect(a).toHaveLength(40);
 		expect(b).toHaveLength(40);
@@ -320,7 +494,9 @@ describe('many items and concurrent workflows', () => {
 		expect(after.map((rule) => rule.name).sort()).toEqual(['Keep me', 'Second', TARGET].sort());
 		expect(after.find((rule) => rule.name === 'Keep me')).toEqual(keepBefore);
 		expect(workgroupsOf(targetOf(after))).toEqual(addItems(1, 40).map((i) => i.wg));
-		expect(workgroupsOf(after.find((rule) => rule.name === 'Second'))).toEqual(addItems(101, 40).map((i) => i.wg));
+		expect(workgroupsOf(after.find((rule) => rule.name === 'Second'))).toEqual(
+			addItems(101, 40).map((i) => i.wg),
+		);
 		// Serialised by the per-course lock: each run is one read, one save, one verifying read.
 		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 6, [RULE_SAVE]: 3 });
 	});
@@ -330,9 +506,13 @@ describe('many items and concurrent workflows', () => {
 		const courseId = courseWith(ctx.sandbox, []);
 		await Promise.all([
 			runOk(ctx.sandbox, addParams(courseId), addItems(1, 20)),
-			runOk(ctx.sandbox, addParams(courseId), addItems(21, 20), { credentials: { baseUrl: `${ctx.sandbox.url}/` } }),
+			runOk(ctx.sandbox, addParams(courseId), addItems(21, 20), {
+				credentials: { baseUrl: `${ctx.sandbox.url}/` },
+			}),
 		]);
-		expect([...workgroupsOf(targetOf(read(courseId)))].sort((x, y) => x - y)).toEqual(addItems(1, 40).map((i) => i.wg));
+		expect([...workgroupsOf(targetOf(read(courseId)))].sort((x, y) => x - y)).toEqual(
+			addItems(1, 40).map((i) => i.wg),
+		);
 		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 4, [RULE_SAVE]: 2 });
 	});
 });
@@ -340,15 +520,31 @@ describe('many items and concurrent workflows', () => {
 describe('two n8n processes (no shared lock) editing the same course', () => {
 	it('the verifying read notices the change the other process overwrote and redoes it', async () => {
 		// A second project key: its lock scope differs, as in another n8n process or queue worker.
-		ctx.sandbox.seed({ apiKeys: [{ apiKey: 'other-process-key', projectId: 'other-project', permissions: ['BUSINESS_RULE_MANAGE'] }] });
+		ctx.sandbox.seed({
+			apiKeys: [
+				{
+					apiKey: 'other-process-key',
+					projectId: 'other-project',
+					permissions: ['BUSINESS_RULE_MANAGE'],
+				},
+			],
+		});
 		ctx.sandbox.setFaults({ latencyMs: 25 });
 		const courseId = courseWith(ctx.sandbox, []);
-		const params = (workgroupId: number) => ({ resource: 'rule', operation: 'addWorkgroup', courseId: rl(courseId), ruleName: TARGET, workgroupId: rl(workgroupId) });
+		const params = (workgroupId: number) => ({
+			resource: 'rule',
+			operation: 'addWorkgroup',
+			courseId: rl(courseId),
+			ruleName: TARGET,
+			workgroupId: rl(workgroupId),
+		});
 		// Both read the empty list and both create the rule: the second save deletes the first
 		// one's rule; its verifying read sees that and saves again.
 		await Promise.all([
 			runOk(ctx.sandbox, params(201)),
-			runOk(ctx.sandbox, params(202), [{}], { credentials: { apiKey: 'other-process-key', projectId: 'other-project' } }),
+			runOk(ctx.sandbox, params(202), [{}], {
+				credentials: { apiKey: 'other-process-key', projectId: 'other-project' },
+			}),
 		]);
 		const rules = read(courseId);
 		expect(rules).toHaveLength(1);
@@ -358,17 +554,32 @@ describe('two n8n processes (no shared lock) editing the same course', () => {
 
 describe('a rule save whose connection drops after it was applied', () => {
 	it('ends with the meant list, saved once (no blind re-post, no duplicate rule)', async () => {
-		const other = { name: 'Other', type: 'PUBLIC', startDateTime: '2020-01-01 00:00:00', endDateTime: '2070-01-01 00:00:00', restrictions: { minimumTime: false, browseOrder: 'anyOrder' }, associations: { USER: [1] } };
+		const other = {
+			name: 'Other',
+			type: 'PUBLIC',
+			startDateTime: '2020-01-01 00:00:00',
+			endDateTime: '2070-01-01 00:00:00',
+			restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
+			associations: { USER: [1] },
+		};
 		const courseId = courseWith(ctx.sandbox, [other]);
 		const before = read(courseId);
 		ctx.sandbox.setFaults({ resetAfterApplyRate: 1 });
 
-		const [out] = await runOk(ctx.sandbox, { resource: 'rule', operation: 'addWorkgroup', courseId: rl(courseId), workgroupId: rl(201) });
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'addWorkgroup',
+			courseId: rl(courseId),
+			workgroupId: rl(201),
+		});
 
 		const after = read(courseId);
 		expect(after).toHaveLength(2);
 		expect(after[0]).toEqual(before[0]);
-		expect(after[1]).toMatchObject({ name: `PAYMENT_INTEGRATION_COURSE_${courseId}`, associations: { WORKGROUP: [201] } });
+		expect(after[1]).toMatchObject({
+			name: `PAYMENT_INTEGRATION_COURSE_${courseId}`,
+			associations: { WORKGROUP: [201] },
+		});
 		expect(out).toMatchObject({ changed: true, action: 'created' });
 		const stats = ctx.sandbox.stats();
 		expect(stats.faultsInjected.resetAfterApply).toBe(1);

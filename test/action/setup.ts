@@ -3,12 +3,31 @@
  * 127.0.0.1), reset to the demo seed before every test, and small builders for the node's
  * parameters, credentials and workflows.
  */
-import type { IDataObject, INodeExecutionData, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeListSearchResult,
+	INodeParameters,
+} from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
-import { DEMO, startSandbox, type DemoIds, type Sandbox, type SandboxOptions, type SandboxStats } from '../../sandbox';
-import { callListSearch, createNodeTypes, manualWorkflow, runNode, runWorkflow, type WorkflowStep } from '../harness';
+import {
+	DEMO,
+	startSandbox,
+	type DemoIds,
+	type Sandbox,
+	type SandboxOptions,
+	type SandboxStats,
+} from '../../sandbox';
+import {
+	callListSearch,
+	createNodeTypes,
+	manualWorkflow,
+	runNode,
+	runWorkflow,
+	type WorkflowStep,
+} from '../harness';
 import { startScriptedProxy } from '../faults/proxy';
 
 export { DEMO };
@@ -60,7 +79,12 @@ export function rl(id: number | string): { __rl: true; mode: 'id'; value: string
 }
 
 /** A resource locator value in "From List" mode (the value is the id the list returned). */
-export function rlList(id: number | string): { __rl: true; mode: 'list'; value: string; cachedResultName: string } {
+export function rlList(id: number | string): {
+	__rl: true;
+	mode: 'list';
+	value: string;
+	cachedResultName: string;
+} {
 	return { __rl: true, mode: 'list', value: String(id), cachedResultName: `#${id}` };
 }
 
@@ -70,7 +94,10 @@ export interface CredentialData {
 	apiKey: string;
 }
 
-export function credentialsFor(sandbox: Sandbox, over: Partial<CredentialData> = {}): CredentialData {
+export function credentialsFor(
+	sandbox: Sandbox,
+	over: Partial<CredentialData> = {},
+): CredentialData {
 	return { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey, ...over };
 }
 
@@ -112,7 +139,8 @@ export async function runOk(
 	opts: RunOptions = {},
 ): Promise<IDataObject[]> {
 	const result = await run(sandbox, parameters, items, opts);
-	if (result.error) throw new Error(`The node failed: ${result.error.message} ${describeError(result.error)}`);
+	if (result.error)
+		throw new Error(`The node failed: ${result.error.message} ${describeError(result.error)}`);
 	return result.json;
 }
 

@@ -4,7 +4,12 @@
  * Retry-After, 5xx bursts, lost connections), what is not retried, the credential test, the
  * error messages of 401/403/404, and the base URL forms (trailing slash, tenant path prefix).
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import {
+	createServer,
+	request as httpRequest,
+	type IncomingHttpHeaders,
+	type OutgoingHttpHeaders,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IBinaryData } from 'n8n-workflow';
 
@@ -12,15 +17,32 @@ import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { demoKeyWithout } from '../../sandbox';
 import { runNode, testCredential } from '../harness';
-import { credentialsFor, DEMO, NODE_TYPE, RULE_READ, RULE_SAVE, membership, rl, routes, run, runOk, startPrefixProxy, type PrefixProxy, useSandbox } from './setup';
+import {
+	credentialsFor,
+	DEMO,
+	NODE_TYPE,
+	RULE_READ,
+	RULE_SAVE,
+	membership,
+	rl,
+	routes,
+	run,
+	runOk,
+	startPrefixProxy,
+	type PrefixProxy,
+	useSandbox,
+} from './setup';
 
 const ctx = useSandbox();
 
 const courseGet = { resource: 'course', operation: 'get', courseId: rl('={{ $json.id }}') };
-const courseItems = (count: number) => Array.from({ length: count }, (_, i) => ({ id: 101 + (i % 3) }));
+const courseItems = (count: number) =>
+	Array.from({ length: count }, (_, i) => ({ id: 101 + (i % 3) }));
 
 /** What a gateway in front of the sandbox does to one answer: replace it, or add headers to the sandbox's. */
-type Rewrite = { status: number; headers?: OutgoingHttpHeaders; body: string } | { addHeaders: OutgoingHttpHeaders };
+type Rewrite =
+	| { status: number; headers?: OutgoingHttpHeaders; body: string }
+	| { addHeaders: OutgoingHttpHeaders };
 
 interface Gateway {
 	url: string;
@@ -47,9 +69,18 @@ async function startGateway(target: string, gateway: Gateway): Promise<void> {
 			return;
 		}
 		const upstream = httpRequest(
-			{ host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers: req.headers },
+			{
+				host: targetUrl.hostname,
+				port: targetUrl.port,
+				method: req.method,
+				path: req.url,
+				headers: req.headers,
+			},
 			(answer) => {
-				const headers: IncomingHttpHeaders | OutgoingHttpHeaders = { ...answer.headers, ...(rewrite?.addHeaders ?? {}) };
+				const headers: IncomingHttpHeaders | OutgoingHttpHeaders = {
+					...answer.headers,
+					...(rewrite?.addHeaders ?? {}),
+				};
 				res.writeHead(answer.statusCode ?? 502, headers);
 				answer.pipe(res);
 			},
@@ -68,7 +99,12 @@ async function startGateway(target: string, gateway: Gateway): Promise<void> {
 
 /** A gateway for the tests of one describe block: started before them, closed after them. */
 function useGateway(): Gateway {
-	const gateway: Gateway = { url: '', rewrite: undefined, arrivals: [], close: async () => undefined };
+	const gateway: Gateway = {
+		url: '',
+		rewrite: undefined,
+		arrivals: [],
+		close: async () => undefined,
+	};
 	beforeAll(async () => await startGateway(ctx.sandbox.url, gateway));
 	afterAll(async () => await gateway.close());
 	return gateway;
@@ -102,7 +138,14 @@ describe('retries', () => {
 		const items = Array.from({ length: 6 }, (_, i) => ({ email: `retry${i}@example.com` }));
 		const out = await runOk(
 			ctx.sandbox,
-			{ resource: 'user', operation: 'enrol', email: '={{ $json.email }}', firstName: 'R', lastName: 'T', workgroupId: rl(201) },
+			{
+				resource: 'user',
+				operation: 'enrol',
+				email: '={{ $json.email }}',
+				firstName: 'R',
+				lastName: 'T',
+				workgroupId: rl(201),
+			},
 			items,
 		);
 		expect(out.every((o) => o.created === true)).toBe(true);
@@ -120,9 +163,24 @@ describe('retries', () => {
 	});
 
 	it('a 400 is not retried: one save, and the platform message names the bad field', async () => {
-		const rules = JSON.stringify([{ name: 'No type', startDateTime: '2030-01-01 00:00:00', endDateTime: '2031-01-01 00:00:00', restrictions: { minimumTime: false, browseOrder: 'anyOrder' }, associations: {} }]);
-		const result = await run(ctx.sandbox, { resource: 'rule', operation: 'replaceAll', courseId: rl(101), rules });
-		expect(result.error?.message).toBe('Knolyx: rules[0].type must be one of PUBLIC, PRIVATE [400]');
+		const rules = JSON.stringify([
+			{
+				name: 'No type',
+				startDateTime: '2030-01-01 00:00:00',
+				endDateTime: '2031-01-01 00:00:00',
+				restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
+				associations: {},
+			},
+		]);
+		const result = await run(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'replaceAll',
+			courseId: rl(101),
+			rules,
+		});
+		expect(result.error?.message).toBe(
+			'Knolyx: rules[0].type must be one of PUBLIC, PRIVATE [400]',
+		);
 		// Replace All reads the list first (to tell, after a lost answer, whether its save was applied).
 		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1, [RULE_SAVE]: 1 });
 		expect(ctx.sandbox.state.rules.get(101)).toHaveLength(1);
@@ -130,7 +188,13 @@ describe('retries', () => {
 
 	it('a 500 is not retried (the write may have been applied); an HTML error page is not dumped into the message', async () => {
 		ctx.sandbox.setFaults({ malformedRate: 1 });
-		const result = await run(ctx.sandbox, { resource: 'user', operation: 'provision', email: 'x@example.com', firstName: 'X', lastName: 'Y' });
+		const result = await run(ctx.sandbox, {
+			resource: 'user',
+			operation: 'provision',
+			email: 'x@example.com',
+			firstName: 'X',
+			lastName: 'Y',
+		});
 		expect(result.error?.message).toBe('Knolyx answered with status 500');
 		expect(ctx.sandbox.stats().requests).toBe(1);
 	});
@@ -138,7 +202,12 @@ describe('retries', () => {
 
 describe('the credential test', () => {
 	const test = (data: Partial<{ baseUrl: string; projectId: string; apiKey: string }>) =>
-		testCredential(new KnolyxApi(), { baseUrl: ctx.sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey, ...data });
+		testCredential(new KnolyxApi(), {
+			baseUrl: ctx.sandbox.url,
+			projectId: DEMO.projectId,
+			apiKey: DEMO.apiKey,
+			...data,
+		});
 
 	it('is OK with a good key, even one without permissions', async () => {
 		expect(await test({})).toEqual({ status: 'OK', message: 'Connection successful!' });
@@ -156,31 +225,80 @@ describe('the credential test', () => {
 
 	it('says when the base URL has no Knolyx API', async () => {
 		const result = await test({ baseUrl: `${ctx.sandbox.url}/not-knolyx` });
-		expect(result).toMatchObject({ status: 'Error', message: expect.stringContaining('No Knolyx API at this base URL') });
+		expect(result).toMatchObject({
+			status: 'Error',
+			message: expect.stringContaining('No Knolyx API at this base URL'),
+		});
 	});
 });
 
 describe('error messages', () => {
 	it.each([
-		['USER_PROVISION', { resource: 'user', operation: 'provision', email: 'x@example.com', firstName: 'X', lastName: 'Y' }],
-		['WORKGROUP_ADD_MEMBER', { resource: 'workgroup', operation: 'addMember', workgroupId: rl(201), email: 'ada@example.com' }],
-		['WORKGROUP_REMOVE_MEMBER', { resource: 'workgroup', operation: 'removeMember', workgroupId: rl(204), email: 'ada@example.com' }],
+		[
+			'USER_PROVISION',
+			{
+				resource: 'user',
+				operation: 'provision',
+				email: 'x@example.com',
+				firstName: 'X',
+				lastName: 'Y',
+			},
+		],
+		[
+			'WORKGROUP_ADD_MEMBER',
+			{
+				resource: 'workgroup',
+				operation: 'addMember',
+				workgroupId: rl(201),
+				email: 'ada@example.com',
+			},
+		],
+		[
+			'WORKGROUP_REMOVE_MEMBER',
+			{
+				resource: 'workgroup',
+				operation: 'removeMember',
+				workgroupId: rl(204),
+				email: 'ada@example.com',
+			},
+		],
 		['WORKGROUP_LIST', { resource: 'workgroup', operation: 'getAll' }],
 		['COURSE_LIST', { resource: 'course', operation: 'getAll' }],
 		['COURSE_GET', { resource: 'course', operation: 'get', courseId: rl(101) }],
 		['WEBHOOK_MANAGE', { resource: 'webhook', operation: 'getAll' }],
-		['BUSINESS_RULE_MANAGE', { resource: 'rule', operation: 'addWorkgroup', courseId: rl(101), workgroupId: rl(201) }],
-		['EVENT_MANAGE', { resource: 'event', operation: 'attend', communityId: '301', eventId: '401', userId: '1001' }],
+		[
+			'BUSINESS_RULE_MANAGE',
+			{ resource: 'rule', operation: 'addWorkgroup', courseId: rl(101), workgroupId: rl(201) },
+		],
+		[
+			'EVENT_MANAGE',
+			{
+				resource: 'event',
+				operation: 'attend',
+				communityId: '301',
+				eventId: '401',
+				userId: '1001',
+			},
+		],
 	] as const)('403 names the missing permission %s', async (permission, parameters) => {
-		const result = await run(ctx.sandbox, parameters, [{}], { credentials: { apiKey: demoKeyWithout(permission) } });
+		const result = await run(ctx.sandbox, parameters, [{}], {
+			credentials: { apiKey: demoKeyWithout(permission) },
+		});
 		expect(result.error?.message).toContain(permission);
 		expect(result.error?.message).toContain('[403]');
-		expect((result.error as { description?: string }).description).toContain(`lacks the ${permission} permission`);
+		expect((result.error as { description?: string }).description).toContain(
+			`lacks the ${permission} permission`,
+		);
 		expect(ctx.sandbox.stats().requests).toBe(1);
 	});
 
 	it('403 of a read-only key on a write names the permission', async () => {
-		const result = await run(ctx.sandbox, { resource: 'rule', operation: 'getAll', courseId: rl(101) }, [{}], { credentials: { apiKey: DEMO.readOnlyApiKey } });
+		const result = await run(
+			ctx.sandbox,
+			{ resource: 'rule', operation: 'getAll', courseId: rl(101) },
+			[{}],
+			{ credentials: { apiKey: DEMO.readOnlyApiKey } },
+		);
 		expect(result.error?.message).toContain('BUSINESS_RULE_MANAGE');
 	});
 
@@ -188,13 +306,41 @@ describe('error messages', () => {
 		['course 999', { resource: 'course', operation: 'get', courseId: rl(999) }],
 		['course 998', { resource: 'rule', operation: 'getAll', courseId: rl(998) }],
 		['course 997', { resource: 'rule', operation: 'delete', courseId: rl(997) }],
-		['workgroup 299 or user ada@example.com', { resource: 'workgroup', operation: 'addMember', workgroupId: rl(299), email: 'ada@example.com' }],
-		['user nobody@example.com', { resource: 'workgroup', operation: 'addMember', workgroupId: rl(201), email: 'nobody@example.com' }],
+		[
+			'workgroup 299 or user ada@example.com',
+			{
+				resource: 'workgroup',
+				operation: 'addMember',
+				workgroupId: rl(299),
+				email: 'ada@example.com',
+			},
+		],
+		[
+			'user nobody@example.com',
+			{
+				resource: 'workgroup',
+				operation: 'addMember',
+				workgroupId: rl(201),
+				email: 'nobody@example.com',
+			},
+		],
 		['webhook 77', { resource: 'webhook', operation: 'get', webhookId: '77' }],
 		['webhook 78', { resource: 'webhook', operation: 'ping', webhookId: '78' }],
-		['event 499 of community 301', { resource: 'event', operation: 'get', communityId: '301', eventId: '499' }],
+		[
+			'event 499 of community 301',
+			{ resource: 'event', operation: 'get', communityId: '301', eventId: '499' },
+		],
 		['community 399', { resource: 'event', operation: 'getAll', communityId: '399' }],
-		['user 1999', { resource: 'event', operation: 'attend', communityId: '301', eventId: '401', userId: '1999' }],
+		[
+			'user 1999',
+			{
+				resource: 'event',
+				operation: 'attend',
+				communityId: '301',
+				eventId: '401',
+				userId: '1999',
+			},
+		],
 	] as const)('404 names %s', async (what, parameters) => {
 		const result = await run(ctx.sandbox, parameters);
 		expect(result.error?.message).toContain(what);
@@ -204,9 +350,19 @@ describe('error messages', () => {
 
 	it('a user without community access is refused attendance with a clear 403', async () => {
 		const alan = ctx.demo.users['alan@example.com'];
-		const result = await run(ctx.sandbox, { resource: 'event', operation: 'attend', communityId: '301', eventId: '401', userId: String(alan) });
-		expect(result.error?.message).toBe('Knolyx: User has no access to the community of this event [403]');
-		expect((result.error as { description?: string }).description).toContain('add the user to a workgroup that gives access');
+		const result = await run(ctx.sandbox, {
+			resource: 'event',
+			operation: 'attend',
+			communityId: '301',
+			eventId: '401',
+			userId: String(alan),
+		});
+		expect(result.error?.message).toBe(
+			'Knolyx: User has no access to the community of this event [403]',
+		);
+		expect((result.error as { description?: string }).description).toContain(
+			'add the user to a workgroup that gives access',
+		);
 		expect(ctx.sandbox.state.attendance.get(401)?.has(alan) ?? false).toBe(false);
 	});
 });
@@ -220,21 +376,51 @@ describe('base URL forms', () => {
 		await proxy.close();
 	});
 
-	const bases = () => [`${ctx.sandbox.url}/`, `${ctx.sandbox.url}//`, ` ${ctx.sandbox.url} `, proxy.url, `${proxy.url}/`];
+	const bases = () => [
+		`${ctx.sandbox.url}/`,
+		`${ctx.sandbox.url}//`,
+		` ${ctx.sandbox.url} `,
+		proxy.url,
+		`${proxy.url}/`,
+	];
 
 	it('trailing slashes, spaces and a tenant-like path prefix (/api) all reach the API', async () => {
 		for (const baseUrl of bases()) {
-			const [course] = await runOk(ctx.sandbox, { resource: 'course', operation: 'get', courseId: rl(102) }, [{}], { credentials: { baseUrl } });
+			const [course] = await runOk(
+				ctx.sandbox,
+				{ resource: 'course', operation: 'get', courseId: rl(102) },
+				[{}],
+				{ credentials: { baseUrl } },
+			);
 			expect([baseUrl, course.title]).toEqual([baseUrl, 'Advanced Automation']);
-			await runOk(ctx.sandbox, { resource: 'workgroup', operation: 'addMember', workgroupId: rl(202), email: 'alan@example.com' }, [{}], { credentials: { baseUrl } });
+			await runOk(
+				ctx.sandbox,
+				{
+					resource: 'workgroup',
+					operation: 'addMember',
+					workgroupId: rl(202),
+					email: 'alan@example.com',
+				},
+				[{}],
+				{ credentials: { baseUrl } },
+			);
 		}
 		expect(membership(ctx.sandbox, 202, 'alan@example.com')).toBeDefined();
-		expect(Object.keys(ctx.sandbox.stats().byRoute).sort()).toEqual(['GET /public/api/v1/course/{id}', 'PUT /public/api/v1/workgroup/{id}/member/{email}']);
+		expect(Object.keys(ctx.sandbox.stats().byRoute).sort()).toEqual([
+			'GET /public/api/v1/course/{id}',
+			'PUT /public/api/v1/workgroup/{id}/member/{email}',
+		]);
 	});
 
 	it('the credential test works with the same forms', async () => {
 		for (const baseUrl of [`${ctx.sandbox.url}/`, proxy.url, `${proxy.url}/`]) {
-			expect(await testCredential(new KnolyxApi(), { baseUrl, projectId: DEMO.projectId, apiKey: DEMO.apiKey })).toMatchObject({ status: 'OK' });
+			expect(
+				await testCredential(new KnolyxApi(), {
+					baseUrl,
+					projectId: DEMO.projectId,
+					apiKey: DEMO.apiKey,
+				}),
+			).toMatchObject({ status: 'OK' });
 		}
 	});
 });
@@ -249,8 +435,14 @@ describe('Retry-After (the wait a 429 asks for)', () => {
 	/** One course read whose first answer is a 429 with this Retry-After. */
 	const readAfter429 = async (retryAfter: string) => {
 		ctx.sandbox.setFaults({ errorRate: 1, errorStatuses: [429], maxFaults: 1, retryAfter });
-		const result = await run(ctx.sandbox, { resource: 'course', operation: 'get', courseId: rl(102) }, [{}], { credentials: { baseUrl: gateway.url } });
-		const gapMs = gateway.arrivals.length > 1 ? gateway.arrivals[1] - gateway.arrivals[0] : undefined;
+		const result = await run(
+			ctx.sandbox,
+			{ resource: 'course', operation: 'get', courseId: rl(102) },
+			[{}],
+			{ credentials: { baseUrl: gateway.url } },
+		);
+		const gapMs =
+			gateway.arrivals.length > 1 ? gateway.arrivals[1] - gateway.arrivals[0] : undefined;
 		return { result, gapMs, requests: gateway.arrivals.length };
 	};
 
@@ -269,13 +461,16 @@ describe('Retry-After (the wait a 429 asks for)', () => {
 	it.each([
 		['seconds', '7200'],
 		['an HTTP date', new Date(Date.now() + 7_200_500).toUTCString()],
-	])('a wait longer than the node waits, given as %s, fails the item at once, naming the wait', async (_form, retryAfter) => {
-		const { result, requests } = await readAfter429(retryAfter);
-		expect(result.error?.message).toBe(
-			'Knolyx: Knolyx asked to wait 2 h before retrying (Retry-After), longer than the node waits for one item (120 s) [429]',
-		);
-		expect(requests).toBe(1);
-	});
+	])(
+		'a wait longer than the node waits, given as %s, fails the item at once, naming the wait',
+		async (_form, retryAfter) => {
+			const { result, requests } = await readAfter429(retryAfter);
+			expect(result.error?.message).toBe(
+				'Knolyx: Knolyx asked to wait 2 h before retrying (Retry-After), longer than the node waits for one item (120 s) [429]',
+			);
+			expect(requests).toBe(1);
+		},
+	);
 
 	it.each([
 		['an HTTP date in the past', new Date(0).toUTCString()],
@@ -297,17 +492,37 @@ describe('the platform message of an error answer, whatever its shape', () => {
 	const text = { 'Content-Type': 'text/plain' };
 	it.each([
 		['message', json, JSON.stringify({ message: 'm' }), 'Knolyx: m [400]'],
-		['error_description', json, JSON.stringify({ error: 'invalid_request', error_description: 'd' }), 'Knolyx: d [400]'],
+		[
+			'error_description',
+			json,
+			JSON.stringify({ error: 'invalid_request', error_description: 'd' }),
+			'Knolyx: d [400]',
+		],
 		['detail', json, JSON.stringify({ title: 'Bad Request', detail: 'x' }), 'Knolyx: x [400]'],
 		['error alone', json, JSON.stringify({ error: 'e' }), 'Knolyx: e [400]'],
 		['plain text', text, 'plain text', 'Knolyx: plain text [400]'],
 		['blank text', text, '  ', 'Knolyx answered with status 400'],
 		['an empty message', json, JSON.stringify({ message: '' }), 'Knolyx answered with status 400'],
-		['a message of 400 characters (cut to 300)', json, JSON.stringify({ message: 'x'.repeat(400) }), `Knolyx: ${'x'.repeat(300)}… [400]`],
-		['plain text of 400 characters (cut to 300)', text, 'y'.repeat(400), `Knolyx: ${'y'.repeat(300)}… [400]`],
+		[
+			'a message of 400 characters (cut to 300)',
+			json,
+			JSON.stringify({ message: 'x'.repeat(400) }),
+			`Knolyx: ${'x'.repeat(300)}… [400]`,
+		],
+		[
+			'plain text of 400 characters (cut to 300)',
+			text,
+			'y'.repeat(400),
+			`Knolyx: ${'y'.repeat(300)}… [400]`,
+		],
 	])('%s', async (_shape, headers, body, message) => {
 		gateway.rewrite = { status: 400, headers, body };
-		const result = await run(ctx.sandbox, { resource: 'course', operation: 'get', courseId: rl(102) }, [{}], { credentials: { baseUrl: gateway.url } });
+		const result = await run(
+			ctx.sandbox,
+			{ resource: 'course', operation: 'get', courseId: rl(102) },
+			[{}],
+			{ credentials: { baseUrl: gateway.url } },
+		);
 		expect(result.error?.message).toBe(message);
 	});
 });
@@ -318,18 +533,24 @@ describe('the file name of a course image (Content-Disposition)', () => {
 	it.each([
 		['attachment; filename="cover.png"', 'cover.png'],
 		['inline; filename=cover.jpg', 'cover.jpg'],
-		["attachment; filename=\"fallback.png\"; filename*=UTF-8''caf%C3%A9%20cover.png", 'café cover.png'],
+		[
+			'attachment; filename="fallback.png"; filename*=UTF-8\'\'caf%C3%A9%20cover.png',
+			'café cover.png',
+		],
 		['attachment; filename="say \\"hi\\".png"', 'say "hi".png'],
 		['attachment; filename="../../etc/passwd"', 'passwd'],
 		['attachment; filename="C:\\\\temp\\\\x.png"', 'x.png'],
 		// A right-to-left override (U+202E) would show "a…exe.png"; a header carries it percent-encoded.
 		["attachment; filename*=UTF-8''a%E2%80%AEgnp.exe", 'agnp.exe'],
-		["attachment; filename*=UTF-8''%E0%A4%A; filename=\"plain.png\"", 'plain.png'],
+		['attachment; filename*=UTF-8\'\'%E0%A4%A; filename="plain.png"', 'plain.png'],
 		['attachment; filename=".."', undefined],
 		['attachment', undefined],
 		[undefined, undefined],
 	])('%s → %s', async (contentDisposition, expected) => {
-		gateway.rewrite = contentDisposition === undefined ? undefined : { addHeaders: { 'Content-Disposition': contentDisposition } };
+		gateway.rewrite =
+			contentDisposition === undefined
+				? undefined
+				: { addHeaders: { 'Content-Disposition': contentDisposition } };
 		const result = await runNode({
 			nodeType: new Knolyx(),
 			type: NODE_TYPE,

@@ -10,7 +10,12 @@
  *   Knolyx Trigger's hint names is in the item a real delivery gives (sandbox, real HTTP).
  */
 import { NodeTypeParser, searchCodeBuilderNodes } from '@n8n/ai-utilities/node-catalog';
-import type { IBuilderHint, IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IBuilderHint,
+	IDataObject,
+	INodeProperties,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -21,7 +26,9 @@ import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { triggerHosts } from '../harness';
 
-const PACKAGE = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string }).name;
+const PACKAGE = (
+	JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string }
+).name;
 const nodes = [new Knolyx(), new KnolyxTrigger(), new KnolyxPollTrigger()];
 const ownTypes = nodes.map((node) => `${PACKAGE}.${node.description.name}`);
 const hintOf = (description: INodeTypeDescription): IBuilderHint => {
@@ -29,33 +36,44 @@ const hintOf = (description: INodeTypeDescription): IBuilderHint => {
 	return description.builderHint;
 };
 
-describe.each(nodes.map((node) => [node.description.displayName, node.description] as const))('%s', (_name, description) => {
-	it('has a search hint and related nodes in the form n8n reads', () => {
-		const hint = hintOf(description);
-		expect(typeof hint.searchHint).toBe('string');
-		expect(hint.searchHint!.length).toBeGreaterThan(100);
-		expect(hint.searchHint!.length).toBeLessThan(1000); // shown in every search result the node is in
-		expect(hint.relatedNodes?.length).toBeGreaterThan(0);
-		for (const related of hint.relatedNodes!) {
-			expect(related).toEqual({ nodeType: expect.stringMatching(/^[\w-]+\.\w+$/), relationHint: expect.any(String) });
-			expect(related.relationHint.length).toBeGreaterThan(10);
-		}
-	});
+describe.each(nodes.map((node) => [node.description.displayName, node.description] as const))(
+	'%s',
+	(_name, description) => {
+		it('has a search hint and related nodes in the form n8n reads', () => {
+			const hint = hintOf(description);
+			expect(typeof hint.searchHint).toBe('string');
+			expect(hint.searchHint!.length).toBeGreaterThan(100);
+			expect(hint.searchHint!.length).toBeLessThan(1000); // shown in every search result the node is in
+			expect(hint.relatedNodes?.length).toBeGreaterThan(0);
+			for (const related of hint.relatedNodes!) {
+				expect(related).toEqual({
+					nodeType: expect.stringMatching(/^[\w-]+\.\w+$/),
+					relationHint: expect.any(String),
+				});
+				expect(related.relationHint.length).toBeGreaterThan(10);
+			}
+		});
 
-	it("names no node of this package that does not exist, and not itself", () => {
-		for (const { nodeType } of hintOf(description).relatedNodes!) {
-			expect(nodeType).not.toBe(`${PACKAGE}.${description.name}`);
-			if (nodeType.startsWith(`${PACKAGE}.`)) expect(ownTypes).toContain(nodeType);
-			else expect(nodeType).toMatch(/^n8n-nodes-base\./);
-		}
-	});
-});
+		it('names no node of this package that does not exist, and not itself', () => {
+			for (const { nodeType } of hintOf(description).relatedNodes!) {
+				expect(nodeType).not.toBe(`${PACKAGE}.${description.name}`);
+				if (nodeType.startsWith(`${PACKAGE}.`)) expect(ownTypes).toContain(nodeType);
+				else expect(nodeType).toMatch(/^n8n-nodes-base\./);
+			}
+		});
+	},
+);
 
 describe("n8n's node catalog (what the AI workflow builder searches)", () => {
 	// n8n lists a community package's nodes under their full type name.
 	// (@n8n/ai-utilities types them with its own copy of n8n-workflow; the objects are the same.)
 	type CatalogInput = ConstructorParameters<typeof NodeTypeParser>[0];
-	const catalog = new NodeTypeParser(nodes.map((node) => ({ ...node.description, name: `${PACKAGE}.${node.description.name}` })) as unknown as CatalogInput);
+	const catalog = new NodeTypeParser(
+		nodes.map((node) => ({
+			...node.description,
+			name: `${PACKAGE}.${node.description.name}`,
+		})) as unknown as CatalogInput,
+	);
 
 	it('finds the three nodes and shows each with its hint and related nodes', () => {
 		const { results } = searchCodeBuilderNodes(catalog, ['Knolyx']);
@@ -63,28 +81,45 @@ describe("n8n's node catalog (what the AI workflow builder searches)", () => {
 			const hint = hintOf(node.description);
 			expect(results).toContain(`${PACKAGE}.${node.description.name}`);
 			expect(results).toContain(`@builderHint ${hint.searchHint}`);
-			for (const related of hint.relatedNodes!) expect(results).toContain(`- ${related.nodeType}: "${related.relationHint}"`);
+			for (const related of hint.relatedNodes!)
+				expect(results).toContain(`- ${related.nodeType}: "${related.relationHint}"`);
 		}
 	});
 });
 
 describe('what the hints name exists', () => {
 	const properties = new Knolyx().description.properties;
-	const optionNames = (property: INodeProperties | undefined) => (property?.options ?? []).map((o) => (o as { name: string; value: unknown }));
+	const optionNames = (property: INodeProperties | undefined) =>
+		(property?.options ?? []).map((o) => o as { name: string; value: unknown });
 	const resources = optionNames(properties.find((p) => p.name === 'resource'));
 	const operationNames = (resource: string) =>
-		optionNames(properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))).map((o) => o.name);
+		optionNames(
+			properties.find(
+				(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+			),
+		).map((o) => o.name);
 
 	it('every "Resource → Operation" in a hint is an operation of the Knolyx node', () => {
 		let named = 0;
 		for (const node of nodes) {
-			const texts = [hintOf(node.description).searchHint!, ...hintOf(node.description).relatedNodes!.map((r) => r.relationHint)];
+			const texts = [
+				hintOf(node.description).searchHint!,
+				...hintOf(node.description).relatedNodes!.map((r) => r.relationHint),
+			];
 			for (const text of texts) {
 				for (const match of text.matchAll(/([A-Z][\w ]*?) → /g)) {
-					const resource = resources.filter((r) => match[1].endsWith(r.name)).sort((a, b) => b.name.length - a.name.length)[0];
-					expect({ text: match[0], resource: resource?.name }).toEqual({ text: match[0], resource: expect.any(String) });
+					const resource = resources
+						.filter((r) => match[1].endsWith(r.name))
+						.sort((a, b) => b.name.length - a.name.length)[0];
+					expect({ text: match[0], resource: resource?.name }).toEqual({
+						text: match[0],
+						resource: expect.any(String),
+					});
 					const after = text.slice((match.index ?? 0) + match[0].length);
-					expect({ after: after.slice(0, 30), known: operationNames(String(resource.value)).some((op) => after.startsWith(op)) }).toEqual({
+					expect({
+						after: after.slice(0, 30),
+						known: operationNames(String(resource.value)).some((op) => after.startsWith(op)),
+					}).toEqual({
 						after: after.slice(0, 30),
 						known: true,
 					});
@@ -111,26 +146,43 @@ describe('what the hints name exists', () => {
 				nodeType: new KnolyxTrigger(),
 				type: `${PACKAGE}.knolyxTrigger`,
 				parameters: { events: ['COURSE_COMPLETED', 'BUNDLE_PAYMENT_RECEIVED'], options: {} },
-				credentials: { knolyxApi: { baseUrl: sandbox.url, projectId: 'demo-project', apiKey: 'demo-api-key' } },
+				credentials: {
+					knolyxApi: { baseUrl: sandbox.url, projectId: 'demo-project', apiKey: 'demo-api-key' },
+				},
 				credentialTypes: [new KnolyxApi()],
 			});
 			await h.activate('trigger');
 			const demo = sandbox.demo!;
-			sandbox.activity('course-completed', { email: 'ada@example.com', courseId: demo.courses['Intro to n8n'] });
+			sandbox.activity('course-completed', {
+				email: 'ada@example.com',
+				courseId: demo.courses['Intro to n8n'],
+			});
 			sandbox.activity('bundle-payment', { email: 'ada@example.com', bundleId: demo.bundleId });
 			const started = Date.now();
-			while (h.executions().length < 2 && Date.now() - started < 5000) await new Promise((resolve) => setTimeout(resolve, 10));
+			while (h.executions().length < 2 && Date.now() - started < 5000)
+				await new Promise((resolve) => setTimeout(resolve, 10));
 			const items = h.executions().map(([item]) => item.json);
 			const completed = items.find((item) => item.event === 'COURSE_COMPLETED');
 			const bundle = items.find((item) => item.event === 'BUNDLE_PAYMENT_RECEIVED');
-			expect([completed?.event, bundle?.event]).toEqual(['COURSE_COMPLETED', 'BUNDLE_PAYMENT_RECEIVED']);
+			expect([completed?.event, bundle?.event]).toEqual([
+				'COURSE_COMPLETED',
+				'BUNDLE_PAYMENT_RECEIVED',
+			]);
 
-			const paths = [...hintOf(new KnolyxTrigger().description).searchHint!.matchAll(/\$json((?:\.\w+)+)/g)].map((m) => m[1].slice(1).split('.'));
+			const paths = [
+				...hintOf(new KnolyxTrigger().description).searchHint!.matchAll(/\$json((?:\.\w+)+)/g),
+			].map((m) => m[1].slice(1).split('.'));
 			expect(paths.length).toBeGreaterThanOrEqual(5);
 			for (const path of paths) {
 				const item = path[0] === 'bundle' ? bundle : completed;
-				const value = path.reduce<unknown>((at, key) => (at as IDataObject | undefined)?.[key], item);
-				expect({ path: `$json.${path.join('.')}`, present: value !== undefined && value !== null }).toEqual({ path: `$json.${path.join('.')}`, present: true });
+				const value = path.reduce<unknown>(
+					(at, key) => (at as IDataObject | undefined)?.[key],
+					item,
+				);
+				expect({
+					path: `$json.${path.join('.')}`,
+					present: value !== undefined && value !== null,
+				}).toEqual({ path: `$json.${path.join('.')}`, present: true });
 			}
 		});
 	});

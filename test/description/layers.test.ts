@@ -33,7 +33,9 @@ function tsFiles(dir: string): string[] {
 /** The relative modules a file imports or re-exports (static and dynamic). */
 function importsOf(file: string): string[] {
 	const text = readFileSync(join(ROOT, file), 'utf8');
-	return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)'(\.{1,2}\/[^']*)'/gm)].map((match) => match[1]);
+	return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)'(\.{1,2}\/[^']*)'/gm)].map(
+		(match) => match[1],
+	);
 }
 
 /** The layer folder of a path below nodes/Knolyx ('' for the node files at its top). */
@@ -54,7 +56,9 @@ function resolve(file: string, spec: string): string {
 	return existsSync(join(ROOT, `${path}.ts`)) ? `${path}.ts` : `${path}/index.ts`;
 }
 
-const imports: Import[] = tsFiles(NODE_DIR).flatMap((file) => importsOf(file).map((spec) => ({ file, target: resolve(file, spec) })));
+const imports: Import[] = tsFiles(NODE_DIR).flatMap((file) =>
+	importsOf(file).map((spec) => ({ file, target: resolve(file, spec) })),
+);
 
 describe('the code map layers (README, Code map)', () => {
 	it('reads the import lines of every file of the node', () => {
@@ -76,14 +80,18 @@ describe('the code map layers (README, Code map)', () => {
 
 	it('reaches transport/ only through transport/index.ts', () => {
 		const past = imports
-			.filter(({ file, target }) => layerOf(file) !== 'transport' && layerOf(target) === 'transport')
+			.filter(
+				({ file, target }) => layerOf(file) !== 'transport' && layerOf(target) === 'transport',
+			)
 			.filter(({ target }) => target !== `${NODE_DIR}/transport/index.ts`)
 			.map(({ file, target }) => `${file} imports ${target}`);
 		expect(past).toEqual([]);
 	});
 
 	it('keeps the node files at the top: nothing imports them', () => {
-		const intoNodes = imports.filter(({ target }) => layerOf(target) === '').map(({ file, target }) => `${file} imports ${target}`);
+		const intoNodes = imports
+			.filter(({ target }) => layerOf(target) === '')
+			.map(({ file, target }) => `${file} imports ${target}`);
 		expect(intoNodes).toEqual([]);
 	});
 });

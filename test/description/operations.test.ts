@@ -9,7 +9,12 @@
  * - every resource locator's list method exists on the node and answers.
  */
 import { readFileSync } from 'node:fs';
-import type { IDisplayOptions, IExecuteFunctions, INodeParameters, INodeProperties } from 'n8n-workflow';
+import type {
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeParameters,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { resources } from '../../nodes/Knolyx/actions/operations';
@@ -33,11 +38,17 @@ function optionValues(property: INodeProperties | undefined): string[] {
 const resourceNames = optionValues(properties.find((p) => p.name === 'resource'));
 
 function operationList(resource: string): INodeProperties | undefined {
-	return properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+	return properties.find(
+		(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+	);
 }
 
 /** Whether `show` lets the field appear for the resource and operation (other conditions aside). */
-function shownFor(displayOptions: IDisplayOptions | undefined, resource: string, operation: string): boolean {
+function shownFor(
+	displayOptions: IDisplayOptions | undefined,
+	resource: string,
+	operation: string,
+): boolean {
 	const show = displayOptions?.show;
 	if (!show) return true;
 	if (show['@tool']) return false;
@@ -48,7 +59,12 @@ function shownFor(displayOptions: IDisplayOptions | undefined, resource: string,
 
 function fieldsShown(resource: string, operation: string): string[] {
 	return properties
-		.filter((p) => p.type !== 'notice' && !ROUTER_READS.has(p.name) && shownFor(p.displayOptions, resource, operation))
+		.filter(
+			(p) =>
+				p.type !== 'notice' &&
+				!ROUTER_READS.has(p.name) &&
+				shownFor(p.displayOptions, resource, operation),
+		)
 		.map((p) => p.name);
 }
 
@@ -94,10 +110,19 @@ function parametersRead(resource: string, operation: string, given: INodeParamet
 	const ctx = {
 		getNodeParameter(name: string) {
 			read.add(name);
-			if (!(name in given)) throw new Error(`${resource} → ${operation} reads "${name}", which the test has no value for`);
+			if (!(name in given))
+				throw new Error(
+					`${resource} → ${operation} reads "${name}", which the test has no value for`,
+				);
 			return given[name];
 		},
-		getNode: () => ({ name: 'Knolyx', type: 'knolyx', typeVersion: 1, position: [0, 0], parameters: {} }),
+		getNode: () => ({
+			name: 'Knolyx',
+			type: 'knolyx',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		}),
 		getTimezone: () => 'UTC',
 	} as unknown as IExecuteFunctions;
 	resources[resource].operations[operation].prepare.call(ctx, 0);
@@ -110,7 +135,9 @@ describe('Knolyx node description and operation table', () => {
 	it('lists exactly the resources and operations that have an implementation', () => {
 		expect([...resourceNames].sort()).toEqual(Object.keys(resources).sort());
 		for (const resource of resourceNames) {
-			expect(optionValues(operationList(resource)).sort()).toEqual(Object.keys(resources[resource].operations).sort());
+			expect(optionValues(operationList(resource)).sort()).toEqual(
+				Object.keys(resources[resource].operations).sort(),
+			);
 		}
 		expect(allOperations.length).toBeGreaterThan(20);
 	});
@@ -120,28 +147,33 @@ describe('Knolyx node description and operation table', () => {
 		expect([...read].sort()).toEqual([...new Set(fieldsShown(resource, operation))].sort());
 	});
 
-	it.each(allOperations)('%s → %s names every permission it needs, and no other', async (resource, operation) => {
-		const parameters: INodeParameters = { resource, operation };
-		const all = values(ctx.demo);
-		for (const name of fieldsShown(resource, operation)) parameters[name] = all[name];
-		ctx.sandbox.resetStats();
-		await run(ctx.sandbox, parameters, [{}], { continueOnFail: true });
-		const routes = Object.keys(ctx.sandbox.stats().byRoute);
-		expect(routes.length).toBeGreaterThan(0);
-		const needed = new Set<string>();
-		for (const route of routes) {
-			const [method, path] = route.split(' ');
-			// The sandbox counts a route without its trailing slash (…/member/{email}/).
-			const bare = path.slice(API_PREFIX.length);
-			const endpoint = [bare, `${bare}/`].map((p) => endpointOf(method as 'GET', p)).find((e) => e.path !== '');
-			if (endpoint?.permission) needed.add(endpoint.permission);
-		}
-		const option = operationList(resource)?.options?.find((o) => (o as { value?: unknown }).value === operation) as
-			| { description?: string }
-			| undefined;
-		const named = new Set(String(option?.description).match(/\b[A-Z]+(?:_[A-Z]+)+\b/g) ?? []);
-		expect([...named].sort()).toEqual([...needed].sort());
-	});
+	it.each(allOperations)(
+		'%s → %s names every permission it needs, and no other',
+		async (resource, operation) => {
+			const parameters: INodeParameters = { resource, operation };
+			const all = values(ctx.demo);
+			for (const name of fieldsShown(resource, operation)) parameters[name] = all[name];
+			ctx.sandbox.resetStats();
+			await run(ctx.sandbox, parameters, [{}], { continueOnFail: true });
+			const routes = Object.keys(ctx.sandbox.stats().byRoute);
+			expect(routes.length).toBeGreaterThan(0);
+			const needed = new Set<string>();
+			for (const route of routes) {
+				const [method, path] = route.split(' ');
+				// The sandbox counts a route without its trailing slash (…/member/{email}/).
+				const bare = path.slice(API_PREFIX.length);
+				const endpoint = [bare, `${bare}/`]
+					.map((p) => endpointOf(method as 'GET', p))
+					.find((e) => e.path !== '');
+				if (endpoint?.permission) needed.add(endpoint.permission);
+			}
+			const option = operationList(resource)?.options?.find(
+				(o) => (o as { value?: unknown }).value === operation,
+			) as { description?: string } | undefined;
+			const named = new Set(String(option?.description).match(/\b[A-Z]+(?:_[A-Z]+)+\b/g) ?? []);
+			expect([...named].sort()).toEqual([...needed].sort());
+		},
+	);
 
 	it('every resource locator lists through a method the node has, and the list answers', async () => {
 		const locators = properties.filter((p) => p.type === 'resourceLocator');
@@ -153,7 +185,13 @@ describe('Knolyx node description and operation table', () => {
 			expect(typeof method).toBe('string');
 			expect(typeof methods[method as string]).toBe('function');
 			const typed = { communityId: String(ctx.demo.communityId) };
-			const answer = await listSearch(ctx.sandbox, method as Parameters<typeof listSearch>[1], undefined, {}, typed);
+			const answer = await listSearch(
+				ctx.sandbox,
+				method as Parameters<typeof listSearch>[1],
+				undefined,
+				{},
+				typed,
+			);
 			expect(answer.results.length).toBeGreaterThan(0);
 		}
 	});
@@ -166,7 +204,11 @@ describe('docs/api.md', () => {
 			const row = doc.split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
 			expect(row).toBeDefined();
 			const cells = (row as string).split('|').map((cell) => cell.trim());
-			expect(cells.slice(2, 5)).toEqual([endpoint.method, `\`${endpoint.path}\``, endpoint.permission ?? '–']);
+			expect(cells.slice(2, 5)).toEqual([
+				endpoint.method,
+				`\`${endpoint.path}\``,
+				endpoint.permission ?? '–',
+			]);
 		}
 	});
 });

@@ -23,7 +23,11 @@ const picked = {
 	...flowA,
 	id: 'pickerFlowAList1',
 	name: 'e2e: Flow A, event from the list',
-	nodes: flowA.nodes.map((n) => (n.name === REGISTER ? { ...n, parameters: { ...n.parameters, eventId: { __rl: true, mode: 'list', value: '' } } } : n)),
+	nodes: flowA.nodes.map((n) =>
+		n.name === REGISTER
+			? { ...n, parameters: { ...n.parameters, eventId: { __rl: true, mode: 'list', value: '' } } }
+			: n,
+	),
 };
 
 let sandbox;
@@ -64,7 +68,9 @@ async function runAndRead(workflowId) {
 test('a workflow saved with a plain event ID string runs as before', async () => {
 	const { status, out } = await runAndRead(flowA.id);
 	expect(status).toBe('success');
-	expect(out).toEqual([expect.objectContaining({ email: 'grace@example.com', eventId: SEED.event, attending: true })]);
+	expect(out).toEqual([
+		expect.objectContaining({ email: 'grace@example.com', eventId: SEED.event, attending: true }),
+	]);
 });
 
 test('its node shows the saved ID in the Event picker', async () => {
@@ -72,7 +78,9 @@ test('its node shows the saved ID in the Event picker', async () => {
 	const event = ndv.locator('[data-test-id=resource-locator-eventId]');
 	await event.scrollIntoViewIfNeeded();
 	await screenshot(page, 'event-picker-1-saved-plain-id');
-	await expect(event.locator('[data-test-id=rlc-input]').first().inputValue()).resolves.toBe(String(SEED.event));
+	await expect(event.locator('[data-test-id=rlc-input]').first().inputValue()).resolves.toBe(
+		String(SEED.event),
+	);
 	await expect(event.locator('[data-test-id=rlc-mode-selector]').count()).resolves.toBe(1);
 	await page.keyboard.press('Escape');
 	await ndv.waitFor({ state: 'hidden' });
@@ -87,7 +95,9 @@ test('From List lists the events of the community typed; the picked one is saved
 	await item.first().waitFor({ timeout: 30_000 });
 	await screenshot(page, 'event-picker-2-list');
 	await item.first().click();
-	await expect(event.locator('[data-test-id=rlc-input]').first().inputValue()).resolves.toContain(SEED.title);
+	await expect(event.locator('[data-test-id=rlc-input]').first().inputValue()).resolves.toContain(
+		SEED.title,
+	);
 	await page.keyboard.press('Escape');
 	await ndv.waitFor({ state: 'hidden' });
 	await page.keyboard.press('Control+s');
@@ -102,5 +112,7 @@ test('From List lists the events of the community typed; the picked one is saved
 	expect(saved).toMatchObject({ __rl: true, mode: 'list', value: String(SEED.event) });
 	const { status, out } = await runAndRead(picked.id);
 	expect(status).toBe('success');
-	expect(out).toEqual([expect.objectContaining({ eventId: SEED.event, attending: true, alreadyAttending: true })]);
+	expect(out).toEqual([
+		expect.objectContaining({ eventId: SEED.event, attending: true, alreadyAttending: true }),
+	]);
 });

@@ -51,7 +51,12 @@ const flowBSetup = { ...readExample('flow-b-setup-course-rule.json'), id: IDS.fl
 const flowB = { ...readExample('flow-b-payment-enrolment.json'), id: IDS.flowB };
 
 // The course-completed example, listening to every student event instead of one.
-const ALL_STUDENT_EVENTS = ['COURSE_STARTED', 'COURSE_COMPLETED', 'COURSE_PAYMENT_RECEIVED', 'BUNDLE_PAYMENT_RECEIVED'];
+const ALL_STUDENT_EVENTS = [
+	'COURSE_STARTED',
+	'COURSE_COMPLETED',
+	'COURSE_PAYMENT_RECEIVED',
+	'BUNDLE_PAYMENT_RECEIVED',
+];
 const triggerExample = readExample('course-completed-notification.json');
 const TRIGGER_WEBHOOK_ID = crypto.randomUUID();
 const triggerWf = {
@@ -60,19 +65,31 @@ const triggerWf = {
 	name: 'e2e: Knolyx Trigger, every course and bundle event',
 	nodes: triggerExample.nodes.map((node) =>
 		node.type === TYPES.trigger
-			? { ...node, webhookId: TRIGGER_WEBHOOK_ID, parameters: { ...node.parameters, events: ALL_STUDENT_EVENTS } }
+			? {
+					...node,
+					webhookId: TRIGGER_WEBHOOK_ID,
+					parameters: { ...node.parameters, events: ALL_STUDENT_EVENTS },
+				}
 			: node,
 	),
 };
 const TRIGGER_NODE = triggerWf.nodes.find((n) => n.type === TYPES.trigger).name;
 const NOTIFY_NODE = triggerWf.nodes.find((n) => n.type === 'n8n-nodes-base.set').name;
 
-const manualTriggerOf = (wf) => wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger').name;
+const manualTriggerOf = (wf) =>
+	wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger').name;
 const nodeOfType = (wf, type) => wf.nodes.find((n) => n.type === type).name;
 const FLOW_B_PATH = flowB.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path;
 
 // Demo seed ids (sandbox/README.md) used by the examples.
-const SEED = { community: 301, event: 401, communityWorkgroup: 204, courseWorkgroup: 201, course: 101, bundle: 601 };
+const SEED = {
+	community: 301,
+	event: 401,
+	communityWorkgroup: 204,
+	courseWorkgroup: 201,
+	course: 101,
+	bundle: 601,
+};
 const FLOW_A_PERSON = Object.fromEntries(
 	flowA.nodes
 		.find((n) => n.type === 'n8n-nodes-base.set')
@@ -92,8 +109,12 @@ let rest;
 let timings;
 
 beforeAll(async () => {
-	({ sandbox, sb, n8n, rest, timings } = await startTestFile({ workflows: [flowA, flowBSetup, flowB, triggerWf] }));
-	console.log(`[e2e] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${N8N_VERSION} at ${n8n.url}; ${JSON.stringify(timings)}`);
+	({ sandbox, sb, n8n, rest, timings } = await startTestFile({
+		workflows: [flowA, flowBSetup, flowB, triggerWf],
+	}));
+	console.log(
+		`[e2e] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${N8N_VERSION} at ${n8n.url}; ${JSON.stringify(timings)}`,
+	);
 }, 300_000);
 
 afterAll(async () => {
@@ -107,9 +128,17 @@ describe('1. n8n loads the package', () => {
 		const types = await rest.nodeTypes();
 		const ours = types.filter((t) => t.name.startsWith('n8n-nodes-knolyx.'));
 		const byName = Object.fromEntries(ours.map((t) => [t.name, t]));
-		expect(byName[TYPES.action]).toMatchObject({ displayName: 'Knolyx', credentials: [{ name: 'knolyxApi' }] });
-		expect(byName[TYPES.trigger]).toMatchObject({ displayName: 'Knolyx Trigger', group: ['trigger'] });
-		expect(byName[TYPES.trigger].webhooks).toEqual([expect.objectContaining({ httpMethod: 'PUT', name: 'default' })]);
+		expect(byName[TYPES.action]).toMatchObject({
+			displayName: 'Knolyx',
+			credentials: [{ name: 'knolyxApi' }],
+		});
+		expect(byName[TYPES.trigger]).toMatchObject({
+			displayName: 'Knolyx Trigger',
+			group: ['trigger'],
+		});
+		expect(byName[TYPES.trigger].webhooks).toEqual([
+			expect.objectContaining({ httpMethod: 'PUT', name: 'default' }),
+		]);
 		// Loaded once, under the community-package types only (not also as CUSTOM.*).
 		expect(types.filter((t) => /^CUSTOM\.knolyx/.test(t.name))).toEqual([]);
 	});
@@ -119,12 +148,21 @@ describe('1. n8n loads the package', () => {
 		const knolyx = creds.find((c) => c.name === 'knolyxApi');
 		expect(knolyx).toMatchObject({ displayName: 'Knolyx API' });
 		// n8n 2.x appends its own allowedHttpRequestDomains / allowedDomains fields to every credential type.
-		expect(knolyx.properties.map((p) => p.name).slice(0, 3)).toEqual(['baseUrl', 'projectId', 'apiKey']);
-		expect(knolyx.properties.find((p) => p.name === 'apiKey').typeOptions).toEqual({ password: true });
+		expect(knolyx.properties.map((p) => p.name).slice(0, 3)).toEqual([
+			'baseUrl',
+			'projectId',
+			'apiKey',
+		]);
+		expect(knolyx.properties.find((p) => p.name === 'apiKey').typeOptions).toEqual({
+			password: true,
+		});
 	});
 
 	test('the credential test succeeds against the sandbox (stored credential and unsaved data)', async () => {
-		expect(await rest.testStoredCredential(CREDENTIAL.id)).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await rest.testStoredCredential(CREDENTIAL.id)).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 		const unsaved = await testCredentialData(rest, {
 			type: 'knolyxApi',
 			data: { baseUrl: `${sandbox.url}/`, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
@@ -150,7 +188,11 @@ describe('1. n8n loads the package', () => {
 
 		const wrongUrl = await testCredentialData(rest, {
 			type: 'knolyxApi',
-			data: { baseUrl: `${sandbox.url}/not-the-api`, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
+			data: {
+				baseUrl: `${sandbox.url}/not-the-api`,
+				projectId: DEMO.projectId,
+				apiKey: DEMO.apiKey,
+			},
 		});
 		expect(wrongUrl.status).toBe('Error');
 		if (N8N_MAJOR >= 2) expect(wrongUrl.message).toMatch(/base URL/i);
@@ -181,7 +223,8 @@ describe('2. Flow A and Flow B executed by n8n', () => {
 	}
 
 	const userByEmail = (state, email) => state.users.find((u) => u.email === email);
-	const members = (state, workgroupId) => state.workgroups.find((w) => w.id === workgroupId).members;
+	const members = (state, workgroupId) =>
+		state.workgroups.find((w) => w.id === workgroupId).members;
 
 	beforeAll(async () => {
 		// Flow B is started from outside: publish it so its production URL exists.
@@ -202,9 +245,17 @@ describe('2. Flow A and Flow B executed by n8n', () => {
 
 		// Flow A: the registrant is provisioned, put in the community's workgroup and registered.
 		const [aItem] = nodeOutput(a, nodeOfType(flowA, TYPES.action));
-		expect(aItem).toMatchObject({ email: FLOW_A_PERSON.email, created: true, attending: true, alreadyAttending: false });
+		expect(aItem).toMatchObject({
+			email: FLOW_A_PERSON.email,
+			created: true,
+			attending: true,
+			alreadyAttending: false,
+		});
 		const grace = userByEmail(state, FLOW_A_PERSON.email);
-		expect(grace).toMatchObject({ firstName: FLOW_A_PERSON.firstName, lastName: FLOW_A_PERSON.lastName });
+		expect(grace).toMatchObject({
+			firstName: FLOW_A_PERSON.firstName,
+			lastName: FLOW_A_PERSON.lastName,
+		});
 		expect(members(state, SEED.communityWorkgroup)).toContainEqual(
 			expect.objectContaining({ email: FLOW_A_PERSON.email, userId: grace.id, removalDate: null }),
 		);
@@ -212,8 +263,13 @@ describe('2. Flow A and Flow B executed by n8n', () => {
 
 		// Flow B setup: the course's workgroup is in one of the course's rules; the seeded rule is kept.
 		const rules = state.rules[String(SEED.course)];
-		expect(rules.filter((r) => r.associations?.WORKGROUP?.includes(SEED.courseWorkgroup))).toHaveLength(1);
-		expect(rules.find((r) => r.id === 501)).toMatchObject({ diplomaTemplateId: 7, associations: { USER: [1002], WORKGROUP: [] } });
+		expect(
+			rules.filter((r) => r.associations?.WORKGROUP?.includes(SEED.courseWorkgroup)),
+		).toHaveLength(1);
+		expect(rules.find((r) => r.id === 501)).toMatchObject({
+			diplomaTemplateId: 7,
+			associations: { USER: [1002], WORKGROUP: [] },
+		});
 
 		// Flow B: the buyer exists and is a member of the course's workgroup.
 		const buyer = userByEmail(state, BUYER.email);
@@ -221,7 +277,9 @@ describe('2. Flow A and Flow B executed by n8n', () => {
 		expect(members(state, SEED.courseWorkgroup)).toEqual([
 			expect.objectContaining({ email: BUYER.email, userId: buyer.id, removalDate: null }),
 		]);
-		expect(nodeOutput(b, nodeOfType(flowB, TYPES.action))).toEqual([expect.objectContaining({ email: BUYER.email })]);
+		expect(nodeOutput(b, nodeOfType(flowB, TYPES.action))).toEqual([
+			expect.objectContaining({ email: BUYER.email }),
+		]);
 	});
 
 	test('second run: every execution succeeds again and the sandbox state is exactly the same', async () => {
@@ -247,22 +305,31 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 	function putDelivery(token, body) {
 		return fetch(productionUrl(), {
 			method: 'PUT',
-			headers: { 'content-type': 'application/json', ...(token !== undefined ? { 'x-webhook-security-token': token } : {}) },
+			headers: {
+				'content-type': 'application/json',
+				...(token !== undefined ? { 'x-webhook-security-token': token } : {}),
+			},
 			body: JSON.stringify(
 				body ?? {
 					id: crypto.randomUUID(),
 					type: 'COURSE_COMPLETED',
-					data: { user: { id: 1001, name: 'Ada Lovelace', email: 'ada@example.com' }, course: { id: 101, name: 'Intro to n8n' } },
+					data: {
+						user: { id: 1001, name: 'Ada Lovelace', email: 'ada@example.com' },
+						course: { id: 101, name: 'Intro to n8n' },
+					},
 				},
 			),
 		});
 	}
 
 	async function expectOneWebhookAtProductionUrl() {
-		const hooks = await waitFor(async () => {
-			const list = await sb.webhooks();
-			return list.length === 1 ? list : undefined;
-		}, { what: 'exactly one webhook on the sandbox' });
+		const hooks = await waitFor(
+			async () => {
+				const list = await sb.webhooks();
+				return list.length === 1 ? list : undefined;
+			},
+			{ what: 'exactly one webhook on the sandbox' },
+		);
 		expect(hooks).toEqual([expect.objectContaining({ url: productionUrl() })]);
 		return hooks[0];
 	}
@@ -302,18 +369,26 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 		expect(await executionsOf(rest, IDS.trigger)).toHaveLength(executionCount);
 	}
 
-	test('publishing registers exactly one webhook with n8n\'s production URL; its PING starts nothing', async () => {
+	test("publishing registers exactly one webhook with n8n's production URL; its PING starts nothing", async () => {
 		expect(await sb.webhooks()).toEqual([]);
 		const status = await rest.activateWorkflow(IDS.trigger);
 		// n8n 1.x has no per-trigger publication status: its activation call fails if a trigger does.
 		expect(status).toMatchObject(
 			N8N_MAJOR >= 2
-				? { status: 'published', triggers: [expect.objectContaining({ status: 'activated', errorMessage: null })] }
+				? {
+						status: 'published',
+						triggers: [expect.objectContaining({ status: 'activated', errorMessage: null })],
+					}
 				: { status: 'published' },
 		);
 		const hook = await expectOneWebhookAtProductionUrl();
 		// The platform PINGs a new webhook at once; n8n accepts it (200) and, PING not being selected, runs nothing.
-		const [ping] = await sb.deliveries({ type: 'PING', webhookId: hook.id, waitFor: 1, timeoutMs: 15_000 });
+		const [ping] = await sb.deliveries({
+			type: 'PING',
+			webhookId: hook.id,
+			waitFor: 1,
+			timeoutMs: 15_000,
+		});
 		expect(ping).toMatchObject({ ok: true, status: 200 });
 		await expectNoNewExecution(1_500);
 	});
@@ -322,12 +397,20 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 		['course-started', 'COURSE_STARTED', { email: 'ada@example.com', courseId: SEED.course }],
 		['course-completed', 'COURSE_COMPLETED', { email: 'ada@example.com', courseId: SEED.course }],
 		['course-payment', 'COURSE_PAYMENT_RECEIVED', { email: 'alan@example.com', courseId: 102 }],
-		['bundle-payment', 'BUNDLE_PAYMENT_RECEIVED', { email: 'ada@example.com', bundleId: SEED.bundle }],
+		[
+			'bundle-payment',
+			'BUNDLE_PAYMENT_RECEIVED',
+			{ email: 'ada@example.com', bundleId: SEED.bundle },
+		],
 	])('%s: one execution with the typed %s item', async (kind, type, input) => {
 		const { item } = await expectExecutionFor(kind, input);
 		expect(item.event).toBe(type);
 		if (type === 'BUNDLE_PAYMENT_RECEIVED') {
-			expect(item.bundle).toEqual({ id: SEED.bundle, slug: 'automation-starter-pack', name: 'Automation Starter Pack' });
+			expect(item.bundle).toEqual({
+				id: SEED.bundle,
+				slug: 'automation-starter-pack',
+				name: 'Automation Starter Pack',
+			});
 		} else {
 			expect(item.course).toEqual(expect.objectContaining({ id: input.courseId }));
 		}
@@ -348,23 +431,38 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 	// The node is version 2: n8n parses only JSON, text, form and XML bodies for it and leaves
 	// any other to the node. The platform's Content-Type on deliveries is not documented.
 	test.each([
-		['application/octet-stream', 'course-completed', 'COURSE_COMPLETED', { email: 'alan@example.com', courseId: SEED.course }],
-		[null, 'course-payment', 'COURSE_PAYMENT_RECEIVED', { email: 'ada@example.com', courseId: 102 }],
-	])('a delivery sent with Content-Type %s starts one execution with the typed item', async (contentType, kind, type, input) => {
-		expect(triggerWf.nodes.find((n) => n.type === TYPES.trigger).typeVersion).toBe(2);
-		await sb.setFaults({ deliveryContentType: contentType });
-		try {
-			const { item } = await expectExecutionFor(kind, input);
-			expect(item.event).toBe(type);
-		} finally {
-			await sb.resetFaults();
-		}
-	});
+		[
+			'application/octet-stream',
+			'course-completed',
+			'COURSE_COMPLETED',
+			{ email: 'alan@example.com', courseId: SEED.course },
+		],
+		[
+			null,
+			'course-payment',
+			'COURSE_PAYMENT_RECEIVED',
+			{ email: 'ada@example.com', courseId: 102 },
+		],
+	])(
+		'a delivery sent with Content-Type %s starts one execution with the typed item',
+		async (contentType, kind, type, input) => {
+			expect(triggerWf.nodes.find((n) => n.type === TYPES.trigger).typeVersion).toBe(2);
+			await sb.setFaults({ deliveryContentType: contentType });
+			try {
+				const { item } = await expectExecutionFor(kind, input);
+				expect(item.event).toBe(type);
+			} finally {
+				await sb.resetFaults();
+			}
+		},
+	);
 
 	test('a wrong or missing token is refused with 401 and starts no execution', async () => {
 		const wrong = await putDelivery('not-the-secret');
 		expect(wrong.status).toBe(401);
-		expect(await wrong.json()).toEqual({ message: expect.stringMatching(/X-Webhook-Security-Token/) });
+		expect(await wrong.json()).toEqual({
+			message: expect.stringMatching(/X-Webhook-Security-Token/),
+		});
 		const missing = await putDelivery(undefined);
 		expect(missing.status).toBe(401);
 		await expectNoNewExecution();
@@ -373,8 +471,12 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 	/** The secret the node stored for its production webhook (n8n keeps it in the workflow's static data). */
 	async function storedSecret() {
 		const wf = await rest.request('GET', `/rest/workflows/${IDS.trigger}`);
-		const registrations = Object.values(wf.staticData?.[`node:${TRIGGER_NODE}`]?.registrations ?? {});
-		const [record] = registrations.filter((r) => r?.kind === 'production' && typeof r.secret === 'string');
+		const registrations = Object.values(
+			wf.staticData?.[`node:${TRIGGER_NODE}`]?.registrations ?? {},
+		);
+		const [record] = registrations.filter(
+			(r) => r?.kind === 'production' && typeof r.secret === 'string',
+		);
 		expect(record).toBeDefined();
 		return record.secret;
 	}
@@ -385,22 +487,43 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 	test('a body nested 10 000 levels deep is refused with 400; one in ISO-8859-1 runs with its names intact', async () => {
 		const token = await storedSecret();
 		const deep = `{"id":"${crypto.randomUUID()}","type":"COURSE_COMPLETED","data":{"user":{"id":1001},"x":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`;
-		const refused = await fetch(productionUrl(), { method: 'PUT', headers: { 'content-type': 'application/json', 'x-webhook-security-token': token }, body: deep });
+		const refused = await fetch(productionUrl(), {
+			method: 'PUT',
+			headers: { 'content-type': 'application/json', 'x-webhook-security-token': token },
+			body: deep,
+		});
 		expect(refused.status).toBe(400);
-		expect(await refused.json()).toEqual({ message: 'Not a Knolyx event: the body is nested more than 32 levels deep; a Knolyx event is 3' });
+		expect(await refused.json()).toEqual({
+			message:
+				'Not a Knolyx event: the body is nested more than 32 levels deep; a Knolyx event is 3',
+		});
 		await expectNoNewExecution();
 
-		const event = { id: crypto.randomUUID(), type: 'COURSE_COMPLETED', data: { user: { id: 1001, name: 'José Müller', email: 'jose@example.com' }, course: { id: 101, name: 'Crème brûlée' } } };
+		const event = {
+			id: crypto.randomUUID(),
+			type: 'COURSE_COMPLETED',
+			data: {
+				user: { id: 1001, name: 'José Müller', email: 'jose@example.com' },
+				course: { id: 101, name: 'Crème brûlée' },
+			},
+		};
 		const latin1 = await fetch(productionUrl(), {
 			method: 'PUT',
-			headers: { 'content-type': 'application/vnd.knolyx+json; charset=ISO-8859-1', 'x-webhook-security-token': token },
+			headers: {
+				'content-type': 'application/vnd.knolyx+json; charset=ISO-8859-1',
+				'x-webhook-security-token': token,
+			},
 			body: Buffer.from(JSON.stringify(event), 'latin1'),
 		});
 		expect(latin1.status).toBe(200);
 		executionCount += 1;
 		const [latest] = await waitForExecutions(rest, IDS.trigger, executionCount);
 		expect(nodeOutput(await execution(rest, latest.id), TRIGGER_NODE)).toEqual([
-			expect.objectContaining({ eventId: event.id, user: event.data.user, course: event.data.course }),
+			expect.objectContaining({
+				eventId: event.id,
+				user: event.data.user,
+				course: event.data.course,
+			}),
 		]);
 	});
 
@@ -408,7 +531,9 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 		const [first] = await sb.webhooks();
 		const status = await rest.deactivateWorkflow(IDS.trigger);
 		expect(status.status).toBe('not_published');
-		await waitFor(async () => (await sb.webhooks()).length === 0, { what: 'no webhook after unpublishing' });
+		await waitFor(async () => (await sb.webhooks()).length === 0, {
+			what: 'no webhook after unpublishing',
+		});
 		// The production URL is gone with it.
 		expect((await putDelivery('not-the-secret')).status).toBe(404);
 
@@ -455,7 +580,9 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 			checkExists: diff('GET /public/api/v1/webhook/{id}'),
 			all: statsAfter.requests - statsBefore.requests,
 		};
-		console.log(`[e2e] restart took ${timings.restartMs} ms; n8n's requests to the platform meanwhile: ${JSON.stringify(calls)}`);
+		console.log(
+			`[e2e] restart took ${timings.restartMs} ms; n8n's requests to the platform meanwhile: ${JSON.stringify(calls)}`,
+		);
 		// Never a duplicate: nothing was created (or deleted) on the platform.
 		expect({ create: calls.create, delete: calls.delete }).toEqual({ create: 0, delete: 0 });
 		// What n8n 2.41.1 actually does (publication service on by default): a workflow whose
@@ -472,7 +599,10 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 
 		// The secret kept in static data still verifies deliveries; a resend of a message
 		// handled by this (restarted) process starts nothing.
-		const { messageId } = await expectExecutionFor('course-started', { email: 'ada@example.com', courseId: 102 });
+		const { messageId } = await expectExecutionFor('course-started', {
+			email: 'ada@example.com',
+			courseId: 102,
+		});
 		expect(await sb.resend(messageId)).toMatchObject({ ok: true, status: 200 });
 		await expectNoNewExecution();
 	}, 180_000);
@@ -485,7 +615,10 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 	// and returns { noWebhookResponse: true, workflowData }: n8n then saves first.
 	test('a message handled before the restart, resent after it, starts no execution', async () => {
 		expect(handledBeforeRestart).toMatchObject({ type: 'COURSE_PAYMENT_RECEIVED' });
-		expect(await sb.resend(handledBeforeRestart.messageId)).toMatchObject({ ok: true, status: 200 });
+		expect(await sb.resend(handledBeforeRestart.messageId)).toMatchObject({
+			ok: true,
+			status: 200,
+		});
 		await expectNoNewExecution();
 	});
 });
@@ -499,7 +632,8 @@ describe('4. The n8n editor in headless Chromium', () => {
 	let workflowId;
 
 	const creator = () => page.locator('[data-test-id=node-creator]');
-	const creatorItem = (text) => creator().locator('[data-test-id=item-iterator-item]', { hasText: text });
+	const creatorItem = (text) =>
+		creator().locator('[data-test-id=item-iterator-item]', { hasText: text });
 
 	/** Run a step; on failure keep a screenshot of what the browser showed. */
 	async function step(name, fn) {
@@ -524,7 +658,11 @@ describe('4. The n8n editor in headless Chromium', () => {
 			.flatMap((p) => p.options.filter(real).map((o) => o.action))
 			.filter(Boolean);
 		const events = trigger.properties.find((p) => p.name === 'events').options.map((o) => o.name);
-		expected = { resources: resources.map((r) => r.name), actions, triggers: events.map((e) => `On ${e.toLowerCase()}`) };
+		expected = {
+			resources: resources.map((r) => r.name),
+			actions,
+			triggers: events.map((e) => `On ${e.toLowerCase()}`),
+		};
 		({ page, ...browser } = await launchBrowser());
 	}, 120_000);
 
@@ -552,7 +690,9 @@ describe('4. The n8n editor in headless Chromium', () => {
 			await screenshot(page, '01-node-panel-search-knolyx');
 
 			await creatorItem('Knolyx').first().click();
-			await creator().getByText(/^Actions \(\d+\)/).click(); // expand the collapsed actions
+			await creator()
+				.getByText(/^Actions \(\d+\)/)
+				.click(); // expand the collapsed actions
 			await creatorItem(expected.actions[0]).first().waitFor();
 			// Tall enough for the whole panel (6 triggers, 25 actions in 6 resource groups) in one picture.
 			await page.setViewportSize({ width: 1440, height: 2000 });
@@ -564,9 +704,15 @@ describe('4. The n8n editor in headless Chromium', () => {
 			expect(text).toContain(`Actions (${expected.actions.length})`);
 			for (const trigger of expected.triggers) expect(text).toContain(trigger);
 			for (const action of expected.actions) expect(text).toContain(action);
-			for (const resource of expected.resources) expect(text.toLowerCase()).toContain(`${resource} actions`.toLowerCase());
+			for (const resource of expected.resources)
+				expect(text.toLowerCase()).toContain(`${resource} actions`.toLowerCase());
 			// The ones a user of Flow A / the README looks for.
-			for (const action of ['Register a user for an event', 'Add member to workgroup', 'Enrol a user in a workgroup', 'Add a workgroup to a course rule']) {
+			for (const action of [
+				'Register a user for an event',
+				'Add member to workgroup',
+				'Enrol a user in a workgroup',
+				'Add a workgroup to a course rule',
+			]) {
 				expect(expected.actions).toContain(action);
 			}
 		});
@@ -587,8 +733,12 @@ describe('4. The n8n editor in headless Chromium', () => {
 			await creatorItem('Knolyx').first().click();
 			await creatorItem('Register a user for an event').click();
 			await ndv.waitFor();
-			await expect(ndv.locator('[data-test-id=parameter-input-resource] input').inputValue()).resolves.toBe('Event');
-			await expect(ndv.locator('[data-test-id=parameter-input-operation] input').inputValue()).resolves.toBe('Register');
+			await expect(
+				ndv.locator('[data-test-id=parameter-input-resource] input').inputValue(),
+			).resolves.toBe('Event');
+			await expect(
+				ndv.locator('[data-test-id=parameter-input-operation] input').inputValue(),
+			).resolves.toBe('Register');
 			await screenshot(page, '04-knolyx-action-added');
 			await page.keyboard.press('Escape');
 			await ndv.waitFor({ state: 'hidden' });
@@ -610,9 +760,14 @@ describe('4. The n8n editor in headless Chromium', () => {
 				{ what: 'the editor to save the workflow with two nodes' },
 			);
 			const byType = Object.fromEntries(saved.nodes.map((n) => [n.type, n]));
-			expect(byType[TYPES.trigger]).toMatchObject({ typeVersion: 2, parameters: { events: ['COURSE_COMPLETED'] } });
+			expect(byType[TYPES.trigger]).toMatchObject({
+				typeVersion: 2,
+				parameters: { events: ['COURSE_COMPLETED'] },
+			});
 			expect(byType[TYPES.action]).toMatchObject({ parameters: { resource: 'event' } });
-			expect(saved.connections[byType[TYPES.trigger].name].main[0][0].node).toBe(byType[TYPES.action].name);
+			expect(saved.connections[byType[TYPES.trigger].name].main[0][0].node).toBe(
+				byType[TYPES.action].name,
+			);
 		});
 	});
 });

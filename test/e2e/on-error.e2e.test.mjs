@@ -13,7 +13,6 @@
 //      filesystem by default) and read back byte for byte.
 // Run with `npm run test:e2e -- test/e2e/on-error` (scripts/e2e.mjs).
 
-
 import { N8N_MAJOR, N8N_VERSION } from '../../scripts/n8n-runtime.mjs';
 
 import { CREDENTIAL, nodeOutput, runManually, startTestFile, TYPES } from './lib/n8n.mjs';
@@ -37,7 +36,14 @@ const ATTEND_ROWS = [
 function workflow(id, name, rows, node, outputNames) {
 	const at = (x) => [x * 220, 0];
 	const nodes = [
-		{ id: `${id}-t`, name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: at(0), parameters: {} },
+		{
+			id: `${id}-t`,
+			name: TRIGGER,
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: at(0),
+			parameters: {},
+		},
 		{
 			id: `${id}-s`,
 			name: 'Rows',
@@ -54,7 +60,14 @@ function workflow(id, name, rows, node, outputNames) {
 			position: at(2),
 			parameters: { fieldToSplitOut: 'rows', options: {} },
 		},
-		{ id: `${id}-k`, type: TYPES.action, typeVersion: 1, position: at(3), credentials: CREDENTIALS, ...node },
+		{
+			id: `${id}-k`,
+			type: TYPES.action,
+			typeVersion: 1,
+			position: at(3),
+			credentials: CREDENTIALS,
+			...node,
+		},
 		...outputNames.map((out, index) => ({
 			id: `${id}-n${index}`,
 			name: out,
@@ -94,11 +107,20 @@ const attendNode = (onError) => ({
 });
 
 const WF = {
-	errorOutput: workflow('e2eOnErrorOutput', 'e2e: On Error, using error output', ATTEND_ROWS, attendNode('continueErrorOutput'), [
-		'Succeeded',
-		'Failed',
-	]),
-	regularOutput: workflow('e2eOnErrorRegula', 'e2e: On Error, regular output', ATTEND_ROWS, attendNode('continueRegularOutput'), ['All']),
+	errorOutput: workflow(
+		'e2eOnErrorOutput',
+		'e2e: On Error, using error output',
+		ATTEND_ROWS,
+		attendNode('continueErrorOutput'),
+		['Succeeded', 'Failed'],
+	),
+	regularOutput: workflow(
+		'e2eOnErrorRegula',
+		'e2e: On Error, regular output',
+		ATTEND_ROWS,
+		attendNode('continueRegularOutput'),
+		['All'],
+	),
 	gender: workflow(
 		'e2eGenderUnchang',
 		'e2e: Register with Gender left unchanged',
@@ -129,7 +151,12 @@ const WF = {
 		[{ course: 101 }],
 		{
 			name: 'Get Image',
-			parameters: { resource: 'course', operation: 'getImage', courseId: { __rl: true, mode: 'id', value: '={{ $json.course }}' }, binaryPropertyName: 'cover' },
+			parameters: {
+				resource: 'course',
+				operation: 'getImage',
+				courseId: { __rl: true, mode: 'id', value: '={{ $json.course }}' },
+				binaryPropertyName: 'cover',
+			},
 		},
 		['Image'],
 	),
@@ -141,7 +168,9 @@ function outputsOf(ex, nodeName) {
 	return main.map((items) => (items ?? []).map((item) => item.json));
 }
 function pairedOf(ex, nodeName, output) {
-	return (ex.run.resultData.runData[nodeName][0].data.main[output] ?? []).map((item) => item.pairedItem);
+	return (ex.run.resultData.runData[nodeName][0].data.main[output] ?? []).map(
+		(item) => item.pairedItem,
+	);
 }
 const succeeded = (ex) => ({ status: ex.status, error: ex.run.resultData.error?.message });
 
@@ -169,13 +198,28 @@ describe(`On Error in n8n ${N8N_VERSION}`, () => {
 		const ex = await runManually(rest, WF.errorOutput.id, TRIGGER);
 		expect(succeeded(ex)).toEqual({ status: 'success', error: undefined });
 		const [success, failed] = outputsOf(ex, 'Attend');
-		expect(success).toEqual([expect.objectContaining({ userId: SEED.ada, eventId: SEED.event, attending: true })]);
+		expect(success).toEqual([
+			expect.objectContaining({ userId: SEED.ada, eventId: SEED.event, attending: true }),
+		]);
 		expect(pairedOf(ex, 'Attend', 0)).toEqual([{ item: 0 }]);
 		expect(pairedOf(ex, 'Attend', 1)).toEqual([{ item: 1 }, { item: 2 }, { item: 3 }]);
-		expect(failed.map((item) => item.label)).toEqual(['no access (403)', 'no such event (404)', 'bad input']);
-		expect(failed[0]).toMatchObject({ user: SEED.alan, error: { httpCode: '403', message: expect.stringContaining('[403]') } });
-		expect(failed[1]).toMatchObject({ event: 999, error: { httpCode: '404', message: expect.stringContaining('event 999') } });
-		expect(failed[2]).toMatchObject({ user: 'not-a-number', error: { message: expect.stringMatching(/User ID: .* \(item 3\)/) } });
+		expect(failed.map((item) => item.label)).toEqual([
+			'no access (403)',
+			'no such event (404)',
+			'bad input',
+		]);
+		expect(failed[0]).toMatchObject({
+			user: SEED.alan,
+			error: { httpCode: '403', message: expect.stringContaining('[403]') },
+		});
+		expect(failed[1]).toMatchObject({
+			event: 999,
+			error: { httpCode: '404', message: expect.stringContaining('event 999') },
+		});
+		expect(failed[2]).toMatchObject({
+			user: 'not-a-number',
+			error: { message: expect.stringMatching(/User ID: .* \(item 3\)/) },
+		});
 		// The nodes after each output got exactly those items.
 		expect(nodeOutput(ex, 'Succeeded')).toEqual(success);
 		expect(nodeOutput(ex, 'Failed')).toEqual(failed);
@@ -192,8 +236,15 @@ describe(`On Error in n8n ${N8N_VERSION}`, () => {
 		const [ok, forbidden, notFound, badInput] = outputs[0];
 		expect(pairedOf(ex, 'Attend', 0)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(ok).toMatchObject({ userId: SEED.ada, attending: true, alreadyAttending: true });
-		expect(forbidden).toEqual({ error: expect.stringContaining('[403]'), description: expect.stringContaining('EVENT_MANAGE'), httpCode: '403' });
-		expect(notFound).toMatchObject({ httpCode: '404', error: expect.stringContaining('event 999') });
+		expect(forbidden).toEqual({
+			error: expect.stringContaining('[403]'),
+			description: expect.stringContaining('EVENT_MANAGE'),
+			httpCode: '403',
+		});
+		expect(notFound).toMatchObject({
+			httpCode: '404',
+			error: expect.stringContaining('event 999'),
+		});
 		expect(badInput.error).toMatch(/User ID: .* \(item 3\)/);
 		expect(nodeOutput(ex, 'All')).toEqual(outputs[0]);
 	});
@@ -203,7 +254,10 @@ describe(`Fields left unchanged in n8n ${N8N_VERSION}`, () => {
 	test('Event → Register with Gender at its default keeps an existing FEMALE (and MALE) student; a new one gets the default', async () => {
 		const before = await sb.businessState();
 		const genderOf = (state, email) => state.users.find((u) => u.email === email)?.gender;
-		expect([genderOf(before, 'ada@example.com'), genderOf(before, 'alan@example.com')]).toEqual(['FEMALE', 'MALE']);
+		expect([genderOf(before, 'ada@example.com'), genderOf(before, 'alan@example.com')]).toEqual([
+			'FEMALE',
+			'MALE',
+		]);
 
 		const ex = await runManually(rest, WF.gender.id, TRIGGER);
 		expect(succeeded(ex)).toEqual({ status: 'success', error: undefined });
@@ -224,9 +278,17 @@ describe(`Binary output in n8n ${N8N_VERSION}`, () => {
 		const ex = await runManually(rest, WF.image.id, TRIGGER);
 		expect(succeeded(ex)).toEqual({ status: 'success', error: undefined });
 		const [item] = ex.run.resultData.runData['Get Image'][0].data.main[0];
-		expect(item.json).toMatchObject({ courseId: 101, fileName: 'course-101-image.png', mimeType: 'image/png' });
+		expect(item.json).toMatchObject({
+			courseId: 101,
+			fileName: 'course-101-image.png',
+			mimeType: 'image/png',
+		});
 		const binary = item.binary.cover;
-		expect(binary).toMatchObject({ fileName: 'course-101-image.png', mimeType: 'image/png', fileExtension: 'png' });
+		expect(binary).toMatchObject({
+			fileName: 'course-101-image.png',
+			mimeType: 'image/png',
+			fileExtension: 'png',
+		});
 		const fromPlatform = await fetch(`${sandbox.url}/public/api/v1/course/101/image`, {
 			headers: { 'x-api-key': DEMO.apiKey, 'x-project-id': DEMO.projectId },
 		});
@@ -235,9 +297,12 @@ describe(`Binary output in n8n ${N8N_VERSION}`, () => {
 		if (N8N_MAJOR >= 2) {
 			// n8n 2.x's default mode keeps the bytes in a file, not in the execution data.
 			expect(binary.id).toMatch(/^filesystem/);
-			const fromN8n = await fetch(`${n8n.url}/rest/binary-data?id=${encodeURIComponent(binary.id)}&action=download`, {
-				headers: { cookie: rest.cookie },
-			});
+			const fromN8n = await fetch(
+				`${n8n.url}/rest/binary-data?id=${encodeURIComponent(binary.id)}&action=download`,
+				{
+					headers: { cookie: rest.cookie },
+				},
+			);
 			expect(fromN8n.status).toBe(200);
 			stored = Buffer.from(await fromN8n.arrayBuffer());
 		} else {

@@ -26,7 +26,11 @@ import {
 import { ARTIFACTS_DIR, endTestFile, RUN_DIR, waitFor } from './lib/processes.mjs';
 import { DEMO } from './lib/sandbox.mjs';
 
-const IDS = { flowBSetup: 'pageFlowBSetupRl', flowB: 'pageFlowBPayment', trigger: 'pageCourseDoneTr' };
+const IDS = {
+	flowBSetup: 'pageFlowBSetupRl',
+	flowB: 'pageFlowBPayment',
+	trigger: 'pageCourseDoneTr',
+};
 const flowBSetup = { ...readExample('flow-b-setup-course-rule.json'), id: IDS.flowBSetup };
 const flowB = { ...readExample('flow-b-payment-enrolment.json'), id: IDS.flowB };
 const triggerExample = readExample('course-completed-notification.json');
@@ -34,11 +38,14 @@ const triggerWf = {
 	...triggerExample,
 	id: IDS.trigger,
 	// As published from the editor: the trigger node has its own webhook id.
-	nodes: triggerExample.nodes.map((n) => (n.type === TYPES.trigger ? { ...n, webhookId: crypto.randomUUID() } : n)),
+	nodes: triggerExample.nodes.map((n) =>
+		n.type === TYPES.trigger ? { ...n, webhookId: crypto.randomUUID() } : n,
+	),
 };
 const FLOW_B_PATH = flowB.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path;
 const NOTIFY_NODE = triggerWf.nodes.find((n) => n.type === 'n8n-nodes-base.set').name;
-const manualTriggerOf = (wf) => wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger').name;
+const manualTriggerOf = (wf) =>
+	wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger').name;
 
 // Demo seed (sandbox/README.md): course 101 "Intro to n8n", its workgroup 201 (the one Flow B uses).
 const COURSE = { id: 101, title: 'Intro to n8n' };
@@ -90,7 +97,7 @@ async function step(name, fn) {
 describe('the sandbox page beside a real n8n', () => {
 	let buyer;
 
-	test('after Flow B ran in n8n, the page shows the buyer in the course\'s workgroup', async () => {
+	test("after Flow B ran in n8n, the page shows the buyer in the course's workgroup", async () => {
 		const setup = await runManually(rest, IDS.flowBSetup, manualTriggerOf(flowBSetup));
 		expect(setup.status).toBe('success');
 		await rest.activateWorkflow(IDS.flowB);
@@ -110,7 +117,9 @@ describe('the sandbox page beside a real n8n', () => {
 			// The buyer, in the workgroup Flow B enrols buyers in ...
 			const workgroup = page.locator(`[data-workgroup-id="${WORKGROUP.id}"]`);
 			await workgroup.locator(`li[data-email="${BUYER.email}"]`).waitFor();
-			await expect(workgroup.innerText()).resolves.toContain(`${BUYER.firstName} ${BUYER.lastName}`);
+			await expect(workgroup.innerText()).resolves.toContain(
+				`${BUYER.firstName} ${BUYER.lastName}`,
+			);
 			await expect(workgroup.innerText()).resolves.toMatch(/1 member\b/);
 			// ... which the setup flow put in one of the course's access rules.
 			const rules = page.locator(`[data-course-id="${COURSE.id}"] tr[data-rule-id]`);
@@ -133,10 +142,13 @@ describe('the sandbox page beside a real n8n', () => {
 
 	test('"Course completed" for the buyer: the published trigger workflow answers the delivery 200, and the page shows it', async () => {
 		await rest.activateWorkflow(IDS.trigger);
-		const [hook] = await waitFor(async () => {
-			const list = await sb.webhooks();
-			return list.length === 1 ? list : undefined;
-		}, { what: 'the Knolyx Trigger webhook on the sandbox' });
+		const [hook] = await waitFor(
+			async () => {
+				const list = await sb.webhooks();
+				return list.length === 1 ? list : undefined;
+			},
+			{ what: 'the Knolyx Trigger webhook on the sandbox' },
+		);
 
 		await step('course-completed', async () => {
 			const webhook = page.locator(`[data-webhook-id="${hook.id}"]`);
@@ -144,7 +156,10 @@ describe('the sandbox page beside a real n8n', () => {
 			await page.locator('#event-user').selectOption(String(buyer.id));
 			await page.locator('#event-course').selectOption(String(COURSE.id));
 			await page.getByRole('button', { name: 'Course completed' }).click();
-			await textMatches('#event-result', /COURSE_COMPLETED for Barbara Liskov .* sent to 1 webhook/);
+			await textMatches(
+				'#event-result',
+				/COURSE_COMPLETED for Barbara Liskov .* sent to 1 webhook/,
+			);
 
 			const row = webhook.locator('tr[data-type="COURSE_COMPLETED"][data-status="200"]');
 			await row.waitFor({ timeout: 20_000 });
@@ -156,10 +171,16 @@ describe('the sandbox page beside a real n8n', () => {
 		});
 
 		// The same as the platform and n8n see it.
-		const [attempt] = await sb.deliveries({ type: 'COURSE_COMPLETED', waitFor: 1, timeoutMs: 15_000 });
+		const [attempt] = await sb.deliveries({
+			type: 'COURSE_COMPLETED',
+			waitFor: 1,
+			timeoutMs: 15_000,
+		});
 		expect(attempt).toMatchObject({ webhookId: hook.id, ok: true, status: 200 });
 		expect(attempt.body.data.user.email).toBe(BUYER.email);
-		const messageId = await page.locator('tr[data-type="COURSE_COMPLETED"]').getAttribute('data-message-id');
+		const messageId = await page
+			.locator('tr[data-type="COURSE_COMPLETED"]')
+			.getAttribute('data-message-id');
 		expect(messageId).toBe(attempt.messageId);
 		const [latest] = await waitForExecutions(rest, IDS.trigger, 1);
 		const ex = await execution(rest, latest.id);
@@ -168,7 +189,10 @@ describe('the sandbox page beside a real n8n', () => {
 
 		await page.evaluate(() => window.scrollTo(0, 0));
 		await screenshot(page, 'page-1280x800');
-		await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'page-1280x800-full.png'), fullPage: true });
+		await page.screenshot({
+			path: path.join(ARTIFACTS_DIR, 'page-1280x800-full.png'),
+			fullPage: true,
+		});
 		await page.locator('#webhooks').scrollIntoViewIfNeeded();
 		await screenshot(page, 'page-1280x800-webhooks');
 	});
@@ -197,12 +221,16 @@ describe('the sandbox page beside a real n8n', () => {
 			await page.locator('#fault-requests').fill('2');
 			await page.getByRole('button', { name: 'Inject errors', exact: true }).click();
 			await textMatches('#fault-status', /next 2 API requests \(of 2\) are answered 503/);
-			const status = await fetch(`${sandbox.url}/public/api/v1/course`, { headers: { 'x-api-key': DEMO.apiKey, 'x-project-id': DEMO.projectId } });
+			const status = await fetch(`${sandbox.url}/public/api/v1/course`, {
+				headers: { 'x-api-key': DEMO.apiKey, 'x-project-id': DEMO.projectId },
+			});
 			expect(status.status).toBe(503);
 			await textMatches('#fault-status', /next 1 API request \(of 2\)/);
 			await page.getByRole('button', { name: 'Stop now' }).click();
 			await textMatches('#fault-status', /Off: the API answers normally/);
-			const after = await fetch(`${sandbox.url}/public/api/v1/course`, { headers: { 'x-api-key': DEMO.apiKey, 'x-project-id': DEMO.projectId } });
+			const after = await fetch(`${sandbox.url}/public/api/v1/course`, {
+				headers: { 'x-api-key': DEMO.apiKey, 'x-project-id': DEMO.projectId },
+			});
 			expect(after.status).toBe(200);
 			// The request list: the newest answered normally, the one before by the burst.
 			const rows = page.locator('#requests tbody tr');
@@ -218,7 +246,9 @@ describe('the sandbox page beside a real n8n', () => {
 		await step('ping', async () => {
 			await page.getByRole('button', { name: 'Ping all webhooks' }).click();
 			await textMatches('#ping-result', /PING sent to 1 webhook\./);
-			await waitFor(async () => (await pings.count()) === before + 1, { what: 'one more PING row' });
+			await waitFor(async () => (await pings.count()) === before + 1, {
+				what: 'one more PING row',
+			});
 			await expect(pings.first().getAttribute('data-status')).resolves.toBe('200');
 		});
 		const attempts = await sb.deliveries({ type: 'PING', webhookId: hook.id });
@@ -228,7 +258,9 @@ describe('the sandbox page beside a real n8n', () => {
 
 	test('names are shown as text, never as markup', async () => {
 		const firstName = '<img src=x onerror="window.__injected=1">';
-		await sb.request('POST', '/sandbox/seed', { users: [{ firstName, lastName: '<b>Bold</b>', email: 'markup@example.com' }] });
+		await sb.request('POST', '/sandbox/seed', {
+			users: [{ firstName, lastName: '<b>Bold</b>', email: 'markup@example.com' }],
+		});
 		const row = page.locator('#users tr[data-email="markup@example.com"]');
 		await row.waitFor();
 		await expect(row.innerText()).resolves.toContain(`${firstName} <b>Bold</b>`);

@@ -32,8 +32,22 @@ function workflow(id, name, node) {
 		id,
 		name,
 		nodes: [
-			{ id: `${id}-t`, name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: `${id}-k`, type: TYPES.action, typeVersion: 1, position: [220, 0], credentials: CREDENTIALS, ...node },
+			{
+				id: `${id}-t`,
+				name: TRIGGER,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: `${id}-k`,
+				type: TYPES.action,
+				typeVersion: 1,
+				position: [220, 0],
+				credentials: CREDENTIALS,
+				...node,
+			},
 		],
 		connections: { [TRIGGER]: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
@@ -45,11 +59,19 @@ function workflow(id, name, node) {
 const WF = {
 	course: workflow('e2eRedirectCours', 'e2e: Course → Get behind a redirect', {
 		name: 'Get Course',
-		parameters: { resource: 'course', operation: 'get', courseId: { __rl: true, mode: 'id', value: '101' } },
+		parameters: {
+			resource: 'course',
+			operation: 'get',
+			courseId: { __rl: true, mode: 'id', value: '101' },
+		},
 	}),
 	image: workflow('e2eRedirectImage', 'e2e: Course image on a CDN', {
 		name: 'Get Image',
-		parameters: { resource: 'course', operation: 'getImage', courseId: { __rl: true, mode: 'id', value: '101' } },
+		parameters: {
+			resource: 'course',
+			operation: 'getImage',
+			courseId: { __rl: true, mode: 'id', value: '101' },
+		},
 	}),
 };
 
@@ -58,13 +80,15 @@ async function startOtherHost() {
 	const seen = [];
 	// A 1×1 PNG: its signature and IHDR are all the node looks at.
 	const png = Buffer.from(
-		'89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f0c0a30000000049454e44ae426082',
+		'89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+			'1f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f0c0a30000000049454e44ae426082',
 		'hex',
 	);
 	const server = http.createServer((req, res) => {
 		seen.push({ url: req.url, headers: { ...req.headers } });
 		req.resume();
-		if (req.url.split('?')[0].endsWith('.png')) res.writeHead(200, { 'Content-Type': 'image/png' }).end(png);
+		if (req.url.split('?')[0].endsWith('.png'))
+			res.writeHead(200, { 'Content-Type': 'image/png' }).end(png);
 		else res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"message":"other host"}');
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -77,7 +101,10 @@ async function startOtherHost() {
 }
 
 /** Header names of the credential that reached the other host: must stay empty. */
-const leaked = (other) => other.seen.flatMap((s) => ['x-api-key', 'x-project-id'].filter((name) => s.headers[name] !== undefined));
+const leaked = (other) =>
+	other.seen.flatMap((s) =>
+		['x-api-key', 'x-project-id'].filter((name) => s.headers[name] !== undefined),
+	);
 
 let sandbox;
 let n8n;
@@ -96,7 +123,9 @@ async function edge(rule) {
 beforeAll(async () => {
 	other = await startOtherHost();
 	({ sandbox, n8n, rest } = await startTestFile({ workflows: Object.values(WF) }));
-	console.log(`[e2e redirect] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${n8n.url}; other host ${other.url}`);
+	console.log(
+		`[e2e redirect] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${n8n.url}; other host ${other.url}`,
+	);
 }, 300_000);
 
 afterEach(async () => {
@@ -122,11 +151,22 @@ describe(`Redirects in n8n ${N8N_VERSION}: the credential stays on the base URL'
 	});
 
 	test('Course → Get Image redirected to a CDN is downloaded there without the credential', async () => {
-		await edge({ path: `${API}/course/101/image`, redirect: { status: 307, location: `${other.url}/cdn/course-101.png` } });
+		await edge({
+			path: `${API}/course/101/image`,
+			redirect: { status: 307, location: `${other.url}/cdn/course-101.png` },
+		});
 		const ex = await runManually(rest, WF.image.id, TRIGGER);
-		expect({ status: ex.status, error: ex.run.resultData.error?.message }).toEqual({ status: 'success', error: undefined });
+		expect({ status: ex.status, error: ex.run.resultData.error?.message }).toEqual({
+			status: 'success',
+			error: undefined,
+		});
 		const item = ex.run.resultData.runData['Get Image'][0].data.main[0][0];
-		expect(item.json).toEqual({ courseId: 101, fileName: 'course-101-image.png', mimeType: 'image/png', fileSize: other.png.length });
+		expect(item.json).toEqual({
+			courseId: 101,
+			fileName: 'course-101-image.png',
+			mimeType: 'image/png',
+			fileSize: other.png.length,
+		});
 		expect(other.seen.map((s) => s.url)).toEqual(['/cdn/course-101.png']);
 		expect(leaked(other)).toEqual([]);
 	});
@@ -137,7 +177,9 @@ describe(`Redirects in n8n ${N8N_VERSION}: the credential stays on the base URL'
 			type: 'knolyxApi',
 			data: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
 		});
-		console.log(`[e2e redirect] n8n ${N8N_VERSION} (major ${N8N_MAJOR}) credential test: ${JSON.stringify(result)}`);
+		console.log(
+			`[e2e redirect] n8n ${N8N_VERSION} (major ${N8N_MAJOR}) credential test: ${JSON.stringify(result)}`,
+		);
 		expect(result.status).toBe('Error');
 		if (N8N_MAJOR >= 2) {
 			// The credential's own rule for a redirect status.

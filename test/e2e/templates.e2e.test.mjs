@@ -18,9 +18,27 @@
 //   8. completion → HubSpot / Google Sheets / Slack: the items each tool node gets.
 //   9. form → event registration.
 
-import { execution, executionsOf, N8N_VERSION, nodeOutput, readExample, startTestFile, waitForExecutions } from './lib/n8n.mjs';
+import {
+	execution,
+	executionsOf,
+	N8N_VERSION,
+	nodeOutput,
+	readExample,
+	startTestFile,
+	waitForExecutions,
+} from './lib/n8n.mjs';
 import { endTestFile, RUN_DIR } from './lib/processes.mjs';
-import { fixture, isKnolyxType, membersOf, prepareTemplate, runPinned, tagWorkflow, TEMPLATE_FILES, userByEmail, withoutTags } from './lib/templates.mjs';
+import {
+	fixture,
+	isKnolyxType,
+	membersOf,
+	prepareTemplate,
+	runPinned,
+	tagWorkflow,
+	TEMPLATE_FILES,
+	userByEmail,
+	withoutTags,
+} from './lib/templates.mjs';
 
 const STRIPE = fixture('stripe');
 const SHOPIFY = fixture('shopify');
@@ -63,9 +81,18 @@ let rest;
 
 beforeAll(async () => {
 	let timings;
-	({ sandbox, sb, n8n, rest, timings } = await startTestFile({ workflows: Object.values(WF).map(withoutTags) }));
-	for (const wf of Object.values(WF)) await tagWorkflow(rest, wf.id, wf.tags.map((t) => t.name));
-	console.log(`[e2e templates] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${N8N_VERSION} at ${n8n.url}; ${JSON.stringify(timings)}`);
+	({ sandbox, sb, n8n, rest, timings } = await startTestFile({
+		workflows: Object.values(WF).map(withoutTags),
+	}));
+	for (const wf of Object.values(WF))
+		await tagWorkflow(
+			rest,
+			wf.id,
+			wf.tags.map((t) => t.name),
+		);
+	console.log(
+		`[e2e templates] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${N8N_VERSION} at ${n8n.url}; ${JSON.stringify(timings)}`,
+	);
 }, 300_000);
 
 afterAll(async () => {
@@ -77,7 +104,10 @@ async function run(key, trigger, pins) {
 	const before = await sb.stats();
 	const ex = await runPinned(rest, WF[key].id, trigger, pins);
 	const error = ex.run?.resultData?.error;
-	if (ex.status !== 'success') throw new Error(`${key}: execution ${ex.id} ${ex.status}: ${error?.message ?? ''} ${error?.description ?? ''}`);
+	if (ex.status !== 'success')
+		throw new Error(
+			`${key}: execution ${ex.id} ${ex.status}: ${error?.message ?? ''} ${error?.description ?? ''}`,
+		);
 	const after = await sb.stats();
 	return { ex, knolyxRequests: after.requests - before.requests, state: await sb.state() };
 }
@@ -102,59 +132,84 @@ describe('1. every template imports cleanly', () => {
 		}
 	});
 
-	test.each(Object.keys(WF))('%s: n8n holds it as imported; every node type and version exists in this n8n; connections whole', async (key) => {
-		const file = readExample(FILE_OF[key]);
-		const stored = await rest.request('GET', `/rest/workflows/${WF[key].id}`);
-		expect(stored.nodes.map((n) => n.name).sort()).toEqual(file.nodes.map((n) => n.name).sort());
-		const missing = stored.nodes.filter((n) => !types.has(`${n.type}@${n.typeVersion}`)).map((n) => `${n.type}@${n.typeVersion}`);
-		expect(missing).toEqual([]);
-		const names = new Set(stored.nodes.map((n) => n.name));
-		const reached = new Set();
-		for (const [from, { main }] of Object.entries(stored.connections)) {
-			expect(names.has(from)).toBe(true);
-			for (const out of main) for (const c of out ?? []) {
-				expect(names.has(c.node)).toBe(true);
-				reached.add(c.node);
+	test.each(Object.keys(WF))(
+		'%s: n8n holds it as imported; every node type and version exists in this n8n; connections whole',
+		async (key) => {
+			const file = readExample(FILE_OF[key]);
+			const stored = await rest.request('GET', `/rest/workflows/${WF[key].id}`);
+			expect(stored.nodes.map((n) => n.name).sort()).toEqual(file.nodes.map((n) => n.name).sort());
+			const missing = stored.nodes
+				.filter((n) => !types.has(`${n.type}@${n.typeVersion}`))
+				.map((n) => `${n.type}@${n.typeVersion}`);
+			expect(missing).toEqual([]);
+			const names = new Set(stored.nodes.map((n) => n.name));
+			const reached = new Set();
+			for (const [from, { main }] of Object.entries(stored.connections)) {
+				expect(names.has(from)).toBe(true);
+				for (const out of main)
+					for (const c of out ?? []) {
+						expect(names.has(c.node)).toBe(true);
+						reached.add(c.node);
+					}
 			}
-		}
-		// Every node but the triggers and the note is fed by another node.
-		const isTrigger = (n) => types.get(`${n.type}@${n.typeVersion}`).group.includes('trigger');
-		const unfed = stored.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote' && !isTrigger(n) && !reached.has(n.name));
-		expect(unfed.map((n) => n.name)).toEqual([]);
-		expect(stored.nodes.filter(isTrigger).length).toBeGreaterThan(0);
-		expect((stored.tags ?? []).map((t) => t.name).sort()).toEqual(file.tags.map((t) => t.name).sort());
-	});
+			// Every node but the triggers and the note is fed by another node.
+			const isTrigger = (n) => types.get(`${n.type}@${n.typeVersion}`).group.includes('trigger');
+			const unfed = stored.nodes.filter(
+				(n) => n.type !== 'n8n-nodes-base.stickyNote' && !isTrigger(n) && !reached.has(n.name),
+			);
+			expect(unfed.map((n) => n.name)).toEqual([]);
+			expect(stored.nodes.filter(isTrigger).length).toBeGreaterThan(0);
+			expect((stored.tags ?? []).map((t) => t.name).sort()).toEqual(
+				file.tags.map((t) => t.name).sort(),
+			);
+		},
+	);
 
-	test.each(TEMPLATE_FILES)('%s: no credentials inside, a set-up note of at most five steps, named nodes', (name) => {
-		const file = readExample(name);
-		expect(file.nodes.filter((n) => n.credentials).map((n) => n.name)).toEqual([]);
-		const notes = file.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote');
-		expect(notes).toHaveLength(1);
-		const steps = notes[0].parameters.content.split('\n').filter((l) => /^\d+\. /.test(l));
-		expect(steps.length).toBeGreaterThan(0);
-		expect(steps.length).toBeLessThanOrEqual(5);
-		expect(file.tags.map((t) => t.name)).toContain('Knolyx');
-		// No n8n default names ("Set", "HTTP Request1", "Knolyx"): each says what it does.
-		const defaults = /^(Set|Edit Fields|HTTP Request|Switch|Filter|If|Split Out|Remove Duplicates|Knolyx|Knolyx Trigger|Webhook|Slack|HubSpot|Google Sheets)\d*$/;
-		expect(file.nodes.filter((n) => defaults.test(n.name)).map((n) => n.name)).toEqual([]);
-		expect(Object.keys(WF).map((k) => FILE_OF[k])).toContain(name);
-	});
+	test.each(TEMPLATE_FILES)(
+		'%s: no credentials inside, a set-up note of at most five steps, named nodes',
+		(name) => {
+			const file = readExample(name);
+			expect(file.nodes.filter((n) => n.credentials).map((n) => n.name)).toEqual([]);
+			const notes = file.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote');
+			expect(notes).toHaveLength(1);
+			const steps = notes[0].parameters.content.split('\n').filter((l) => /^\d+\. /.test(l));
+			expect(steps.length).toBeGreaterThan(0);
+			expect(steps.length).toBeLessThanOrEqual(5);
+			expect(file.tags.map((t) => t.name)).toContain('Knolyx');
+			// No n8n default names ("Set", "HTTP Request1", "Knolyx"): each says what it does.
+			const defaults =
+				/^(Set|Edit Fields|HTTP Request|Switch|Filter|If|Split Out|Remove Duplicates|Knolyx|Knolyx Trigger|Webhook|Slack|HubSpot|Google Sheets)\d*$/;
+			expect(file.nodes.filter((n) => defaults.test(n.name)).map((n) => n.name)).toEqual([]);
+			expect(Object.keys(WF).map((k) => FILE_OF[k])).toContain(name);
+		},
+	);
 });
 
 // ----------------------------------------------------------------- 2.
 
 describe('2. Stripe: checkout and invoice enrol, a full refund removes, replays send nothing', () => {
 	const TRIGGER = 'On Stripe payment or refund';
-	const checkout = { [TRIGGER]: STRIPE.checkoutSessionCompleted, 'Get checkout line items': STRIPE.checkoutSessionLineItems };
-	const refund = { [TRIGGER]: STRIPE.chargeRefunded, 'Find refunded checkout': STRIPE.refundedCheckoutSessions };
+	const checkout = {
+		[TRIGGER]: STRIPE.checkoutSessionCompleted,
+		'Get checkout line items': STRIPE.checkoutSessionLineItems,
+	};
+	const refund = {
+		[TRIGGER]: STRIPE.chargeRefunded,
+		'Find refunded checkout': STRIPE.refundedCheckoutSessions,
+	};
 	const GRACE = 'grace.hopper@example.com';
 	const KATHERINE = 'katherine.johnson@example.com';
 
-	test('checkout.session.completed: the buyer is provisioned with a first/last split of the full name and enrolled in the price\'s workgroup', async () => {
+	test("checkout.session.completed: the buyer is provisioned with a first/last split of the full name and enrolled in the price's workgroup", async () => {
 		const { ex, state } = await run('stripe', TRIGGER, checkout);
 		expect(membersOf(state, 201)).toContain(GRACE);
-		expect(userByEmail(state, GRACE)).toMatchObject({ firstName: 'Grace', lastName: 'Brewster Hopper' });
-		expect(nodeOutput(ex, 'Enrol buyer in course workgroup')).toEqual([expect.objectContaining({ email: GRACE, workgroupId: 201, created: true })]);
+		expect(userByEmail(state, GRACE)).toMatchObject({
+			firstName: 'Grace',
+			lastName: 'Brewster Hopper',
+		});
+		expect(nodeOutput(ex, 'Enrol buyer in course workgroup')).toEqual([
+			expect.objectContaining({ email: GRACE, workgroupId: 201, created: true }),
+		]);
 	});
 
 	test('the same event again (Stripe resends): skipped, nothing sent to Knolyx', async () => {
@@ -172,7 +227,9 @@ describe('2. Stripe: checkout and invoice enrol, a full refund removes, replays 
 		const { ex, state } = await run('stripe', TRIGGER, refund);
 		expect(membersOf(state, 201)).not.toContain(GRACE);
 		expect(membersOf(state, 202)).toContain(KATHERINE);
-		expect(nodeOutput(ex, 'Remove buyer from course workgroup')).toEqual([expect.objectContaining({ email: GRACE, workgroupId: 201, removed: true })]);
+		expect(nodeOutput(ex, 'Remove buyer from course workgroup')).toEqual([
+			expect.objectContaining({ email: GRACE, workgroupId: 201, removed: true }),
+		]);
 	});
 
 	test('the refund again, and the old checkout event replayed after it: nothing sent, access stays removed', async () => {
@@ -186,7 +243,10 @@ describe('2. Stripe: checkout and invoice enrol, a full refund removes, replays 
 		partial.id = 'evt_3QTpl0Ln4cE9xJ2Q1PartIal';
 		partial.data.object.refunded = false;
 		partial.data.object.amount_refunded = 1000;
-		const { knolyxRequests } = await run('stripe', TRIGGER, { [TRIGGER]: partial, 'Find refunded checkout': STRIPE.refundedCheckoutSessions });
+		const { knolyxRequests } = await run('stripe', TRIGGER, {
+			[TRIGGER]: partial,
+			'Find refunded checkout': STRIPE.refundedCheckoutSessions,
+		});
 		expect(knolyxRequests).toBe(0);
 	});
 });
@@ -202,8 +262,15 @@ describe('3. Shopify: orders/paid enrols per course product, refunds/create remo
 		const { state, ex } = await run('shopify', PAID, { [PAID]: SHOPIFY.ordersPaid });
 		expect(membersOf(state, 201)).toContain(MARGARET);
 		expect(membersOf(state, 203)).toContain(MARGARET);
-		expect(userByEmail(state, MARGARET)).toMatchObject({ firstName: 'Margaret', lastName: 'Hamilton' });
-		expect(nodeOutput(ex, 'Enrol buyer in course workgroup').map((o) => o.workgroupId).sort()).toEqual([201, 203]);
+		expect(userByEmail(state, MARGARET)).toMatchObject({
+			firstName: 'Margaret',
+			lastName: 'Hamilton',
+		});
+		expect(
+			nodeOutput(ex, 'Enrol buyer in course workgroup')
+				.map((o) => o.workgroupId)
+				.sort(),
+		).toEqual([201, 203]);
 	});
 
 	test('orders/paid again: nothing sent', async () => {
@@ -228,8 +295,13 @@ describe('4. WooCommerce: order.updated to completed enrols once, refunded remov
 	test('completed: enrolled; the same order updated again while completed: nothing sent', async () => {
 		const { state } = await run('woo', TRIGGER, { [TRIGGER]: WOO.orderCompleted });
 		expect(membersOf(state, 202)).toContain(DOROTHY);
-		expect(userByEmail(state, DOROTHY)).toMatchObject({ firstName: 'Dorothy', lastName: 'Vaughan' });
-		await expectReplayIgnored('woo', TRIGGER, { [TRIGGER]: { ...WOO.orderCompleted, customer_note: 'a later edit' } });
+		expect(userByEmail(state, DOROTHY)).toMatchObject({
+			firstName: 'Dorothy',
+			lastName: 'Vaughan',
+		});
+		await expectReplayIgnored('woo', TRIGGER, {
+			[TRIGGER]: { ...WOO.orderCompleted, customer_note: 'a later edit' },
+		});
 	});
 
 	test('refunded: removed; again: nothing sent', async () => {
@@ -242,12 +314,24 @@ describe('4. WooCommerce: order.updated to completed enrols once, refunded remov
 
 // ----------------------------------------------------------------- 4b.
 
-describe('4b. a failed enrolment: retried from n8n\'s executions it enrols; a resend from the tool is skipped', () => {
+describe("4b. a failed enrolment: retried from n8n's executions it enrols; a resend from the tool is skipped", () => {
 	const TRIGGER = 'On WooCommerce order updated';
-	const order = { ...WOO.orderCompleted, id: 1190, billing: { ...WOO.orderCompleted.billing, first_name: 'Frances', last_name: 'Allen', email: 'frances.allen@example.com' } };
+	const order = {
+		...WOO.orderCompleted,
+		id: 1190,
+		billing: {
+			...WOO.orderCompleted.billing,
+			first_name: 'Frances',
+			last_name: 'Allen',
+			email: 'frances.allen@example.com',
+		},
+	};
 
 	test('Knolyx refuses the first request: the execution fails; the same event again sends nothing; Retry of the failed execution enrols', async () => {
-		await sb.request('POST', '/sandbox/fault-burst', { requests: 1, faults: { errorRate: 1, errorStatuses: [400] } });
+		await sb.request('POST', '/sandbox/fault-burst', {
+			requests: 1,
+			faults: { errorRate: 1, errorStatuses: [400] },
+		});
 		const failed = await runPinned(rest, WF.woo.id, TRIGGER, { [TRIGGER]: order });
 		expect(failed.status).toBe('error');
 		expect(membersOf(await sb.state(), 202)).not.toContain('frances.allen@example.com');
@@ -260,17 +344,24 @@ describe('4b. a failed enrolment: retried from n8n\'s executions it enrols; a re
 		await rest.request('POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow: false });
 		const state = await sb.state();
 		expect(membersOf(state, 202)).toContain('frances.allen@example.com');
-		expect(userByEmail(state, 'frances.allen@example.com')).toMatchObject({ firstName: 'Frances', lastName: 'Allen' });
+		expect(userByEmail(state, 'frances.allen@example.com')).toMatchObject({
+			firstName: 'Frances',
+			lastName: 'Allen',
+		});
 	});
 });
 
 // ----------------------------------------------------------------- 5.
 
-describe('5. PayPal: a captured payment enrols the order\'s payer, a full refund removes', () => {
+describe("5. PayPal: a captured payment enrols the order's payer, a full refund removes", () => {
 	const TRIGGER = 'On PayPal payment captured or refunded';
 	const ANNIE = 'annie.easley@example.com';
 	const captured = { [TRIGGER]: PAYPAL.captureCompleted, 'Get PayPal order': PAYPAL.order };
-	const refunded = { [TRIGGER]: PAYPAL.captureRefunded, 'Get refunded capture': PAYPAL.refundedCapture, 'Get refunded PayPal order': PAYPAL.order };
+	const refunded = {
+		[TRIGGER]: PAYPAL.captureRefunded,
+		'Get refunded capture': PAYPAL.refundedCapture,
+		'Get refunded PayPal order': PAYPAL.order,
+	};
 
 	test('PAYMENT.CAPTURE.COMPLETED: enrolled by item SKU; replay: nothing sent', async () => {
 		const { state } = await run('paypal', TRIGGER, captured);
@@ -291,9 +382,13 @@ describe('5. PayPal: a captured payment enrols the order\'s payer, a full refund
 describe('6. HubSpot: a deal moved to closedwon enrols its contact', () => {
 	const TRIGGER = 'On HubSpot deal stage changed';
 	const MARY = 'mary.jackson@example.com';
-	const pins = (events) => ({ [TRIGGER]: events, 'Get deal': HUBSPOT.deal, 'Get deal contact': HUBSPOT.contact });
+	const pins = (events) => ({
+		[TRIGGER]: events,
+		'Get deal': HUBSPOT.deal,
+		'Get deal contact': HUBSPOT.contact,
+	});
 
-	test('closedwon: the deal\'s first contact is enrolled in the pipeline\'s workgroup; the event again: nothing sent', async () => {
+	test("closedwon: the deal's first contact is enrolled in the pipeline's workgroup; the event again: nothing sent", async () => {
 		const { state } = await run('hubspot', TRIGGER, pins(HUBSPOT.triggerOutput));
 		expect(membersOf(state, 202)).toContain(MARY);
 		expect(userByEmail(state, MARY)).toMatchObject({ firstName: 'Mary', lastName: 'Jackson' });
@@ -301,7 +396,11 @@ describe('6. HubSpot: a deal moved to closedwon enrols its contact', () => {
 	});
 
 	test('another stage (contractsent): nothing sent', async () => {
-		const other = HUBSPOT.triggerOutput.map((e) => ({ ...e, eventId: e.eventId + 1, propertyValue: 'contractsent' }));
+		const other = HUBSPOT.triggerOutput.map((e) => ({
+			...e,
+			eventId: e.eventId + 1,
+			propertyValue: 'contractsent',
+		}));
 		const { knolyxRequests } = await run('hubspot', TRIGGER, pins(other));
 		expect(knolyxRequests).toBe(0);
 	});
@@ -313,16 +412,22 @@ describe('7. Pipedrive: a deal changed to won enrols its person (webhooks v2 and
 	const TRIGGER = 'On Pipedrive deal changed';
 	const v2 = { [TRIGGER]: PIPEDRIVE.dealWonV2, 'Get deal person': PIPEDRIVE.personV2Deal };
 
-	test('v2 body: the person\'s primary e-mail is enrolled in the pipeline\'s workgroup; the event again: nothing sent', async () => {
+	test("v2 body: the person's primary e-mail is enrolled in the pipeline's workgroup; the event again: nothing sent", async () => {
 		const { state } = await run('pipedrive', TRIGGER, v2);
 		expect(membersOf(state, 202)).toContain('evelyn.granville@example.com');
-		expect(userByEmail(state, 'evelyn.granville@example.com')).toMatchObject({ firstName: 'Evelyn', lastName: 'Boyd Granville' });
+		expect(userByEmail(state, 'evelyn.granville@example.com')).toMatchObject({
+			firstName: 'Evelyn',
+			lastName: 'Boyd Granville',
+		});
 		expect(userByEmail(state, 'evelyn.private@example.com')).toBeUndefined();
 		await expectReplayIgnored('pipedrive', TRIGGER, v2);
 	});
 
 	test('v1 body: enrolled in the workgroup of pipeline 3', async () => {
-		const { state } = await run('pipedrive', TRIGGER, { [TRIGGER]: PIPEDRIVE.dealWonV1, 'Get deal person': PIPEDRIVE.personV1Deal });
+		const { state } = await run('pipedrive', TRIGGER, {
+			[TRIGGER]: PIPEDRIVE.dealWonV1,
+			'Get deal person': PIPEDRIVE.personV1Deal,
+		});
 		expect(membersOf(state, 203)).toContain('christine.darden@example.com');
 	});
 
@@ -330,7 +435,10 @@ describe('7. Pipedrive: a deal changed to won enrols its person (webhooks v2 and
 		const edit = structuredClone(PIPEDRIVE.dealWonV2);
 		edit.meta.id = '9c1d2e3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f';
 		edit.previous = { title: 'Advanced Automation' };
-		const { knolyxRequests } = await run('pipedrive', TRIGGER, { [TRIGGER]: edit, 'Get deal person': PIPEDRIVE.personV2Deal });
+		const { knolyxRequests } = await run('pipedrive', TRIGGER, {
+			[TRIGGER]: edit,
+			'Get deal person': PIPEDRIVE.personV2Deal,
+		});
 		expect(knolyxRequests).toBe(0);
 	});
 });
@@ -348,15 +456,33 @@ describe('8. Course completed → HubSpot, Google Sheets, Slack (published; a re
 		expect(done.status).toBe('success');
 		const ex = await execution(rest, done.id);
 		const [event] = nodeOutput(ex, 'On course completed');
-		expect(event).toMatchObject({ event: 'COURSE_COMPLETED', user: { email: 'ada@example.com' }, course: { id: 101 } });
+		expect(event).toMatchObject({
+			event: 'COURSE_COMPLETED',
+			user: { email: 'ada@example.com' },
+			course: { id: 101 },
+		});
 
 		expect(nodeOutput(ex, 'Contact fields for HubSpot')).toEqual([
-			{ email: 'ada@example.com', lastCourseCompleted: event.course.name, lastCourseCompletedAt: event.receivedAt },
+			{
+				email: 'ada@example.com',
+				lastCourseCompleted: event.course.name,
+				lastCourseCompletedAt: event.receivedAt,
+			},
 		]);
 		expect(nodeOutput(ex, 'Row for Google Sheets')).toEqual([
-			{ Email: 'ada@example.com', Name: event.user.name, Course: event.course.name, 'Course ID': 101, 'Completed at': event.receivedAt },
+			{
+				Email: 'ada@example.com',
+				Name: event.user.name,
+				Course: event.course.name,
+				'Course ID': 101,
+				'Completed at': event.receivedAt,
+			},
 		]);
-		expect(nodeOutput(ex, 'Slack message')).toEqual([{ text: `:mortar_board: ${event.user.name} (ada@example.com) completed *${event.course.name}*` }]);
+		expect(nodeOutput(ex, 'Slack message')).toEqual([
+			{
+				text: `:mortar_board: ${event.user.name} (ada@example.com) completed *${event.course.name}*`,
+			},
+		]);
 		// Switched off (disabled), each tool node passed its item through: nothing was called.
 		for (const [name, from] of [
 			['Update contact in HubSpot', 'Contact fields for HubSpot'],
@@ -372,12 +498,17 @@ describe('8. Course completed → HubSpot, Google Sheets, Slack (published; a re
 				customPropertiesUi: {
 					customPropertiesValues: [
 						{ property: 'knolyx_last_course_completed', value: '={{ $json.lastCourseCompleted }}' },
-						{ property: 'knolyx_last_course_completed_at', value: '={{ $json.lastCourseCompletedAt }}' },
+						{
+							property: 'knolyx_last_course_completed_at',
+							value: '={{ $json.lastCourseCompletedAt }}',
+						},
 					],
 				},
 			},
 		});
-		expect(tool('Append row in Google Sheets').parameters.columns.mappingMode).toBe('autoMapInputData');
+		expect(tool('Append row in Google Sheets').parameters.columns.mappingMode).toBe(
+			'autoMapInputData',
+		);
 		expect(tool('Post in Slack').parameters.text).toBe('={{ $json.text }}');
 		expect((await executionsOf(rest, WF.completed.id)).length).toBe(1);
 	});
@@ -389,7 +520,10 @@ describe('9. Form → event registration (published; the form submitted over HTT
 	const submit = async (answers) => {
 		const form = new FormData();
 		answers.forEach((value, i) => form.append(`field-${i}`, value));
-		const res = await fetch(`${n8n.url}/form/knolyx-event-registration`, { method: 'POST', body: form });
+		const res = await fetch(`${n8n.url}/form/knolyx-event-registration`, {
+			method: 'POST',
+			body: form,
+		});
 		expect(res.status).toBe(200);
 	};
 
@@ -415,5 +549,6 @@ describe('9. Form → event registration (published; the form submitted over HTT
 // Every template has a describe above.
 test('every examples/template-*.json is covered', () => {
 	expect(TEMPLATE_FILES.sort()).toEqual(Object.values(FILE_OF).sort());
-	for (const wf of Object.values(WF)) expect(wf.nodes.filter((n) => isKnolyxType(n.type)).length).toBeGreaterThan(0);
+	for (const wf of Object.values(WF))
+		expect(wf.nodes.filter((n) => isKnolyxType(n.type)).length).toBeGreaterThan(0);
 });

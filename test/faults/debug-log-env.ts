@@ -15,10 +15,16 @@ type Sink = (text: string) => void;
 let sink: Sink | undefined;
 
 const METHODS = ['log', 'info', 'warn', 'error', 'debug'] as const;
-const original = Object.fromEntries(METHODS.map((method) => [method, console[method]])) as Record<(typeof METHODS)[number], (...args: unknown[]) => void>;
+const original = Object.fromEntries(METHODS.map((method) => [method, console[method]])) as Record<
+	(typeof METHODS)[number],
+	(...args: unknown[]) => void
+>;
 for (const method of METHODS) {
 	console[method] = (...args: unknown[]) => {
-		if (sink) sink(args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 12 }))).join(' '));
+		if (sink)
+			sink(
+				args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 12 }))).join(' '),
+			);
 		else original[method].apply(console, args);
 	};
 }

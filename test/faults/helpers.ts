@@ -38,7 +38,9 @@ export function faultTotal(stats: SandboxStats): number {
 
 /** The fault kinds injected, e.g. "rateLimit 40, error 12 (500: 3, 503: 9)". */
 export function faultSummary(stats: SandboxStats): string {
-	const kinds = Object.entries(stats.faultsInjected).filter(([kind]) => kind !== 'latency' && !kind.startsWith('error:'));
+	const kinds = Object.entries(stats.faultsInjected).filter(
+		([kind]) => kind !== 'latency' && !kind.startsWith('error:'),
+	);
 	return kinds
 		.map(([kind, count]) => {
 			if (kind !== 'error') return `${kind} ${count}`;
@@ -75,13 +77,16 @@ export function unclearError(json: IDataObject): string | undefined {
 	const message = json.error;
 	if (typeof message !== 'string' || message.trim() === '') return 'no error message';
 	if (message.length > 400) return `message too long (${message.length} characters)`;
-	if (!CLEAR_MESSAGE.some((shape) => shape.test(message))) return `message in no known shape: ${message}`;
+	if (!CLEAR_MESSAGE.some((shape) => shape.test(message)))
+		return `message in no known shape: ${message}`;
 	const everything = JSON.stringify(json);
 	if (HTML.test(everything)) return 'HTML in the error item';
 	if (STACK.test(everything)) return 'a stack trace in the error item';
-	if (/"(headers|config|request|options)"\s*:/i.test(everything)) return 'request details in the error item';
+	if (/"(headers|config|request|options)"\s*:/i.test(everything))
+		return 'request details in the error item';
 	const description = json.description;
-	if (description !== undefined && (typeof description !== 'string' || description.length > 600)) return 'odd description';
+	if (description !== undefined && (typeof description !== 'string' || description.length > 600))
+		return 'odd description';
 	return undefined;
 }
 
@@ -101,13 +106,24 @@ export interface Tally {
  */
 export function tally(output: INodeExecutionData[], inputCount: number, label: string): Tally {
 	expect([label, output.length]).toEqual([label, inputCount]);
-	const result: Tally = { items: inputCount, succeeded: 0, failed: 0, errors: new Map(), ok: new Map() };
+	const result: Tally = {
+		items: inputCount,
+		succeeded: 0,
+		failed: 0,
+		errors: new Map(),
+		ok: new Map(),
+	};
 	output.forEach((item, index) => {
 		expect([label, item.pairedItem]).toEqual([label, { item: index }]);
 		if (item.json.error !== undefined) {
 			result.failed++;
 			result.errors.set(index, item.json);
-			expect([label, index, item.json, unclearError(item.json)]).toEqual([label, index, item.json, undefined]);
+			expect([label, index, item.json, unclearError(item.json)]).toEqual([
+				label,
+				index,
+				item.json,
+				undefined,
+			]);
 		} else {
 			result.succeeded++;
 			result.ok.set(index, item.json);

@@ -45,13 +45,18 @@ const DEFAULTS = { type: 'PRIVATE', ...DATES };
 const NAMES = ['A', 'B', 'C', 'PAYMENT_INTEGRATION_COURSE_X'];
 const wgIds = fc.uniqueArray(fc.integer({ min: 1, max: 12 }), { maxLength: 4 });
 /** Rules the platform accepts, with associations and fields the edits must keep. */
-const ruleArb = fc.record({
-	name: fc.constantFrom(...NAMES),
-	type: fc.constantFrom('PUBLIC', 'PRIVATE'),
-	restrictions: fc.record({ minimumTime: fc.boolean(), browseOrder: fc.constantFrom('anyOrder', 'sequential') }),
-	associations: fc.record({ WORKGROUP: wgIds, USER: wgIds, JOB: wgIds }, { requiredKeys: [] }),
-	x_extra: fc.option(fc.constantFrom(1, 'two', { three: [3] }), { nil: undefined }),
-}).map((rule) => JSON.parse(JSON.stringify({ ...rule, ...DATES })) as Json);
+const ruleArb = fc
+	.record({
+		name: fc.constantFrom(...NAMES),
+		type: fc.constantFrom('PUBLIC', 'PRIVATE'),
+		restrictions: fc.record({
+			minimumTime: fc.boolean(),
+			browseOrder: fc.constantFrom('anyOrder', 'sequential'),
+		}),
+		associations: fc.record({ WORKGROUP: wgIds, USER: wgIds, JOB: wgIds }, { requiredKeys: [] }),
+		x_extra: fc.option(fc.constantFrom(1, 'two', { three: [3] }), { nil: undefined }),
+	})
+	.map((rule) => JSON.parse(JSON.stringify({ ...rule, ...DATES })) as Json);
 /** Initial lists: rarely two rules of one name (the node must then refuse edits of that name). */
 const listArb = fc.array(ruleArb, { maxLength: 5 });
 
@@ -62,8 +67,16 @@ interface Item {
 	type: string;
 	ids: number[];
 }
-const itemArb = fc.record({ name: fc.constantFrom(...NAMES), wg: fc.integer({ min: 1, max: 12 }), type: fc.constantFrom('PUBLIC', 'PRIVATE'), ids: wgIds });
-const batchArb = fc.record({ kind: fc.constantFrom<Kind>('addWorkgroup', 'removeWorkgroup', 'upsert', 'delete'), items: fc.array(itemArb, { minLength: 1, maxLength: 8 }) });
+const itemArb = fc.record({
+	name: fc.constantFrom(...NAMES),
+	wg: fc.integer({ min: 1, max: 12 }),
+	type: fc.constantFrom('PUBLIC', 'PRIVATE'),
+	ids: wgIds,
+});
+const batchArb = fc.record({
+	kind: fc.constantFrom<Kind>('addWorkgroup', 'removeWorkgroup', 'upsert', 'delete'),
+	items: fc.array(itemArb, { minLength: 1, maxLength: 8 }),
+});
 
 function editOf(kind: Kind, item: Item): RuleEdit {
 	switch (kind) {
@@ -72,20 +85,39 @@ function editOf(kind: Kind, item: Item): RuleEdit {
 		case 'removeWorkgroup':
 			return { kind, ruleName: item.name, workgroupId: item.wg };
 		case 'upsert':
-			return { kind, ruleName: item.name, fields: { type: item.type, ...DATES, ...(item.ids.length ? { workgroupIds: item.ids } : {}) }, defaults: DEFAULTS };
+			return {
+				kind,
+				ruleName: item.name,
+				fields: {
+					type: item.type,
+					...DATES,
+					...(item.ids.length ? { workgroupIds: item.ids } : {}),
+				},
+				defaults: DEFAULTS,
+			};
 		case 'delete':
 			return { kind, ruleName: item.name };
 	}
 }
 
 function parametersOf(kind: Kind, courseId: number) {
-	const common = { resource: 'rule', operation: kind, courseId: rl(courseId), ruleName: '={{ $json.name }}' };
+	const common = {
+		resource: 'rule',
+		operation: kind,
+		courseId: rl(courseId),
+		ruleName: '={{ $json.name }}',
+	};
 	switch (kind) {
 		case 'addWorkgroup':
 		case 'removeWorkgroup':
 			return { ...common, workgroupId: '={{ $json.wg }}' };
 		case 'upsert':
-			return { ...common, type: '={{ $json.type }}', ...DATES, workgroupIds: '={{ $json.ids.join(",") }}' };
+			return {
+				...common,
+				type: '={{ $json.type }}',
+				...DATES,
+				workgroupIds: '={{ $json.ids.join(",") }}',
+			};
 		case 'delete':
 			return common;
 	}
@@ -108,7 +140,9 @@ function model(list: Rule[], edits: RuleEdit[]): Rule[] {
  */
 function comparable(rules: Json[], knownIds: Set<unknown>): Json[] {
 	return rules.map(({ id, action, ...rest }) =>
-		knownIds.has(id) ? { id, ...rest, action: action ?? 'WORKGROUP' } : { ...rest, startDateTime: 'new', endDateTime: 'new', action: action ?? 'WORKGROUP' },
+		knownIds.has(id)
+			? { id, ...rest, action: action ?? 'WORKGROUP' }
+			: { ...rest, startDateTime: 'new', endDateTime: 'new', action: action ?? 'WORKGROUP' },
 	);
 }
 
@@ -118,15 +152,29 @@ function course(sandbox: Sandbox, rules: Json[]): number {
 	return courseId;
 }
 
-const read = (courseId: number) => structuredClone(readRules(ctx.sandbox.state, courseId)) as Json[];
+const read = (courseId: number) =>
+	structuredClone(readRules(ctx.sandbox.state, courseId)) as Json[];
 /** What an output item says happened: the action, or the refusal of an ambiguous edit. */
-const outcome = (json: Json) => (json.error !== undefined ? `error: ${String(json.error).replace(/course \d+/, 'course')}` : `${String(json.action)} ${String(json.changed)}`);
+const outcome = (json: Json) =>
+	json.error !== undefined
+		? `error: ${String(json.error).replace(/course \d+/, 'course')}`
+		: `${String(json.action)} ${String(json.changed)}`;
 
 describe('rule edits through the node (properties)', () => {
 	let runs = 0;
 	let items = 0;
 	afterAll(() => {
-		recordCounts({ suite: 'properties', scenario: 'merged batch = one execution per edit (+ under faults)', faults: 0, items, succeeded: items, failed: 0, duplicates: 0, lost: 0, note: `${runs} random batches` });
+		recordCounts({
+			suite: 'properties',
+			scenario: 'merged batch = one execution per edit (+ under faults)',
+			faults: 0,
+			items,
+			succeeded: items,
+			failed: 0,
+			duplicates: 0,
+			lost: 0,
+			note: `${runs} random batches`,
+		});
 	});
 
 	it('a batch merged in one run ends like the same edits run one at a time, and like the pure fold', async () => {
@@ -143,7 +191,12 @@ describe('rule edits through the node (properties)', () => {
 				const knownSingle = new Set(beforeSingle.map((rule) => rule.id));
 
 				sandbox.resetStats();
-				const all = await run(sandbox, parametersOf(kind, merged), batch as unknown as IDataObject[], { continueOnFail: true });
+				const all = await run(
+					sandbox,
+					parametersOf(kind, merged),
+					batch as unknown as IDataObject[],
+					{ continueOnFail: true },
+				);
 				expect(all.error).toBeUndefined();
 				const stats = sandbox.stats();
 				// One read, at most one save, one verifying read: merging never costs a second save.
@@ -152,13 +205,22 @@ describe('rule edits through the node (properties)', () => {
 
 				const oneByOne: Json[] = [];
 				for (const item of batch) {
-					const result = await run(sandbox, parametersOf(kind, single), [item as unknown as IDataObject], { continueOnFail: true });
+					const result = await run(
+						sandbox,
+						parametersOf(kind, single),
+						[item as unknown as IDataObject],
+						{ continueOnFail: true },
+					);
 					oneByOne.push(result.json[0]);
 				}
 				expect(all.json.map(outcome)).toEqual(oneByOne.map(outcome));
 				const edits = batch.map((item) => editOf(kind, item));
-				expect(comparable(read(merged), known)).toEqual(comparable(model(before as Rule[], edits) as Json[], known));
-				expect(comparable(read(single), knownSingle)).toEqual(comparable(model(beforeSingle as Rule[], edits) as Json[], knownSingle));
+				expect(comparable(read(merged), known)).toEqual(
+					comparable(model(before as Rule[], edits) as Json[], known),
+				);
+				expect(comparable(read(single), knownSingle)).toEqual(
+					comparable(model(beforeSingle as Rule[], edits) as Json[], knownSingle),
+				);
 			}),
 			{ numRuns: 40 },
 		);
@@ -173,28 +235,43 @@ describe('rule edits through the node (properties)', () => {
 			seed: fc.integer({ min: 1, max: 10_000 }),
 		});
 		await fc.assert(
-			fc.asyncProperty(listArb, batchArb, faultArb, async (list, { kind, items: batch }, faults) => {
-				const sandbox = ctx.sandbox;
-				runs++;
-				items += batch.length;
-				const courseId = course(sandbox, list);
-				const before = read(courseId);
-				const known = new Set(before.map((rule) => rule.id));
-				sandbox.resetStats();
-				sandbox.setFaults(faults);
-				let result;
-				try {
-					result = await run(sandbox, parametersOf(kind, courseId), batch as unknown as IDataObject[], { continueOnFail: true });
-				} finally {
-					sandbox.resetFaults();
-				}
-				const edits = batch.map((item) => editOf(kind, item));
-				const ambiguous = (name: string) => before.filter((rule) => rule.name === name).length > 1;
-				// Only the edits of an ambiguous rule name fail; nothing else does.
-				expect(result.json.map((json) => json.error !== undefined)).toEqual(batch.map((item) => ambiguous(item.name)));
-				expect(comparable(read(courseId), known)).toEqual(comparable(model(before as Rule[], edits) as Json[], known));
-				expect(sandbox.stats().duplicateWrites).toBe(0);
-			}),
+			fc.asyncProperty(
+				listArb,
+				batchArb,
+				faultArb,
+				async (list, { kind, items: batch }, faults) => {
+					const sandbox = ctx.sandbox;
+					runs++;
+					items += batch.length;
+					const courseId = course(sandbox, list);
+					const before = read(courseId);
+					const known = new Set(before.map((rule) => rule.id));
+					sandbox.resetStats();
+					sandbox.setFaults(faults);
+					let result;
+					try {
+						result = await run(
+							sandbox,
+							parametersOf(kind, courseId),
+							batch as unknown as IDataObject[],
+							{ continueOnFail: true },
+						);
+					} finally {
+						sandbox.resetFaults();
+					}
+					const edits = batch.map((item) => editOf(kind, item));
+					const ambiguous = (name: string) =>
+						before.filter((rule) => rule.name === name).length > 1;
+					// Only the edits of an ambiguous rule name fail; nothing else does.
+					expect(result.json.map((json) => json.error !== undefined)).toEqual(
+						batch.map((item) => ambiguous(item.name)),
+					);
+					expect(comparable(read(courseId), known)).toEqual(
+						comparable(model(before as Rule[], edits) as Json[], known),
+					);
+					expect(sandbox.stats().duplicateWrites).toBe(0);
+				},
+			),
 			{ numRuns: 25 },
 		);
 	});
@@ -203,11 +280,17 @@ describe('rule edits through the node (properties)', () => {
 describe('rule edits (pure properties)', () => {
 	/** What the platform does with a saved list: every rule without an id gets a new one. */
 	function saved(rules: Rule[], nextId: { value: number }): Rule[] {
-		return JSON.parse(JSON.stringify(rules.map((rule) => (rule.id === undefined ? { id: nextId.value++, ...rule } : rule)))) as Rule[];
+		return JSON.parse(
+			JSON.stringify(
+				rules.map((rule) => (rule.id === undefined ? { id: nextId.value++, ...rule } : rule)),
+			),
+		) as Rule[];
 	}
 	const canonical = (value: unknown) =>
 		JSON.stringify(value, (_key, entry: unknown) =>
-			entry && typeof entry === 'object' && !Array.isArray(entry) ? Object.fromEntries(Object.entries(entry).sort(([a], [b]) => a.localeCompare(b))) : entry,
+			entry && typeof entry === 'object' && !Array.isArray(entry)
+				? Object.fromEntries(Object.entries(entry).sort(([a], [b]) => a.localeCompare(b)))
+				: entry,
 		);
 
 	it('the batch applied again to the list read back after its save changes nothing (one save ends the edit)', () => {
@@ -234,17 +317,34 @@ describe('rule edits (pure properties)', () => {
 				),
 			)
 			.map(([ids, adds, names]) =>
-				ids.map((workgroupId, i): RuleEdit => (adds[i] ? { kind: 'addWorkgroup', ruleName: names[i], workgroupId, defaults: DEFAULTS } : { kind: 'removeWorkgroup', ruleName: names[i], workgroupId })),
+				ids.map(
+					(workgroupId, i): RuleEdit =>
+						adds[i]
+							? { kind: 'addWorkgroup', ruleName: names[i], workgroupId, defaults: DEFAULTS }
+							: { kind: 'removeWorkgroup', ruleName: names[i], workgroupId },
+				),
 			);
-		const unique = listArb.map((rules) => rules.filter((rule, i) => rules.findIndex((other) => other.name === rule.name) === i));
+		const unique = listArb.map((rules) =>
+			rules.filter((rule, i) => rules.findIndex((other) => other.name === rule.name) === i),
+		);
 		const asSets = (rules: Rule[]) =>
 			[...rules]
 				.sort((a, b) => a.name.localeCompare(b.name))
-				.map((rule) => ({ ...rule, associations: { ...rule.associations, WORKGROUP: [...((rule.associations.WORKGROUP as number[] | undefined) ?? [])].sort((x, y) => x - y) } }));
+				.map((rule) => ({
+					...rule,
+					associations: {
+						...rule.associations,
+						WORKGROUP: [...((rule.associations.WORKGROUP as number[] | undefined) ?? [])].sort(
+							(x, y) => x - y,
+						),
+					},
+				}));
 		fc.assert(
 			fc.property(unique, editsArb, fc.func(fc.integer()), (list, edits, order) => {
 				const shuffled = [...edits].sort((a, b) => order(a) - order(b) || 0);
-				expect(asSets(model(list as Rule[], shuffled))).toEqual(asSets(model(list as Rule[], edits)));
+				expect(asSets(model(list as Rule[], shuffled))).toEqual(
+					asSets(model(list as Rule[], edits)),
+				);
 			}),
 			{ numRuns: 1000 },
 		);
@@ -256,7 +356,33 @@ describe('rule edits (pure properties)', () => {
 
 describe('e-mails in paths (property)', () => {
 	it('any e-mail-like text is refused before a request, or reaches exactly the membership of that very address', async () => {
-		const char = fc.constantFrom('a', 'b', '.', '/', '?', '#', '%', '2', 'F', 'e', ' ', '+', "'", '&', '=', ';', '\\', 'é', 'ü', '\u200b', '\u202e', '..', '%2F', '%00', '\t');
+		const char = fc.constantFrom(
+			'a',
+			'b',
+			'.',
+			'/',
+			'?',
+			'#',
+			'%',
+			'2',
+			'F',
+			'e',
+			' ',
+			'+',
+			"'",
+			'&',
+			'=',
+			';',
+			'\\',
+			'é',
+			'ü',
+			'\u200b',
+			'\u202e',
+			'..',
+			'%2F',
+			'%00',
+			'\t',
+		);
 		const part = fc.string({ unit: char, minLength: 1, maxLength: 10 });
 		const emailArb = fc.oneof(
 			fc.tuple(part, part).map(([local, domain]) => `${local}@${domain}.example`),
@@ -265,11 +391,19 @@ describe('e-mails in paths (property)', () => {
 		);
 		// Every run also holds one plain address, so each run checks the path of an address that
 		// passes (the odd characters above alone passed the check in none of 15 runs in CI once).
-		const word = fc.string({ unit: fc.constantFrom('a', 'b', 'e', '2', 'z'), minLength: 1, maxLength: 8 });
+		const word = fc.string({
+			unit: fc.constantFrom('a', 'b', 'e', '2', 'z'),
+			minLength: 1,
+			maxLength: 8,
+		});
 		const plainArb = fc.tuple(word, word).map(([local, domain]) => `${local}@${domain}.example`);
 		const key = (email: string) => email.trim().toLowerCase();
 		const emailsArb = fc
-			.tuple(plainArb, fc.uniqueArray(emailArb, { minLength: 0, maxLength: 24, selector: key }), fc.nat())
+			.tuple(
+				plainArb,
+				fc.uniqueArray(emailArb, { minLength: 0, maxLength: 24, selector: key }),
+				fc.nat(),
+			)
 			.map(([plain, rest, at]) => {
 				const others = rest.filter((email) => key(email) !== key(plain));
 				others.splice(at % (others.length + 1), 0, plain);
@@ -285,21 +419,39 @@ describe('e-mails in paths (property)', () => {
 				sandbox.resetStats();
 				const result = await run(
 					sandbox,
-					{ resource: 'user', operation: 'enrol', email: '={{ $json.email }}', firstName: 'F', lastName: 'Z', workgroupId: rl(203) },
+					{
+						resource: 'user',
+						operation: 'enrol',
+						email: '={{ $json.email }}',
+						firstName: 'F',
+						lastName: 'Z',
+						workgroupId: rl(203),
+					},
 					emails.map((email) => ({ email })),
 					{ continueOnFail: true },
 				);
-				const refusedEarly = result.json.filter((json) => typeof json.error === 'string' && /^Email: .+ \(item \d+\)$/s.test(json.error)).length;
+				const refusedEarly = result.json.filter(
+					(json) => typeof json.error === 'string' && /^Email: .+ \(item \d+\)$/s.test(json.error),
+				).length;
 				const stats = sandbox.stats();
 				// Only the two endpoints of the operation were reached, once per item that passed the check.
-				for (const route of Object.keys(stats.byRoute)) expect(['POST /public/api/v1/user/provision', 'PUT /public/api/v1/workgroup/{id}/member/{email}']).toContain(route);
-				expect(stats.byRoute['POST /public/api/v1/user/provision'] ?? 0).toBe(emails.length - refusedEarly);
+				for (const route of Object.keys(stats.byRoute))
+					expect([
+						'POST /public/api/v1/user/provision',
+						'PUT /public/api/v1/workgroup/{id}/member/{email}',
+					]).toContain(route);
+				expect(stats.byRoute['POST /public/api/v1/user/provision'] ?? 0).toBe(
+					emails.length - refusedEarly,
+				);
 				result.json.forEach((json, i) => {
 					if (json.error !== undefined) return;
 					checked++;
 					// Provisioned and added under the very address: the path segment decoded to it.
 					const email = emails[i].trim();
-					expect([email, sandbox.state.memberships.get(203)?.has(email.toLowerCase())]).toEqual([email, true]);
+					expect([email, sandbox.state.memberships.get(203)?.has(email.toLowerCase())]).toEqual([
+						email,
+						true,
+					]);
 				});
 				expect(checked).toBeGreaterThan(checkedBefore);
 			}),
@@ -312,10 +464,23 @@ describe('e-mails in paths (property)', () => {
 // ---------------------------------------------------------------------------------------------
 // Date conversion
 
-const ZONES = ['UTC', 'Europe/Paris', 'America/New_York', 'America/St_Johns', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'Pacific/Chatham', 'Pacific/Kiritimati', 'America/Sao_Paulo'];
+const ZONES = [
+	'UTC',
+	'Europe/Paris',
+	'America/New_York',
+	'America/St_Johns',
+	'Asia/Kolkata',
+	'Asia/Kathmandu',
+	'Australia/Lord_Howe',
+	'Pacific/Chatham',
+	'Pacific/Kiritimati',
+	'America/Sao_Paulo',
+];
 const zoneArb = fc.constantFrom(...ZONES);
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
-const daysIn = (year: number, month: number) => new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 1 : 0);
+const daysIn = (year: number, month: number) =>
+	new Date(Date.UTC(2000, month, 0)).getUTCDate() -
+	(month === 2 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 1 : 0);
 
 describe('date conversion (properties)', () => {
 	it('impossible calendar fields are refused in every text form and every time zone', () => {
@@ -328,14 +493,33 @@ describe('date conversion (properties)', () => {
 				minute: fc.integer({ min: 0, max: 99 }),
 				second: fc.integer({ min: 0, max: 99 }),
 			})
-			.filter(({ year, month, day, hour, minute, second }) => month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59);
+			.filter(
+				({ year, month, day, hour, minute, second }) =>
+					month < 1 ||
+					month > 12 ||
+					day < 1 ||
+					day > daysIn(year, month) ||
+					hour > 23 ||
+					minute > 59 ||
+					second > 59,
+			);
 		fc.assert(
-			fc.property(fields, zoneArb, fc.constantFrom('api', 'Z', 'offset', 'local'), ({ year, month, day, hour, minute, second }, zone, form) => {
-				const date = `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
-				const time = `${pad(hour)}:${pad(minute)}:${pad(second)}`;
-				const text = { api: `${date} ${time}`, Z: `${date}T${time}Z`, offset: `${date}T${time}+05:30`, local: `${date}T${time}` }[form];
-				expect(() => toApiDate(text, zone)).toThrow(InvalidDateError);
-			}),
+			fc.property(
+				fields,
+				zoneArb,
+				fc.constantFrom('api', 'Z', 'offset', 'local'),
+				({ year, month, day, hour, minute, second }, zone, form) => {
+					const date = `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+					const time = `${pad(hour)}:${pad(minute)}:${pad(second)}`;
+					const text = {
+						api: `${date} ${time}`,
+						Z: `${date}T${time}Z`,
+						offset: `${date}T${time}+05:30`,
+						local: `${date}T${time}`,
+					}[form];
+					expect(() => toApiDate(text, zone)).toThrow(InvalidDateError);
+				},
+			),
 			{ numRuns: 2000 },
 		);
 	});
@@ -352,16 +536,30 @@ describe('date conversion (properties)', () => {
 		);
 	});
 
-	const instantArb = fc.integer({ min: new Date('0001-01-02T00:00:00Z').getTime(), max: new Date('9999-12-30T00:00:00Z').getTime() });
+	const instantArb = fc.integer({
+		min: new Date('0001-01-02T00:00:00Z').getTime(),
+		max: new Date('9999-12-30T00:00:00Z').getTime(),
+	});
 
 	it('any output is in the API format and converts to itself in any time zone', () => {
 		fc.assert(
-			fc.property(instantArb, zoneArb, zoneArb, fc.constantFrom('iso', 'api', 'local', 'ms'), (ms, from, to, form) => {
-				const input = { iso: new Date(ms).toISOString(), api: formatApiDate(ms), local: new Date(ms).toISOString().slice(0, 19), ms }[form];
-				const out = toApiDate(input, from);
-				expect(out).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-				expect(toApiDate(out, to)).toBe(out);
-			}),
+			fc.property(
+				instantArb,
+				zoneArb,
+				zoneArb,
+				fc.constantFrom('iso', 'api', 'local', 'ms'),
+				(ms, from, to, form) => {
+					const input = {
+						iso: new Date(ms).toISOString(),
+						api: formatApiDate(ms),
+						local: new Date(ms).toISOString().slice(0, 19),
+						ms,
+					}[form];
+					const out = toApiDate(input, from);
+					expect(out).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+					expect(toApiDate(out, to)).toBe(out);
+				},
+			),
 			{ numRuns: 1000 },
 		);
 	});
@@ -403,7 +601,13 @@ describe('date conversion (properties)', () => {
 		await fc.assert(
 			fc.asyncProperty(
 				zoneArb,
-				fc.array(fc.record({ ms: fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2090, 0, 1) }), form: fc.constantFrom('Z', 'offset', 'api', 'local', 'dateOnly') }), { minLength: 1, maxLength: 15 }),
+				fc.array(
+					fc.record({
+						ms: fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2090, 0, 1) }),
+						form: fc.constantFrom('Z', 'offset', 'api', 'local', 'dateOnly'),
+					}),
+					{ minLength: 1, maxLength: 15 },
+				),
 				async (zone, dates) => {
 					const sandbox = ctx.sandbox;
 					const inputs = dates.map(({ ms, form }) => {
@@ -413,29 +617,57 @@ describe('date conversion (properties)', () => {
 							case 'Z':
 								return { text: new Date(ms).toISOString(), expected: formatApiDate(ms) };
 							case 'offset':
-								return { text: local.toISO({ suppressMilliseconds: true }) as string, expected: formatApiDate(second) };
+								return {
+									text: local.toISO({ suppressMilliseconds: true }) as string,
+									expected: formatApiDate(second),
+								};
 							case 'api':
 								return { text: formatApiDate(ms), expected: formatApiDate(ms) };
 							case 'local':
 								// Luxon reads the wall-clock text in the zone: an independent oracle.
-								return { text: local.toFormat("yyyy-LL-dd'T'HH:mm:ss"), expected: formatApiDate(DateTime.fromISO(local.toFormat("yyyy-LL-dd'T'HH:mm:ss"), { zone }).toMillis()) };
+								return {
+									text: local.toFormat("yyyy-LL-dd'T'HH:mm:ss"),
+									expected: formatApiDate(
+										DateTime.fromISO(local.toFormat("yyyy-LL-dd'T'HH:mm:ss"), { zone }).toMillis(),
+									),
+								};
 							case 'dateOnly':
-								return { text: local.toFormat('yyyy-LL-dd'), expected: formatApiDate(DateTime.fromISO(local.toFormat('yyyy-LL-dd'), { zone }).toMillis()) };
+								return {
+									text: local.toFormat('yyyy-LL-dd'),
+									expected: formatApiDate(
+										DateTime.fromISO(local.toFormat('yyyy-LL-dd'), { zone }).toMillis(),
+									),
+								};
 						}
 					});
 					total += inputs.length;
 					setGlobalState({ defaultTimezone: zone });
 					try {
-						const items = inputs.map(({ text }, n) => ({ email: `d${total}-${n}@dates.example`, removalDate: text }));
+						const items = inputs.map(({ text }, n) => ({
+							email: `d${total}-${n}@dates.example`,
+							removalDate: text,
+						}));
 						const result = await run(
 							sandbox,
-							{ resource: 'user', operation: 'enrol', email: '={{ $json.email }}', firstName: 'D', lastName: 'T', workgroupId: rl(201), removalDate: '={{ $json.removalDate }}' },
+							{
+								resource: 'user',
+								operation: 'enrol',
+								email: '={{ $json.email }}',
+								firstName: 'D',
+								lastName: 'T',
+								workgroupId: rl(201),
+								removalDate: '={{ $json.removalDate }}',
+							},
 							items,
 						);
 						expect(result.error).toBeUndefined();
 						items.forEach((item, n) => {
 							const stored = sandbox.state.memberships.get(201)?.get(item.email)?.removalDate;
-							expect([zone, item.removalDate, stored]).toEqual([zone, item.removalDate, inputs[n].expected]);
+							expect([zone, item.removalDate, stored]).toEqual([
+								zone,
+								item.removalDate,
+								inputs[n].expected,
+							]);
 						});
 					} finally {
 						setGlobalState({ defaultTimezone: 'America/New_York' });

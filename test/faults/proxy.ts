@@ -40,7 +40,11 @@ async function readAll(stream: IncomingMessage): Promise<Buffer> {
 	return Buffer.concat(chunks);
 }
 
-export async function startScriptedProxy(target: string, prefix: string, script: ProxyScript = {}): Promise<ScriptedProxy> {
+export async function startScriptedProxy(
+	target: string,
+	prefix: string,
+	script: ProxyScript = {},
+): Promise<ScriptedProxy> {
 	const targetUrl = new URL(target);
 	const log: ScriptedProxy['log'] = [];
 	const perMethod = new Map<string, number>();
@@ -48,7 +52,9 @@ export async function startScriptedProxy(target: string, prefix: string, script:
 		void (async () => {
 			const path = req.url ?? '/';
 			if (!path.startsWith(`${prefix}/`)) {
-				res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"message":"outside the prefix"}');
+				res
+					.writeHead(404, { 'Content-Type': 'application/json' })
+					.end('{"message":"outside the prefix"}');
 				return;
 			}
 			const method = req.method ?? 'GET';
@@ -67,7 +73,11 @@ export async function startScriptedProxy(target: string, prefix: string, script:
 				if (!res.writableFinished) entry.clientGone = true;
 			});
 			await script.before?.(entry);
-			const headers = { ...req.headers, host: targetUrl.host, 'content-length': String(body.length) };
+			const headers = {
+				...req.headers,
+				host: targetUrl.host,
+				'content-length': String(body.length),
+			};
 			const upstream = httpRequest(
 				{ host: targetUrl.hostname, port: targetUrl.port, method, path: entry.path, headers },
 				(answer) => {

@@ -23,8 +23,16 @@ import { deferred, sleep, startScriptedProxy, type ScriptedProxy } from './proxy
 const ctx = useSandbox();
 
 type Json = Record<string, unknown>;
-const DEFAULTS = { type: 'PRIVATE', startDateTime: '2020-01-01 00:00:00', endDateTime: '2070-01-01 00:00:00' };
-const base = { type: 'PUBLIC', startDateTime: '2020-01-01 00:00:00', endDateTime: '2070-01-01 00:00:00' };
+const DEFAULTS = {
+	type: 'PRIVATE',
+	startDateTime: '2020-01-01 00:00:00',
+	endDateTime: '2070-01-01 00:00:00',
+};
+const base = {
+	type: 'PUBLIC',
+	startDateTime: '2020-01-01 00:00:00',
+	endDateTime: '2070-01-01 00:00:00',
+};
 const KEEP = {
 	name: 'Keep',
 	...base,
@@ -34,7 +42,8 @@ const KEEP = {
 	x_custom: { nested: ['a'] },
 };
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
-const wgs = (rule: Json | undefined) => ((rule?.associations as Json | undefined)?.WORKGROUP as number[] | undefined) ?? [];
+const wgs = (rule: Json | undefined) =>
+	((rule?.associations as Json | undefined)?.WORKGROUP as number[] | undefined) ?? [];
 const byName = (rules: Json[], name: string) => rules.find((rule) => rule.name === name);
 
 function newCourse(sandbox: Sandbox, rules: Json[]): number {
@@ -44,7 +53,8 @@ function newCourse(sandbox: Sandbox, rules: Json[]): number {
 	return courseId;
 }
 
-const read = (courseId: number): Json[] => structuredClone(readRules(ctx.sandbox.state, courseId)) as Json[];
+const read = (courseId: number): Json[] =>
+	structuredClone(readRules(ctx.sandbox.state, courseId)) as Json[];
 
 /** Lets the sandbox drop the answers of the first `count` rule saves after applying them (resetAfterApplyRate = 1), then no more. */
 function dropFirstSaveAnswers(sandbox: Sandbox, count: number): () => void {
@@ -96,16 +106,35 @@ describe('a rule save that fails half way (the platform applies it, the answer i
 	const cases: Case[] = [
 		{
 			name: 'addWorkgroup × 33 (30 new, 3 already there)',
-			parameters: { resource: 'rule', operation: 'addWorkgroup', ruleName: 'A', workgroupId: '={{ $json.v }}' },
+			parameters: {
+				resource: 'rule',
+				operation: 'addWorkgroup',
+				ruleName: 'A',
+				workgroupId: '={{ $json.v }}',
+			},
 			items: adds.map((v) => ({ v })),
-			edits: adds.map((workgroupId) => ({ kind: 'addWorkgroup', ruleName: 'A', workgroupId, defaults: DEFAULTS })),
+			edits: adds.map((workgroupId) => ({
+				kind: 'addWorkgroup',
+				ruleName: 'A',
+				workgroupId,
+				defaults: DEFAULTS,
+			})),
 			actions: adds.map((v) => (v > 10 ? 'workgroupAdded' : 'alreadyPresent')),
 		},
 		{
 			name: 'removeWorkgroup × 9 (8 there, 1 not)',
-			parameters: { resource: 'rule', operation: 'removeWorkgroup', ruleName: 'A', workgroupId: '={{ $json.v }}' },
+			parameters: {
+				resource: 'rule',
+				operation: 'removeWorkgroup',
+				ruleName: 'A',
+				workgroupId: '={{ $json.v }}',
+			},
 			items: removes.map((v) => ({ v })),
-			edits: removes.map((workgroupId) => ({ kind: 'removeWorkgroup', ruleName: 'A', workgroupId })),
+			edits: removes.map((workgroupId) => ({
+				kind: 'removeWorkgroup',
+				ruleName: 'A',
+				workgroupId,
+			})),
 			actions: removes.map((v) => (v === 99 ? 'notPresent' : 'workgroupRemoved')),
 		},
 		{
@@ -123,7 +152,12 @@ describe('a rule save that fails half way (the platform applies it, the answer i
 			edits: upserts.map(({ name, ids }) => ({
 				kind: 'upsert',
 				ruleName: name,
-				fields: { type: 'PUBLIC', startDateTime: DEFAULTS.startDateTime, endDateTime: DEFAULTS.endDateTime, workgroupIds: ids },
+				fields: {
+					type: 'PUBLIC',
+					startDateTime: DEFAULTS.startDateTime,
+					endDateTime: DEFAULTS.endDateTime,
+					workgroupIds: ids,
+				},
 				defaults: DEFAULTS,
 			})),
 			actions: upserts.map((_, n) => (n < 5 ? 'created' : 'updated')),
@@ -137,53 +171,66 @@ describe('a rule save that fails half way (the platform applies it, the answer i
 		},
 	];
 
-	it.each(cases)('$name: the final list is what was meant, saved once', async ({ name, parameters, items, edits, actions }) => {
-		const sandbox = ctx.sandbox;
-		const courseId = newCourse(sandbox, [
-			KEEP,
-			{ ...KEEP, name: 'A', type: 'PRIVATE', associations: { WORKGROUP: range(1, 10), USER: [5] } },
-			{ ...KEEP, name: 'Doomed', associations: { JOB: [9] } },
-			{ ...KEEP, name: 'Doomed too', associations: {} },
-		]);
-		const before = read(courseId);
-		const restore = dropFirstSaveAnswers(sandbox, 1);
-		let result;
-		try {
-			result = await run(sandbox, { ...parameters, courseId: rl(courseId) }, items, { continueOnFail: true });
-		} finally {
-			restore();
-		}
-		const out = tally(result.items, items.length, name);
-		const after = read(courseId);
-		expect(withoutNewIds(after, before)).toEqual(withoutNewIds(model(before, edits), before));
-		expect([...out.errors.values()]).toEqual([]);
-		expect([...out.ok.values()].map((json) => json.action)).toEqual(actions);
-		const stats = sandbox.stats();
-		expect(stats.faultsInjected.resetAfterApply).toBe(1);
-		// Saved once: the re-read after the lost answer showed the save held, nothing was re-posted.
-		expect(stats.byRoute).toEqual({ [RULE_READ]: 2, [RULE_SAVE]: 1 });
-		expect(stats.writes[`rules:${courseId}`]).toBe(1);
-		expect(stats.duplicateWrites).toBe(0);
-		const names = after.map((rule) => rule.name);
-		expect(new Set(names).size).toBe(names.length);
-		recordCounts({
-			suite: 'rule save lost half way',
-			scenario: name,
-			faults: faultTotal(stats),
-			items: items.length,
-			succeeded: out.succeeded,
-			failed: out.failed,
-			duplicates: names.length - new Set(names).size,
-			lost: 0,
-			note: `${stats.writes[`rules:${courseId}`]} save applied, ${stats.byRoute[RULE_READ]} reads`,
-		});
-	});
+	it.each(cases)(
+		'$name: the final list is what was meant, saved once',
+		async ({ name, parameters, items, edits, actions }) => {
+			const sandbox = ctx.sandbox;
+			const courseId = newCourse(sandbox, [
+				KEEP,
+				{
+					...KEEP,
+					name: 'A',
+					type: 'PRIVATE',
+					associations: { WORKGROUP: range(1, 10), USER: [5] },
+				},
+				{ ...KEEP, name: 'Doomed', associations: { JOB: [9] } },
+				{ ...KEEP, name: 'Doomed too', associations: {} },
+			]);
+			const before = read(courseId);
+			const restore = dropFirstSaveAnswers(sandbox, 1);
+			let result;
+			try {
+				result = await run(sandbox, { ...parameters, courseId: rl(courseId) }, items, {
+					continueOnFail: true,
+				});
+			} finally {
+				restore();
+			}
+			const out = tally(result.items, items.length, name);
+			const after = read(courseId);
+			expect(withoutNewIds(after, before)).toEqual(withoutNewIds(model(before, edits), before));
+			expect([...out.errors.values()]).toEqual([]);
+			expect([...out.ok.values()].map((json) => json.action)).toEqual(actions);
+			const stats = sandbox.stats();
+			expect(stats.faultsInjected.resetAfterApply).toBe(1);
+			// Saved once: the re-read after the lost answer showed the save held, nothing was re-posted.
+			expect(stats.byRoute).toEqual({ [RULE_READ]: 2, [RULE_SAVE]: 1 });
+			expect(stats.writes[`rules:${courseId}`]).toBe(1);
+			expect(stats.duplicateWrites).toBe(0);
+			const names = after.map((rule) => rule.name);
+			expect(new Set(names).size).toBe(names.length);
+			recordCounts({
+				suite: 'rule save lost half way',
+				scenario: name,
+				faults: faultTotal(stats),
+				items: items.length,
+				succeeded: out.succeeded,
+				failed: out.failed,
+				duplicates: names.length - new Set(names).size,
+				lost: 0,
+				note: `${stats.writes[`rules:${courseId}`]} save applied, ${stats.byRoute[RULE_READ]} reads`,
+			});
+		},
+	);
 
 	it('a save applied only after the node gave up on it (timeout): seen by the re-read, not posted again', async () => {
 		// The platform receives the first save but handles it only after 1.5 s; the node (timeout
 		// 1 s) waits the timeout again before its re-read, which then shows the save held.
 		const sandbox = ctx.sandbox;
-		const courseId = newCourse(sandbox, [KEEP, { ...KEEP, name: 'A', associations: { WORKGROUP: [1] } }]);
+		const courseId = newCourse(sandbox, [
+			KEEP,
+			{ ...KEEP, name: 'A', associations: { WORKGROUP: [1] } },
+		]);
 		const before = read(courseId);
 		const proxy = await startScriptedProxy(sandbox.url, '/late', {
 			async before(request) {
@@ -194,7 +241,14 @@ describe('a rule save that fails half way (the platform applies it, the answer i
 			const items = range(2, 20).map((v) => ({ v }));
 			const result = await run(
 				sandbox,
-				{ resource: 'rule', operation: 'addWorkgroup', courseId: rl(courseId), ruleName: 'A', workgroupId: '={{ $json.v }}', requestOptions: { timeout: 1 } },
+				{
+					resource: 'rule',
+					operation: 'addWorkgroup',
+					courseId: rl(courseId),
+					ruleName: 'A',
+					workgroupId: '={{ $json.v }}',
+					requestOptions: { timeout: 1 },
+				},
 				items,
 				{ continueOnFail: true, credentials: { baseUrl: proxy.url } },
 			);
@@ -202,7 +256,17 @@ describe('a rule save that fails half way (the platform applies it, the answer i
 			expect([...out.errors.values()]).toEqual([]);
 			const saves = proxy.log.filter((request) => request.method === 'POST');
 			expect(saves.map((save) => [save.clientGone ?? false, save.status])).toEqual([[true, 200]]);
-			expect(read(courseId)).toEqual(model(before, items.map(({ v }) => ({ kind: 'addWorkgroup', ruleName: 'A', workgroupId: v as number, defaults: DEFAULTS }))));
+			expect(read(courseId)).toEqual(
+				model(
+					before,
+					items.map(({ v }) => ({
+						kind: 'addWorkgroup',
+						ruleName: 'A',
+						workgroupId: v as number,
+						defaults: DEFAULTS,
+					})),
+				),
+			);
 			const stats = sandbox.stats();
 			expect(stats.writes[`rules:${courseId}`]).toBe(1);
 			expect(stats.duplicateWrites).toBe(0);
@@ -236,7 +300,14 @@ describe('a rule save that fails half way (the platform applies it, the answer i
 			},
 		});
 		try {
-			const params = { resource: 'rule', operation: 'addWorkgroup', courseId: rl(courseId), ruleName: 'New', workgroupId: '={{ $json.v }}', requestOptions: { timeout: 1 } };
+			const params = {
+				resource: 'rule',
+				operation: 'addWorkgroup',
+				courseId: rl(courseId),
+				ruleName: 'New',
+				workgroupId: '={{ $json.v }}',
+				requestOptions: { timeout: 1 },
+			};
 			const options = { continueOnFail: true, credentials: { baseUrl: proxy.url } };
 			const first = await run(sandbox, params, [{ v: 1 }, { v: 2 }], options);
 			const second = await run(sandbox, params, [{ v: 3 }], options);
@@ -288,55 +359,97 @@ describe('concurrent executions editing the same rule (one n8n process)', () => 
 	const STAYS = range(9000, 5);
 
 	/** One workflow: items → Add Workgroup (all adds) and items → Remove Workgroup (all removes), same rule. */
-	async function workflow(sandbox: Sandbox, courseId: number, add: number[], remove: number[], options: INodeParameters = {}) {
+	async function workflow(
+		sandbox: Sandbox,
+		courseId: number,
+		add: number[],
+		remove: number[],
+		options: INodeParameters = {},
+	) {
 		const edit = (operation: string, ids: number[]) =>
 			run(
 				sandbox,
-				{ resource: 'rule', operation, courseId: rl(courseId), ruleName: 'Shared', workgroupId: '={{ $json.v }}', requestOptions: options },
+				{
+					resource: 'rule',
+					operation,
+					courseId: rl(courseId),
+					ruleName: 'Shared',
+					workgroupId: '={{ $json.v }}',
+					requestOptions: options,
+				},
 				ids.map((v) => ({ v })),
 				{ continueOnFail: true },
 			);
 		const added = await edit('addWorkgroup', add);
 		const removed = await edit('removeWorkgroup', remove);
-		return { added: tally(added.items, add.length, 'adds'), removed: tally(removed.items, remove.length, 'removes') };
+		return {
+			added: tally(added.items, add.length, 'adds'),
+			removed: tally(removed.items, remove.length, 'removes'),
+		};
 	}
 
 	const faultCases: Array<[string, Partial<FaultConfig>]> = [
 		['no faults', {}],
-		['resets before and after a save, 503s and slow answers', { resetRate: 0.1, resetAfterApplyRate: 0.3, errorRate: 0.15, errorStatuses: [503], slowRate: 0.2, slowMs: 40, seed: 31 }],
+		[
+			'resets before and after a save, 503s and slow answers',
+			{
+				resetRate: 0.1,
+				resetAfterApplyRate: 0.3,
+				errorRate: 0.15,
+				errorStatuses: [503],
+				slowRate: 0.2,
+				slowMs: 40,
+				seed: 31,
+			},
+		],
 	];
-	it.each(faultCases)('two workflows at once, adds and removes of different workgroups: every edit holds (%s)', async (name, faults) => {
-		const sandbox = ctx.sandbox;
-		const courseId = newCourse(sandbox, [KEEP, { ...KEEP, name: 'Shared', associations: { WORKGROUP: [...A_REMOVE, ...STAYS, ...B_REMOVE], USER: [1] } }]);
-		const keepBefore = read(courseId)[0];
-		sandbox.setFaults({ latencyMs: 5, ...faults });
-		const [a, b] = await Promise.all([workflow(sandbox, courseId, A_ADD, A_REMOVE), workflow(sandbox, courseId, B_ADD, B_REMOVE)]);
-		const stats = sandbox.stats();
-		sandbox.resetFaults();
+	it.each(faultCases)(
+		'two workflows at once, adds and removes of different workgroups: every edit holds (%s)',
+		async (name, faults) => {
+			const sandbox = ctx.sandbox;
+			const courseId = newCourse(sandbox, [
+				KEEP,
+				{
+					...KEEP,
+					name: 'Shared',
+					associations: { WORKGROUP: [...A_REMOVE, ...STAYS, ...B_REMOVE], USER: [1] },
+				},
+			]);
+			const keepBefore = read(courseId)[0];
+			sandbox.setFaults({ latencyMs: 5, ...faults });
+			const [a, b] = await Promise.all([
+				workflow(sandbox, courseId, A_ADD, A_REMOVE),
+				workflow(sandbox, courseId, B_ADD, B_REMOVE),
+			]);
+			const stats = sandbox.stats();
+			sandbox.resetFaults();
 
-		const all = [a.added, a.removed, b.added, b.removed];
-		for (const t of all) expect([...t.errors.values()]).toEqual([]);
-		const after = read(courseId);
-		const shared = byName(after, 'Shared');
-		expect(after).toHaveLength(2);
-		expect(after[0]).toEqual(keepBefore);
-		expect([...wgs(shared)].sort((x, y) => x - y)).toEqual([...A_ADD, ...B_ADD, ...STAYS]);
-		expect((shared?.associations as Json).USER).toEqual([1]);
-		const lost = [...A_ADD, ...B_ADD].filter((id) => !wgs(shared).includes(id)).length + [...A_REMOVE, ...B_REMOVE].filter((id) => wgs(shared).includes(id)).length;
-		recordCounts({
-			suite: 'concurrent rule edits',
-			scenario: `one process, 2 workflows × 65 items (${name})`,
-			faults: faultTotal(stats),
-			items: all.reduce((sum, t) => sum + t.items, 0),
-			succeeded: all.reduce((sum, t) => sum + t.succeeded, 0),
-			failed: all.reduce((sum, t) => sum + t.failed, 0),
-			duplicates: stats.duplicateWrites,
-			lost,
-			note: `${stats.writes[`rules:${courseId}`]} saves applied, ${stats.byRoute[RULE_READ]} reads`,
-		});
-		expect(lost).toBe(0);
-		expect(stats.duplicateWrites).toBe(0);
-	});
+			const all = [a.added, a.removed, b.added, b.removed];
+			for (const t of all) expect([...t.errors.values()]).toEqual([]);
+			const after = read(courseId);
+			const shared = byName(after, 'Shared');
+			expect(after).toHaveLength(2);
+			expect(after[0]).toEqual(keepBefore);
+			expect([...wgs(shared)].sort((x, y) => x - y)).toEqual([...A_ADD, ...B_ADD, ...STAYS]);
+			expect((shared?.associations as Json).USER).toEqual([1]);
+			const lost =
+				[...A_ADD, ...B_ADD].filter((id) => !wgs(shared).includes(id)).length +
+				[...A_REMOVE, ...B_REMOVE].filter((id) => wgs(shared).includes(id)).length;
+			recordCounts({
+				suite: 'concurrent rule edits',
+				scenario: `one process, 2 workflows × 65 items (${name})`,
+				faults: faultTotal(stats),
+				items: all.reduce((sum, t) => sum + t.items, 0),
+				succeeded: all.reduce((sum, t) => sum + t.succeeded, 0),
+				failed: all.reduce((sum, t) => sum + t.failed, 0),
+				duplicates: stats.duplicateWrites,
+				lost,
+				note: `${stats.writes[`rules:${courseId}`]} saves applied, ${stats.byRoute[RULE_READ]} reads`,
+			});
+			expect(lost).toBe(0);
+			expect(stats.duplicateWrites).toBe(0);
+		},
+	);
 });
 
 describe('two n8n processes editing the same course (no shared lock)', () => {
@@ -352,9 +465,14 @@ describe('two n8n processes editing the same course (no shared lock)', () => {
 	const B_REMOVE = range(500, 20);
 	const STAYS = [900, 901];
 
-	async function race(order: 'overwrite before the verifying read' | 'overwrite after the verifying read') {
+	async function race(
+		order: 'overwrite before the verifying read' | 'overwrite after the verifying read',
+	) {
 		const sandbox = ctx.sandbox;
-		const courseId = newCourse(sandbox, [KEEP, { ...KEEP, name: 'Shared', associations: { WORKGROUP: [...B_REMOVE, ...STAYS] } }]);
+		const courseId = newCourse(sandbox, [
+			KEEP,
+			{ ...KEEP, name: 'Shared', associations: { WORKGROUP: [...B_REMOVE, ...STAYS] } },
+		]);
 		const bRead = deferred();
 		const aSaved = deferred();
 		const bSaved = deferred();
@@ -375,7 +493,8 @@ describe('two n8n processes editing the same course (no shared lock)', () => {
 		const b = await startScriptedProxy(sandbox.url, '/process-b', {
 			async before(request) {
 				// B's save, computed from the list before A's save, lands after A's save ...
-				if (request.method === 'POST' && request.methodIndex === 0) await (late ? aVerified.promise : aSaved.promise);
+				if (request.method === 'POST' && request.methodIndex === 0)
+					await (late ? aVerified.promise : aSaved.promise);
 			},
 			after(request) {
 				if (request.method === 'GET' && request.methodIndex === 0) bRead.resolve();
@@ -383,10 +502,26 @@ describe('two n8n processes editing the same course (no shared lock)', () => {
 			},
 		});
 		proxies.push(a, b);
-		const params = (operation: string) => ({ resource: 'rule', operation, courseId: rl(courseId), ruleName: 'Shared', workgroupId: '={{ $json.v }}' });
+		const params = (operation: string) => ({
+			resource: 'rule',
+			operation,
+			courseId: rl(courseId),
+			ruleName: 'Shared',
+			workgroupId: '={{ $json.v }}',
+		});
 		const [outA, outB] = await Promise.all([
-			run(sandbox, params('addWorkgroup'), A_ADD.map((v) => ({ v })), { continueOnFail: true, credentials: { baseUrl: a.url } }),
-			run(sandbox, params('removeWorkgroup'), B_REMOVE.map((v) => ({ v })), { continueOnFail: true, credentials: { baseUrl: b.url } }),
+			run(
+				sandbox,
+				params('addWorkgroup'),
+				A_ADD.map((v) => ({ v })),
+				{ continueOnFail: true, credentials: { baseUrl: a.url } },
+			),
+			run(
+				sandbox,
+				params('removeWorkgroup'),
+				B_REMOVE.map((v) => ({ v })),
+				{ continueOnFail: true, credentials: { baseUrl: b.url } },
+			),
 		]);
 		const shared = byName(read(courseId), 'Shared');
 		return {
@@ -431,10 +566,19 @@ describe('two n8n processes editing the same course (no shared lock)', () => {
 		// Running the same items again repairs it: the edits are idempotent.
 		const again = await run(
 			ctx.sandbox,
-			{ resource: 'rule', operation: 'addWorkgroup', courseId: rl(result.courseId), ruleName: 'Shared', workgroupId: '={{ $json.v }}' },
+			{
+				resource: 'rule',
+				operation: 'addWorkgroup',
+				courseId: rl(result.courseId),
+				ruleName: 'Shared',
+				workgroupId: '={{ $json.v }}',
+			},
 			A_ADD.map((v) => ({ v })),
 		);
 		expect(again.error).toBeUndefined();
-		expect([...wgs(byName(read(result.courseId), 'Shared'))].sort((x, y) => x - y)).toEqual([...A_ADD, ...STAYS]);
+		expect([...wgs(byName(read(result.courseId), 'Shared'))].sort((x, y) => x - y)).toEqual([
+			...A_ADD,
+			...STAYS,
+		]);
 	});
 });

@@ -16,7 +16,15 @@ import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import type { FaultConfig, Sandbox } from '../../sandbox';
 import { createNodeTypes, manualWorkflow, runWorkflow } from '../harness';
 import { credentialsFor, rl, useSandbox } from '../action/setup';
-import { faultSummary, faultTotal, recordCounts, repeatedWrites, tally, type Tally, waitIdle } from './helpers';
+import {
+	faultSummary,
+	faultTotal,
+	recordCounts,
+	repeatedWrites,
+	tally,
+	type Tally,
+	waitIdle,
+} from './helpers';
 
 const ctx = useSandbox();
 
@@ -54,7 +62,10 @@ function branches(courseId: number, requestOptions: INodeParameters): Branch[] {
 		lastName: 'Storm',
 	});
 	return [
-		{ name: 'Provision', parameters: { resource: 'user', operation: 'provision', ...user('prov'), gender: 'FEMALE' } },
+		{
+			name: 'Provision',
+			parameters: { resource: 'user', operation: 'provision', ...user('prov'), gender: 'FEMALE' },
+		},
 		{
 			name: 'Add Member',
 			parameters: {
@@ -65,18 +76,40 @@ function branches(courseId: number, requestOptions: INodeParameters): Branch[] {
 				removalDate: '={{ $json.n % 2 === 0 ? "2031-06-30 12:00:00" : "" }}',
 			},
 		},
-		{ name: 'Enrol', parameters: { resource: 'user', operation: 'enrol', ...user('enr'), workgroupId: rl(201) } },
+		{
+			name: 'Enrol',
+			parameters: { resource: 'user', operation: 'enrol', ...user('enr'), workgroupId: rl(201) },
+		},
 		{
 			name: 'Register',
-			parameters: { resource: 'event', operation: 'register', ...user('reg'), workgroupId: rl(204), communityId: '301', eventId: '401' },
+			parameters: {
+				resource: 'event',
+				operation: 'register',
+				...user('reg'),
+				workgroupId: rl(204),
+				communityId: '301',
+				eventId: '401',
+			},
 		},
 		{
 			name: 'Rule Add',
-			parameters: { resource: 'rule', operation: 'addWorkgroup', courseId: rl(courseId), ruleName: ADD_RULE, workgroupId: '={{ 5000 + $json.n }}' },
+			parameters: {
+				resource: 'rule',
+				operation: 'addWorkgroup',
+				courseId: rl(courseId),
+				ruleName: ADD_RULE,
+				workgroupId: '={{ 5000 + $json.n }}',
+			},
 		},
 		{
 			name: 'Rule Remove',
-			parameters: { resource: 'rule', operation: 'removeWorkgroup', courseId: rl(courseId), ruleName: REMOVE_RULE, workgroupId: '={{ 6000 + $json.n }}' },
+			parameters: {
+				resource: 'rule',
+				operation: 'removeWorkgroup',
+				courseId: rl(courseId),
+				ruleName: REMOVE_RULE,
+				workgroupId: '={{ 6000 + $json.n }}',
+			},
 		},
 	].map((branch) => ({ ...branch, parameters: { ...branch.parameters, requestOptions } }));
 }
@@ -87,7 +120,12 @@ async function runStorm(sandbox: Sandbox, courseId: number, requestOptions: INod
 	const result = await runWorkflow({
 		...manualWorkflow({
 			items: Array.from({ length: N }, (_, n) => ({ n })),
-			steps: list.map((branch) => ({ name: branch.name, type: NODE, parameters: branch.parameters, onError: 'continueRegularOutput' })),
+			steps: list.map((branch) => ({
+				name: branch.name,
+				type: NODE,
+				parameters: branch.parameters,
+				onError: 'continueRegularOutput',
+			})),
 			layout: 'branches',
 		}),
 		nodeTypes: createNodeTypes({ [NODE]: new Knolyx() }),
@@ -95,20 +133,34 @@ async function runStorm(sandbox: Sandbox, courseId: number, requestOptions: INod
 		credentialTypes: [new KnolyxApi()],
 	});
 	expect(result.error).toBeUndefined();
-	return Object.fromEntries(list.map((branch) => [branch.name, tally(result.output(branch.name), N, branch.name)])) as Record<string, Tally>;
+	return Object.fromEntries(
+		list.map((branch) => [branch.name, tally(result.output(branch.name), N, branch.name)]),
+	) as Record<string, Tally>;
 }
 
 function prepare(sandbox: Sandbox): number {
 	const seeded = sandbox.seed({
 		courses: [{ title: 'Storm course' }],
-		users: Array.from({ length: N }, (_, n) => ({ firstName: `Member${n}`, lastName: 'Storm', email: email('mem', n) })),
+		users: Array.from({ length: N }, (_, n) => ({
+			firstName: `Member${n}`,
+			lastName: 'Storm',
+			email: email('mem', n),
+		})),
 	});
 	const courseId = seeded.courses[0];
 	sandbox.seed({
 		rules: {
 			[courseId]: [
 				KEEP_RULE,
-				{ ...KEEP_RULE, name: REMOVE_RULE, type: 'PRIVATE', associations: { WORKGROUP: [...Array.from({ length: N }, (_, n) => removedWg(n)), STAYS_WG], USER: [1002] } },
+				{
+					...KEEP_RULE,
+					name: REMOVE_RULE,
+					type: 'PRIVATE',
+					associations: {
+						WORKGROUP: [...Array.from({ length: N }, (_, n) => removedWg(n)), STAYS_WG],
+						USER: [1002],
+					},
+				},
 			],
 		},
 	});
@@ -117,26 +169,36 @@ function prepare(sandbox: Sandbox): number {
 }
 
 type Json = Record<string, unknown>;
-const wgs = (rule: Json | undefined) => ((rule?.associations as Json | undefined)?.WORKGROUP as number[] | undefined) ?? [];
+const wgs = (rule: Json | undefined) =>
+	((rule?.associations as Json | undefined)?.WORKGROUP as number[] | undefined) ?? [];
 
 /**
  * Checks the platform's final state against the items: everything reported done holds, nothing
  * exists twice. Returns the number of lost edits and of duplicated effects.
  */
-function checkState(sandbox: Sandbox, courseId: number, keepBefore: Json, removeBefore: Json, out: Record<string, Tally>) {
+function checkState(
+	sandbox: Sandbox,
+	courseId: number,
+	keepBefore: Json,
+	removeBefore: Json,
+	out: Record<string, Tally>,
+) {
 	const state = sandbox.state;
 	const lost: string[] = [];
 	const duplicates: string[] = [];
 
 	// One onboarding e-mail per created user, never two.
 	const mails = new Map<string, number>();
-	for (const mail of state.onboardingEmails) mails.set(mail.to.toLowerCase(), (mails.get(mail.to.toLowerCase()) ?? 0) + 1);
-	for (const [to, count] of mails) if (count > 1) duplicates.push(`${count} onboarding e-mails to ${to}`);
+	for (const mail of state.onboardingEmails)
+		mails.set(mail.to.toLowerCase(), (mails.get(mail.to.toLowerCase()) ?? 0) + 1);
+	for (const [to, count] of mails)
+		if (count > 1) duplicates.push(`${count} onboarding e-mails to ${to}`);
 	const emails = [...state.users.values()].map((user) => user.email.toLowerCase());
 	if (new Set(emails).size !== emails.length) duplicates.push('two users with one e-mail');
 
 	const user = (address: string) => state.findUserByEmail(address);
-	const member = (wg: number, address: string) => state.memberships.get(wg)?.get(address.toLowerCase());
+	const member = (wg: number, address: string) =>
+		state.memberships.get(wg)?.get(address.toLowerCase());
 	for (let n = 0; n < N; n++) {
 		if (out.Provision.ok.has(n)) {
 			const u = user(email('prov', n));
@@ -152,14 +214,17 @@ function checkState(sandbox: Sandbox, courseId: number, keepBefore: Json, remove
 		}
 		if (out.Register.ok.has(n)) {
 			const u = user(email('reg', n));
-			if (!u || !member(204, email('reg', n)) || !state.attendance.get(401)?.has(u.id)) lost.push(`register ${n}`);
-			if (u && out.Register.ok.get(n)?.userId !== u.id) lost.push(`register ${n}: wrong user id in the output`);
+			if (!u || !member(204, email('reg', n)) || !state.attendance.get(401)?.has(u.id))
+				lost.push(`register ${n}`);
+			if (u && out.Register.ok.get(n)?.userId !== u.id)
+				lost.push(`register ${n}: wrong user id in the output`);
 		}
 	}
 
 	const rules = (state.rules.get(courseId) ?? []) as Json[];
 	const names = rules.map((rule) => rule.name as string);
-	if (new Set(names).size !== names.length) duplicates.push(`rule names repeated: ${names.join(', ')}`);
+	if (new Set(names).size !== names.length)
+		duplicates.push(`rule names repeated: ${names.join(', ')}`);
 	const keep = rules.find((rule) => rule.name === KEEP_RULE.name);
 	if (JSON.stringify(keep) !== JSON.stringify(keepBefore)) lost.push('the untouched rule changed');
 	const addRule = rules.find((rule) => rule.name === ADD_RULE);
@@ -167,14 +232,20 @@ function checkState(sandbox: Sandbox, courseId: number, keepBefore: Json, remove
 	if (!removeRule) lost.push('the rule workgroups were removed from is gone');
 	const { associations: removeAssocBefore, ...removeRestBefore } = removeBefore;
 	const { associations: removeAssocAfter, ...removeRestAfter } = removeRule ?? {};
-	if (JSON.stringify(removeRestAfter) !== JSON.stringify(removeRestBefore)) lost.push('the other fields of the edited rule changed');
-	if (JSON.stringify((removeAssocAfter as Json | undefined)?.USER) !== JSON.stringify((removeAssocBefore as Json).USER)) lost.push('USER association changed');
+	if (JSON.stringify(removeRestAfter) !== JSON.stringify(removeRestBefore))
+		lost.push('the other fields of the edited rule changed');
+	if (
+		JSON.stringify((removeAssocAfter as Json | undefined)?.USER) !==
+		JSON.stringify((removeAssocBefore as Json).USER)
+	)
+		lost.push('USER association changed');
 	if (!wgs(removeRule).includes(STAYS_WG)) lost.push(`workgroup ${STAYS_WG} was removed`);
 	const addWgs = wgs(addRule);
 	if (new Set(addWgs).size !== addWgs.length) duplicates.push('a workgroup twice in a rule');
 	for (let n = 0; n < N; n++) {
 		if (out['Rule Add'].ok.has(n) && !addWgs.includes(addedWg(n))) lost.push(`rule add ${n}`);
-		if (out['Rule Remove'].ok.has(n) && wgs(removeRule).includes(removedWg(n))) lost.push(`rule remove ${n}`);
+		if (out['Rule Remove'].ok.has(n) && wgs(removeRule).includes(removedWg(n)))
+			lost.push(`rule remove ${n}`);
 	}
 	// Every workgroup in the add rule was asked for by an item (nothing invented).
 	for (const id of addWgs) if (id < 5000 || id >= 5000 + N) lost.push(`unexpected workgroup ${id}`);
@@ -194,11 +265,27 @@ interface Storm {
 }
 
 const STORMS: Storm[] = [
-	{ name: '429 storm with Retry-After', faults: { rateLimitPerSecond: 25, latencyMs: 2 }, allSucceed: true },
-	{ name: '5xx burst (500, 502, 503, 504)', faults: { errorRate: 0.3, errorStatuses: [500, 502, 503, 504], seed: 21 } },
-	{ name: 'retried 502/503/504 burst', faults: { errorRate: 0.25, errorStatuses: [502, 503, 504], seed: 5 }, allSucceed: true },
+	{
+		name: '429 storm with Retry-After',
+		faults: { rateLimitPerSecond: 25, latencyMs: 2 },
+		allSucceed: true,
+	},
+	{
+		name: '5xx burst (500, 502, 503, 504)',
+		faults: { errorRate: 0.3, errorStatuses: [500, 502, 503, 504], seed: 21 },
+	},
+	{
+		name: 'retried 502/503/504 burst',
+		faults: { errorRate: 0.25, errorStatuses: [502, 503, 504], seed: 5 },
+		allSucceed: true,
+	},
 	{ name: 'connections reset mid-request', faults: { resetRate: 0.25, seed: 8 }, allSucceed: true },
-	{ name: 'connections reset after the write applied', faults: { resetAfterApplyRate: 0.3, seed: 13 }, appliedThenLost: true, allSucceed: true },
+	{
+		name: 'connections reset after the write applied',
+		faults: { resetAfterApplyRate: 0.3, seed: 13 },
+		appliedThenLost: true,
+		allSucceed: true,
+	},
 	{
 		name: 'slow answers past a 1 s timeout',
 		faults: { slowMs: 1500, slowRate: 0.12, seed: 4 },
@@ -230,7 +317,9 @@ describe.each(STORMS)('$name', (storm) => {
 	it('every item succeeds or is a clear error item; no write duplicated; nothing lost', async () => {
 		const sandbox = ctx.sandbox;
 		const courseId = prepare(sandbox);
-		const [keepBefore, removeBefore] = structuredClone(sandbox.state.rules.get(courseId) ?? []) as Json[];
+		const [keepBefore, removeBefore] = structuredClone(
+			sandbox.state.rules.get(courseId) ?? [],
+		) as Json[];
 		sandbox.setFaults(storm.faults);
 
 		const started = Date.now();
@@ -241,7 +330,13 @@ describe.each(STORMS)('$name', (storm) => {
 		const stats = sandbox.stats();
 		sandbox.resetFaults();
 
-		const { lost, duplicates, ruleCount } = checkState(sandbox, courseId, keepBefore, removeBefore, out);
+		const { lost, duplicates, ruleCount } = checkState(
+			sandbox,
+			courseId,
+			keepBefore,
+			removeBefore,
+			out,
+		);
 		const all = Object.values(out);
 		const succeeded = all.reduce((sum, t) => sum + t.succeeded, 0);
 		const failed = all.reduce((sum, t) => sum + t.failed, 0);
@@ -263,9 +358,9 @@ describe.each(STORMS)('$name', (storm) => {
 		expect(duplicates).toEqual([]);
 		expect(ruleCount).toBeLessThanOrEqual(3);
 		if (storm.allSucceed) {
-			expect(Object.fromEntries(Object.entries(out).map(([name, t]) => [name, [...t.errors.values()]]))).toEqual(
-				Object.fromEntries(Object.keys(out).map((name) => [name, []])),
-			);
+			expect(
+				Object.fromEntries(Object.entries(out).map(([name, t]) => [name, [...t.errors.values()]])),
+			).toEqual(Object.fromEntries(Object.keys(out).map((name) => [name, []])));
 		}
 		if (!storm.appliedThenLost) {
 			// No answer was lost after a write was applied: no write reached the platform twice.
@@ -279,7 +374,8 @@ describe.each(STORMS)('$name', (storm) => {
 			// Repeats are the same request sent again after its answer was lost: provision of the
 			// same user (updates nothing, no second e-mail), the same membership, attendance
 			// answered 409 (kept as "already attending"), or a rule list already saved.
-			for (const key of Object.keys(repeats)) expect(key).toMatch(/^(provision|member|attend|rules):/);
+			for (const key of Object.keys(repeats))
+				expect(key).toMatch(/^(provision|member|attend|rules):/);
 		}
 	});
 });

@@ -27,12 +27,24 @@ const gc = runInNewContext('gc') as () => void;
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 afterAll(() => agent.destroy());
 
-function send(url: string, method: string, body: Buffer | string, headers: Record<string, string>): Promise<number> {
+function send(
+	url: string,
+	method: string,
+	body: Buffer | string,
+	headers: Record<string, string>,
+): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const target = new URL(url);
 		const payload = typeof body === 'string' ? Buffer.from(body) : body;
 		const req = request(
-			{ host: target.hostname, port: target.port, path: target.pathname, method, agent, headers: { 'Content-Length': String(payload.length), ...headers } },
+			{
+				host: target.hostname,
+				port: target.port,
+				path: target.pathname,
+				method,
+				agent,
+				headers: { 'Content-Length': String(payload.length), ...headers },
+			},
 			(res) => {
 				res.resume();
 				res.on('end', () => resolve(res.statusCode ?? 0));
@@ -50,11 +62,26 @@ function heap(): { heapUsed: number; arrayBuffers: number } {
 }
 
 const MB = 1024 * 1024;
-const TWO_MB_JSON = JSON.stringify({ id: 'big', type: 'COURSE_STARTED', data: { pad: 'x'.repeat(2 * MB) } });
+const TWO_MB_JSON = JSON.stringify({
+	id: 'big',
+	type: 'COURSE_STARTED',
+	data: { pad: 'x'.repeat(2 * MB) },
+});
 const TWO_MB_GARBAGE = randomBytes(2 * MB);
 /** A well-formed event of a selected type, nested 10 000 levels deep in 20 KB: refused, never run. */
 const DEEP_EVENT = `{"id":"deep","type":"COURSE_STARTED","data":{"user":{"id":1},"extra":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`;
-const GARBAGE = ['{"id":', '[]', 'null', '"text"', '{"id":1,"type":2,"data":3}', '{"id":"x","type":"COURSE_STARTED"}', `${'['.repeat(5000)}${']'.repeat(5000)}`, '\u0000\u0001\u0002', '{"__proto__":{"polluted":true},"id":"p","type":"COURSE_STARTED","data":[]}', DEEP_EVENT];
+const GARBAGE = [
+	'{"id":',
+	'[]',
+	'null',
+	'"text"',
+	'{"id":1,"type":2,"data":3}',
+	'{"id":"x","type":"COURSE_STARTED"}',
+	`${'['.repeat(5000)}${']'.repeat(5000)}`,
+	'\u0000\u0001\u0002',
+	'{"__proto__":{"polluted":true},"id":"p","type":"COURSE_STARTED","data":[]}',
+	DEEP_EVENT,
+];
 const randomToken = (i: number): Record<string, string> => {
 	switch (i % 6) {
 		case 0:
@@ -73,8 +100,13 @@ async function activeHost(dedupeWindow?: number): Promise<{ h: TriggerHost; toke
 	const h = await hosts.start({
 		nodeType: new KnolyxTrigger(),
 		type: 'n8n-nodes-knolyx.knolyxTrigger',
-		parameters: { events: ['COURSE_STARTED', 'COURSE_COMPLETED'], options: dedupeWindow === undefined ? {} : { dedupeWindow } },
-		credentials: { knolyxApi: { baseUrl: ctx.sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey } },
+		parameters: {
+			events: ['COURSE_STARTED', 'COURSE_COMPLETED'],
+			options: dedupeWindow === undefined ? {} : { dedupeWindow },
+		},
+		credentials: {
+			knolyxApi: { baseUrl: ctx.sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
+		},
 		credentialTypes: [new KnolyxApi()],
 		webhookId: `abuse-${randomUUID()}`,
 	});
@@ -88,29 +120,54 @@ async function activeHost(dedupeWindow?: number): Promise<{ h: TriggerHost; toke
 
 /** Delivery `i` of the abuse mix; returns the status. */
 async function abuse(url: string, token: string, i: number): Promise<number> {
-	const event = () => JSON.stringify({ id: randomUUID(), type: 'COURSE_STARTED', data: { user: { id: i, name: 'Eve', email: 'eve@example.com' }, course: { id: 101, name: 'X' } } });
+	const event = () =>
+		JSON.stringify({
+			id: randomUUID(),
+			type: 'COURSE_STARTED',
+			data: {
+				user: { id: i, name: 'Eve', email: 'eve@example.com' },
+				course: { id: 101, name: 'X' },
+			},
+		});
 	const json = { 'Content-Type': 'application/json' };
-	if (i % 100 === 0) return await send(url, 'PUT', TWO_MB_JSON, { ...json, ...randomToken(i / 100) });
-	if (i % 100 === 50) return await send(url, 'PUT', TWO_MB_GARBAGE, { ...json, 'X-Webhook-Security-Token': token });
+	if (i % 100 === 0)
+		return await send(url, 'PUT', TWO_MB_JSON, { ...json, ...randomToken(i / 100) });
+	if (i % 100 === 50)
+		return await send(url, 'PUT', TWO_MB_GARBAGE, { ...json, 'X-Webhook-Security-Token': token });
 	switch (i % 10) {
 		case 7: {
 			// Wrong method, right token, a valid event.
 			const method = ['GET', 'POST', 'DELETE', 'PATCH'][i % 4];
-			return await send(url, method, method === 'GET' ? '' : event(), { ...json, 'X-Webhook-Security-Token': token });
+			return await send(url, method, method === 'GET' ? '' : event(), {
+				...json,
+				'X-Webhook-Security-Token': token,
+			});
 		}
 		case 8:
 			// Garbage, with the right token (i ends in 8 here: the tens pick the entry).
-			return await send(url, 'PUT', GARBAGE[Math.floor(i / 10) % GARBAGE.length], { ...json, 'X-Webhook-Security-Token': token });
+			return await send(url, 'PUT', GARBAGE[Math.floor(i / 10) % GARBAGE.length], {
+				...json,
+				'X-Webhook-Security-Token': token,
+			});
 		case 9:
 			// Garbage, with a random token, sometimes not even declared JSON.
-			return await send(url, 'PUT', GARBAGE[i % GARBAGE.length], { 'Content-Type': i % 3 === 0 ? 'text/plain' : 'application/json', ...randomToken(i) });
+			return await send(url, 'PUT', GARBAGE[i % GARBAGE.length], {
+				'Content-Type': i % 3 === 0 ? 'text/plain' : 'application/json',
+				...randomToken(i),
+			});
 		default:
 			// A valid-looking event with a random, truncated or missing token.
 			return await send(url, 'PUT', event(), { ...json, ...randomToken(i) });
 	}
 }
 
-async function storm(url: string, token: string, from: number, count: number, statuses: Map<number, number>): Promise<void> {
+async function storm(
+	url: string,
+	token: string,
+	from: number,
+	count: number,
+	statuses: Map<number, number>,
+): Promise<void> {
 	let next = from;
 	const worker = async () => {
 		while (next < from + count) {
@@ -158,7 +215,10 @@ it('10 000 abusive deliveries start no execution, leave the dedupe stores empty 
 		failed: 10_000,
 		duplicates: 0,
 		lost: 0,
-		note: `0 executions; answers ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(', ')}; heap ${(growth / MB).toFixed(1)} MB after gc; ${(elapsed / 1000).toFixed(1)} s`,
+		note: `0 executions; answers ${[...statuses]
+			.sort(([a], [b]) => a - b)
+			.map(([status, n]) => `${status}×${n}`)
+			.join(', ')}; heap ${(growth / MB).toFixed(1)} MB after gc; ${(elapsed / 1000).toFixed(1)} s`,
 	});
 });
 
@@ -168,11 +228,17 @@ it('real events beyond the duplicate window keep both dedupe stores at the windo
 	const url = h.url('trigger');
 	const ids = Array.from({ length: 1200 }, () => randomUUID());
 	const headers = { 'Content-Type': 'application/json', 'X-Webhook-Security-Token': token };
-	const body = (id: string) => JSON.stringify({ id, type: 'COURSE_COMPLETED', data: { user: { id: 1, name: 'A', email: 'a@example.com' }, course: { id: 101, name: 'C' } } });
+	const body = (id: string) =>
+		JSON.stringify({
+			id,
+			type: 'COURSE_COMPLETED',
+			data: { user: { id: 1, name: 'A', email: 'a@example.com' }, course: { id: 101, name: 'C' } },
+		});
 	let next = 0;
 	await Promise.all(
 		Array.from({ length: 8 }, async () => {
-			while (next < ids.length) expect(await send(url, 'PUT', body(ids[next++]), headers)).toBe(200);
+			while (next < ids.length)
+				expect(await send(url, 'PUT', body(ids[next++]), headers)).toBe(200);
 		}),
 	);
 	expect(h.executions()).toHaveLength(ids.length);

@@ -9,7 +9,8 @@
 const path = require('node:path');
 
 const dir = process.env.KNOLYX_FLOOR_DIR;
-if (!dir) throw new Error('KNOLYX_FLOOR_DIR is not set: run the floor tests with npm run test:floor');
+if (!dir)
+	throw new Error('KNOLYX_FLOOR_DIR is not set: run the floor tests with npm run test:floor');
 const workflow = require(path.join(dir, 'node_modules', 'n8n-workflow'));
 
 function createRunExecutionData(data = {}) {
@@ -33,4 +34,7 @@ function createRunExecutionData(data = {}) {
 	};
 }
 
-module.exports = { ...workflow, createRunExecutionData: workflow.createRunExecutionData ?? createRunExecutionData };
+module.exports = {
+	...workflow,
+	createRunExecutionData: workflow.createRunExecutionData ?? createRunExecutionData,
+};

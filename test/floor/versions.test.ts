@@ -7,7 +7,8 @@ import { Workflow } from 'n8n-workflow';
 const versionOf = (entry: string): string => {
 	let dir = dirname(entry);
 	while (!/node_modules[\\/](n8n-core|n8n-workflow)$/.test(dir)) dir = dirname(dir);
-	return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+	return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string })
+		.version;
 };
 
 describe('floor run', () => {

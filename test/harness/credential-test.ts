@@ -29,7 +29,8 @@ export async function testCredential(
 	credType: ICredentialType,
 	data: Record<string, unknown>,
 ): Promise<INodeCredentialTestResult> {
-	if (!credType.test) return { status: 'Error', message: 'No testing function found for this credential.' };
+	if (!credType.test)
+		return { status: 'Error', message: 'No testing function found for this credential.' };
 	const { request, rules } = credType.test;
 
 	const helper = new HarnessCredentialsHelper([credType], { [credType.name]: data });
@@ -50,7 +51,9 @@ export async function testCredential(
 			inputs: [],
 			outputs: [],
 			credentials: [{ name: credType.name, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request } }],
+			properties: [
+				{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request } },
+			],
 		},
 	};
 	const nodeTypes: INodeTypes = {
@@ -109,8 +112,11 @@ export async function testCredential(
 	for (const rule of rules ?? []) {
 		if (rule.type !== 'responseSuccessBody') continue;
 		const body = response?.[0]?.[0]?.json as Record<string, unknown> | undefined;
-		const value = rule.properties.key.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown>)?.[key], body);
-		if (value === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		const value = rule.properties.key
+			.split('.')
+			.reduce<unknown>((at, key) => (at as Record<string, unknown>)?.[key], body);
+		if (value === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }

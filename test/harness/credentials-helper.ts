@@ -54,7 +54,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 		}
 		if (authenticate?.type === 'generic') {
-			if (!workflow || !node) throw new UnexpectedError('Generic authentication needs workflow and node');
+			if (!workflow || !node)
+				throw new UnexpectedError('Generic authentication needs workflow and node');
 			const resolve = (value: string) =>
 				String(
 					workflow.expression.getSimpleParameterValue(

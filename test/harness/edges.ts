@@ -33,7 +33,8 @@ export async function settledEdgeReport(sandboxUrl: string, waitMs = 5000): Prom
 	for (;;) {
 		const report = await edgeReport(sandboxUrl);
 		const answer = report[0]?.answers[0];
-		if ((answer && (answer.finished || answer.closedEarly)) || Date.now() - started > waitMs) return report;
+		if ((answer && (answer.finished || answer.closedEarly)) || Date.now() - started > waitMs)
+			return report;
 		await new Promise((resolve) => setTimeout(resolve, 20));
 	}
 }

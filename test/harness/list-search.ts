@@ -33,9 +33,16 @@ export async function callListSearch(call: ListSearchCall): Promise<INodeListSea
 		parameters: call.parameters,
 		credentials: { knolyxApi: { id: 'test-knolyxApi', name: 'Test knolyxApi' } },
 	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: createNodeTypes({ [call.type]: call.nodeType }) });
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: createNodeTypes({ [call.type]: call.nodeType }),
+	});
 	const helper = new HarnessCredentialsHelper([new KnolyxApi()], call.credentials);
-	const additionalData = createAdditionalData(helper, undefined, { currentNodeParameters: node.parameters });
+	const additionalData = createAdditionalData(helper, undefined, {
+		currentNodeParameters: node.parameters,
+	});
 	const context = new LoadOptionsContext(workflow, node, additionalData, call.path);
 	const search = call.nodeType.methods?.listSearch?.[call.method];
 	if (!search) throw new Error(`${call.type} has no list-search method ${call.method}`);

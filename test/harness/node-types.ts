@@ -62,7 +62,9 @@ type AnyNodeType = INodeType | IVersionedNodeType;
  * registered as `knolyx` (the part after the last dot), so package-prefixed names work.
  * The harness's Manual Trigger and `test.setItems` are always included.
  */
-export function createNodeTypes(nodeClasses: AnyNodeType[] | Record<string, AnyNodeType>): INodeTypes {
+export function createNodeTypes(
+	nodeClasses: AnyNodeType[] | Record<string, AnyNodeType>,
+): INodeTypes {
 	const registry = new Map<string, AnyNodeType>([
 		[MANUAL_TRIGGER_TYPE, new ManualTrigger()],
 		[SET_ITEMS_TYPE, new SetItems()],
@@ -72,7 +74,8 @@ export function createNodeTypes(nodeClasses: AnyNodeType[] | Record<string, AnyN
 		: Object.entries(nodeClasses);
 	for (const [name, type] of entries) registry.set(name, type);
 
-	const lookup = (name: string) => registry.get(name) ?? registry.get(name.split('.').pop() ?? name);
+	const lookup = (name: string) =>
+		registry.get(name) ?? registry.get(name.split('.').pop() ?? name);
 	return {
 		getByName: (name) => {
 			const type = lookup(name);

@@ -43,7 +43,11 @@ export interface RunWorkflowResult {
  * Gives each node a reference to every credential its type declares and the test provides
  * (as n8n stores `{ id, name }` on saved nodes), unless the node already names one.
  */
-function attachCredentials(node: INode, nodeTypes: INodeTypes, credentials: HarnessCredentials): INode {
+function attachCredentials(
+	node: INode,
+	nodeTypes: INodeTypes,
+	credentials: HarnessCredentials,
+): INode {
 	const type = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const refs = { ...node.credentials };
 	for (const { name } of type.description.credentials ?? []) {
@@ -68,8 +72,10 @@ async function checkedRun(start: () => Promise<unknown>): Promise<void> {
 			await start();
 			return;
 		} catch (error) {
+			const retry =
+				attempt < REGEX_TRIES && (error as Error | undefined)?.message === REGEX_TIME_LIMIT;
 			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- test harness: the run's own error, passed on unchanged
-			if (attempt >= REGEX_TRIES || (error as Error | undefined)?.message !== REGEX_TIME_LIMIT) throw error;
+			if (!retry) throw error;
 		}
 	}
 }
@@ -104,22 +110,32 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflow
 		createdAt: new Date(),
 		updatedAt: new Date(),
 	} as never);
-	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
-	const additionalData = createAdditionalData(helper, undefined, { hooks, executionId: 'harness-execution' });
+	const finished = new Promise<IRun>((resolve) =>
+		hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)),
+	);
+	const additionalData = createAdditionalData(helper, undefined, {
+		hooks,
+		executionId: 'harness-execution',
+	});
 
 	const runExecutionData: IRunExecutionData = createRunExecutionData({
 		executionData: {
 			nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
 		},
 	});
-	await checkedRun(() => new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow));
+	await checkedRun(() =>
+		new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(
+			workflow,
+		),
+	);
 	const data = await finished;
 
 	const runData = data.data.resultData.runData;
 	return {
 		data,
 		output: (nodeName) => runData[nodeName]?.at(-1)?.data?.main?.[0] ?? [],
-		outputs: (nodeName) => (runData[nodeName]?.at(-1)?.data?.main ?? []).map((items) => items ?? []),
+		outputs: (nodeName) =>
+			(runData[nodeName]?.at(-1)?.data?.main ?? []).map((items) => items ?? []),
 		error: data.data.resultData.error as Error | undefined,
 		credentialReads: helper.reads,
 	};
@@ -140,9 +156,7 @@ export interface RunNodeOptions {
 }
 
 /** Runs Manual Trigger → Set Items (opts.items) → the node under test; returns the node's output. */
-export async function runNode(
-	opts: RunNodeOptions,
-): Promise<{
+export async function runNode(opts: RunNodeOptions): Promise<{
 	items: INodeExecutionData[];
 	errorItems: INodeExecutionData[];
 	error?: Error;
@@ -150,17 +164,33 @@ export async function runNode(
 	credentialReads: Record<string, number>;
 }> {
 	const description = NodeHelpers.getVersionedNodeType(opts.nodeType, opts.typeVersion).description;
-	const latest = Array.isArray(description.version) ? Math.max(...description.version) : description.version;
+	const latest = Array.isArray(description.version)
+		? Math.max(...description.version)
+		: description.version;
 	const onError = opts.onError ?? (opts.continueOnFail ? 'continueRegularOutput' : undefined);
 	const result = await runWorkflow({
 		...manualWorkflow({
 			items: opts.items,
-			steps: [{ name: 'Node', type: opts.type, typeVersion: opts.typeVersion ?? latest, parameters: opts.parameters, onError }],
+			steps: [
+				{
+					name: 'Node',
+					type: opts.type,
+					typeVersion: opts.typeVersion ?? latest,
+					parameters: opts.parameters,
+					onError,
+				},
+			],
 		}),
 		nodeTypes: createNodeTypes({ [opts.type]: opts.nodeType }),
 		credentials: opts.credentials,
 		credentialTypes: opts.credentialTypes,
 	});
 	const [items = [], errorItems = []] = result.outputs('Node');
-	return { items, errorItems, error: result.error, run: result.data, credentialReads: result.credentialReads };
+	return {
+		items,
+		errorItems,
+		error: result.error,
+		run: result.data,
+		credentialReads: result.credentialReads,
+	};
 }

@@ -88,7 +88,15 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 	};
 	const helper = new HarnessCredentialsHelper(opts.credentialTypes, opts.credentials);
 	const newWorkflow = (staticData: IDataObject) =>
-		new Workflow({ id: 'harness-workflow', name: 'Harness workflow', nodes: [node], connections: {}, nodeTypes, active: false, staticData });
+		new Workflow({
+			id: 'harness-workflow',
+			name: 'Harness workflow',
+			nodes: [node],
+			connections: {},
+			nodeTypes,
+			active: false,
+			staticData,
+		});
 
 	const saved = newWorkflow({});
 	let test: Workflow | undefined;
@@ -107,9 +115,21 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 	const webhooksOf = (workflow: Workflow, isTest: boolean): IWebhookData[] =>
 		(nodeType.description.webhooks ?? []).flatMap((description) => {
 			const get = (value: unknown, fallback?: string | boolean) =>
-				workflow.expression.getSimpleParameterValue(node, value as string, 'internal', {}, undefined, fallback);
+				workflow.expression.getSimpleParameterValue(
+					node,
+					value as string,
+					'internal',
+					{},
+					undefined,
+					fallback,
+				);
 			const nodePath = String(get(description.path)).replace(/^\/|\/$/g, '');
-			const path = NodeHelpers.getNodeWebhookPath(workflow.id, node, nodePath, get(description.isFullPath, false) as boolean);
+			const path = NodeHelpers.getNodeWebhookPath(
+				workflow.id,
+				node,
+				nodePath,
+				get(description.isFullPath, false) as boolean,
+			);
 			return String(get(description.httpMethod, 'GET'))
 				.split(',')
 				.map((method) => ({
@@ -123,10 +143,25 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 				}));
 		});
 
-	const runSetup = async (method: WebhookSetupMethodNames, workflow: Workflow, webhook: IWebhookData, mode: WorkflowExecuteMode, activation: WorkflowActivateMode) => {
+	const runSetup = async (
+		method: WebhookSetupMethodNames,
+		workflow: Workflow,
+		webhook: IWebhookData,
+		mode: WorkflowExecuteMode,
+		activation: WorkflowActivateMode,
+	) => {
 		const fn = nodeType.webhookMethods?.[webhook.webhookDescription.name]?.[method];
 		if (!fn) return undefined;
-		return await fn.call(new HookContext(workflow, node, webhook.workflowExecuteAdditionalData, mode, activation, webhook));
+		return await fn.call(
+			new HookContext(
+				workflow,
+				node,
+				webhook.workflowExecuteAdditionalData,
+				mode,
+				activation,
+				webhook,
+			),
+		);
 	};
 
 	const host: TriggerHost = {
@@ -142,7 +177,9 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 			return test?.staticData;
 		},
 		url(mode, name = 'default') {
-			const webhook = webhooksOf(saved, mode === 'manual').find((w) => w.webhookDescription.name === name);
+			const webhook = webhooksOf(saved, mode === 'manual').find(
+				(w) => w.webhookDescription.name === name,
+			);
 			if (!webhook) throw new Error(`The node has no webhook named "${name}"`);
 			return `${publicBase}/${mode === 'manual' ? 'webhook-test' : 'webhook'}/${webhook.path}`;
 		},
@@ -150,11 +187,28 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 			// Production: ActiveWorkflowManager adds webhooks with mode 'trigger', activation 'activate'.
 			// Test: TestWebhooks registers first, then creates with mode and activation 'manual',
 			// on a workflow copy whose static data is kept with the registration only.
-			const workflow = mode === 'trigger' ? saved : (test = newWorkflow(JSON.parse(JSON.stringify(saved.staticData ?? {}))));
+			const workflow =
+				mode === 'trigger'
+					? saved
+					: (test = newWorkflow(JSON.parse(JSON.stringify(saved.staticData ?? {}))));
 			for (const webhook of webhooksOf(workflow, mode === 'manual')) {
 				registered[mode].push(webhook);
-				if (!(await runSetup('checkExists', workflow, webhook, mode, mode === 'trigger' ? 'activate' : 'manual'))) {
-					await runSetup('create', workflow, webhook, mode, mode === 'trigger' ? 'activate' : 'manual');
+				if (
+					!(await runSetup(
+						'checkExists',
+						workflow,
+						webhook,
+						mode,
+						mode === 'trigger' ? 'activate' : 'manual',
+					))
+				) {
+					await runSetup(
+						'create',
+						workflow,
+						webhook,
+						mode,
+						mode === 'trigger' ? 'activate' : 'manual',
+					);
 				}
 			}
 		},
@@ -185,7 +239,10 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 		const webhook = registered[mode].find((w) => w.path === path && w.httpMethod === req.method);
 		const workflow = mode === 'trigger' ? saved : test;
 		if (!match || !webhook || !workflow) {
-			res.status(404).json({ code: 404, message: `The requested webhook "${req.method} ${path}" is not registered.` });
+			res.status(404).json({
+				code: 404,
+				message: `The requested webhook "${req.method} ${path}" is not registered.`,
+			});
 			return;
 		}
 		const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -194,7 +251,12 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 		unread.readRawBody = async () => {
 			unread.rawBody = raw;
 		};
-		if (node.typeVersion > 1 && !/^(application\/json|text\/plain|application\/x-www-form-urlencoded)|[/+]xml(;|$)/i.test(contentType)) {
+		if (
+			node.typeVersion > 1 &&
+			!/^(application\/json|text\/plain|application\/x-www-form-urlencoded)|[/+]xml(;|$)/i.test(
+				contentType,
+			)
+		) {
 			req.body = undefined;
 		} else {
 			unread.rawBody = raw;
@@ -209,11 +271,26 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 		const executeMode: WorkflowExecuteMode = mode === 'manual' ? 'manual' : 'webhook';
 		let result: IWebhookResponseData;
 		try {
-			const data = { ...webhook, workflowExecuteAdditionalData: additionalData({ httpRequest: req, httpResponse: res }) };
-			const context = new WebhookContext(workflow, node, data.workflowExecuteAdditionalData, executeMode, data, [], null);
+			const data = {
+				...webhook,
+				workflowExecuteAdditionalData: additionalData({ httpRequest: req, httpResponse: res }),
+			};
+			const context = new WebhookContext(
+				workflow,
+				node,
+				data.workflowExecuteAdditionalData,
+				executeMode,
+				data,
+				[],
+				null,
+			);
 			result = (await nodeType.webhook!.call(context)) as IWebhookResponseData;
 		} catch (error) {
-			res.status(500).json({ code: 0, message: 'Workflow Webhook Error: Workflow could not be started!', error: (error as Error).message });
+			res.status(500).json({
+				code: 0,
+				message: 'Workflow Webhook Error: Workflow could not be started!',
+				error: (error as Error).message,
+			});
 			return;
 		}
 		if (result.workflowData !== undefined) {
@@ -223,7 +300,8 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 			if (mode === 'manual') await host.deactivate('manual');
 		}
 		if (!result.noWebhookResponse && !res.headersSent) {
-			const fallback = result.workflowData === undefined ? 'Webhook call received' : 'Workflow was started';
+			const fallback =
+				result.workflowData === undefined ? 'Webhook call received' : 'Workflow was started';
 			res.status(200).json(result.webhookResponse ?? { message: fallback });
 		}
 	});
@@ -241,10 +319,12 @@ function parseBody(raw: Buffer, contentType: string): unknown {
 	if (raw.length === 0) return {};
 	const [type, ...parameters] = contentType.split(';');
 	const mediaType = type.trim().toLowerCase();
-	const charset = /charset\s*=\s*"?([^";]+)/i.exec(parameters.join(';'))?.[1]?.trim().toLowerCase() ?? 'utf-8';
+	const charset =
+		/charset\s*=\s*"?([^";]+)/i.exec(parameters.join(';'))?.[1]?.trim().toLowerCase() ?? 'utf-8';
 	const text = () => raw.toString(charset as BufferEncoding);
 	if (mediaType === 'application/json') return JSON.parse(text());
-	if (mediaType === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(text()));
+	if (mediaType === 'application/x-www-form-urlencoded')
+		return Object.fromEntries(new URLSearchParams(text()));
 	if (mediaType === 'text/plain') return text();
 	return {};
 }
@@ -269,7 +349,8 @@ export function triggerHosts(): TriggerHosts {
 			const ending = open;
 			open = [];
 			for (const host of ending) {
-				for (const mode of ['manual', 'trigger'] as const) await host.deactivate(mode).catch(() => undefined);
+				for (const mode of ['manual', 'trigger'] as const)
+					await host.deactivate(mode).catch(() => undefined);
 				await host.close();
 			}
 		},

@@ -48,20 +48,48 @@ export function stepNode(step: WorkflowStep, id: string, position: [number, numb
 	};
 }
 
-const main = (to: string[]) => ({ main: [to.map((node) => ({ node, type: 'main' as const, index: 0 }))] });
+const main = (to: string[]) => ({
+	main: [to.map((node) => ({ node, type: 'main' as const, index: 0 }))],
+});
 
 /**
  * Manual Trigger → Set Items (`items`) → the steps, in a line or as branches: the workflow
  * every in-process test and benchmark runs (with runWorkflow), as a user would wire it in n8n.
  */
-export function manualWorkflow({ items, itemsName = 'Items', steps, layout = 'line' }: ManualWorkflowOptions): ManualWorkflow {
-	const head: INode[] = [{ id: 't', name: TRIGGER_NAME, type: MANUAL_TRIGGER_TYPE, typeVersion: 1, position: [0, 0], parameters: {} }];
+export function manualWorkflow({
+	items,
+	itemsName = 'Items',
+	steps,
+	layout = 'line',
+}: ManualWorkflowOptions): ManualWorkflow {
+	const head: INode[] = [
+		{
+			id: 't',
+			name: TRIGGER_NAME,
+			type: MANUAL_TRIGGER_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+	];
 	if (items) {
-		head.push({ id: 'i', name: itemsName, type: SET_ITEMS_TYPE, typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(items) } });
+		head.push({
+			id: 'i',
+			name: itemsName,
+			type: SET_ITEMS_TYPE,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: { items: JSON.stringify(items) },
+		});
 	}
 	const x = head.length * 200;
 	const branches = layout === 'branches';
-	const nodes = [...head, ...steps.map((step, index) => stepNode(step, `s${index}`, branches ? [x, index * 150] : [x + index * 200, 0]))];
+	const nodes = [
+		...head,
+		...steps.map((step, index) =>
+			stepNode(step, `s${index}`, branches ? [x, index * 150] : [x + index * 200, 0]),
+		),
+	];
 	const connections: IConnections = {};
 	for (let i = 0; i < head.length - 1; i++) connections[head[i].name] = main([head[i + 1].name]);
 	const feeder = head[head.length - 1].name;

@@ -2,13 +2,19 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 
-import { formatApiDate, InvalidDateError, isBlank, toApiDate } from '../../nodes/Knolyx/helpers/dates';
+import {
+	formatApiDate,
+	InvalidDateError,
+	isBlank,
+	toApiDate,
+} from '../../nodes/Knolyx/helpers/dates';
 
 /**
  * The instant toApiDate gives (to the second: the API's format has no fraction). The cases
  * below have whole-second inputs, so this is the instant the node computes.
  */
-const instantOf = (value: unknown, timeZone?: string): number => Date.parse(`${toApiDate(value, timeZone).replace(' ', 'T')}Z`);
+const instantOf = (value: unknown, timeZone?: string): number =>
+	Date.parse(`${toApiDate(value, timeZone).replace(' ', 'T')}Z`);
 
 describe('the API format', () => {
 	it('is taken as UTC, whatever the workflow time zone', () => {
@@ -83,13 +89,21 @@ describe('ISO 8601 without an offset (the n8n date picker) is read in the workfl
 
 describe('objects n8n expressions give', () => {
 	it('a Luxon DateTime (e.g. {{ $now.plus({ days: 30 }) }}) is its instant', () => {
-		expect(toApiDate(DateTime.fromISO('2026-07-01T12:00:00', { zone: 'Asia/Tokyo' }))).toBe('2026-07-01 03:00:00');
-		expect(toApiDate(DateTime.fromISO('2026-07-01T12:00:00', { zone: 'Asia/Tokyo' }), 'Europe/Paris')).toBe('2026-07-01 03:00:00');
-		expect(toApiDate(DateTime.fromMillis(Date.UTC(2030, 5, 1, 8)).plus({ days: 30 }))).toBe('2030-07-01 08:00:00');
+		expect(toApiDate(DateTime.fromISO('2026-07-01T12:00:00', { zone: 'Asia/Tokyo' }))).toBe(
+			'2026-07-01 03:00:00',
+		);
+		expect(
+			toApiDate(DateTime.fromISO('2026-07-01T12:00:00', { zone: 'Asia/Tokyo' }), 'Europe/Paris'),
+		).toBe('2026-07-01 03:00:00');
+		expect(toApiDate(DateTime.fromMillis(Date.UTC(2030, 5, 1, 8)).plus({ days: 30 }))).toBe(
+			'2030-07-01 08:00:00',
+		);
 	});
 
 	it('any object with toMillis() works (another Luxon copy, a wrapper)', () => {
-		expect(toApiDate({ toMillis: () => Date.UTC(2026, 1, 3, 4, 5, 6) })).toBe('2026-02-03 04:05:06');
+		expect(toApiDate({ toMillis: () => Date.UTC(2026, 1, 3, 4, 5, 6) })).toBe(
+			'2026-02-03 04:05:06',
+		);
 	});
 
 	it('a Date and epoch milliseconds', () => {
@@ -145,7 +159,9 @@ describe('invalid dates are refused, never shifted to another day', () => {
 	});
 
 	it('an unknown time zone is an error, not UTC', () => {
-		expect(() => toApiDate('2026-01-01T00:00:00', 'Mars/Olympus')).toThrow('unknown time zone "Mars/Olympus"');
+		expect(() => toApiDate('2026-01-01T00:00:00', 'Mars/Olympus')).toThrow(
+			'unknown time zone "Mars/Olympus"',
+		);
 		expect(() => toApiDate('2026-01-01T00:00:00', 'Mars/Olympus')).toThrow(InvalidDateError);
 	});
 
@@ -169,10 +185,21 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function wallClock(ms: number, timeZone: string): string {
 	let formatter = formatters.get(timeZone);
 	if (!formatter) {
-		formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+		formatter = new Intl.DateTimeFormat('en-US', {
+			timeZone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+		});
 		formatters.set(timeZone, formatter);
 	}
-	const parts = Object.fromEntries(formatter.formatToParts(new Date(ms)).map((part) => [part.type, part.value]));
+	const parts = Object.fromEntries(
+		formatter.formatToParts(new Date(ms)).map((part) => [part.type, part.value]),
+	);
 	return `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
@@ -194,7 +221,18 @@ function transitions(zone: string, year: number): number[] {
 	return found;
 }
 
-const ZONES = ['UTC', 'Europe/Paris', 'America/New_York', 'America/Sao_Paulo', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'Pacific/Chatham', 'Pacific/Apia', 'Africa/Casablanca'];
+const ZONES = [
+	'UTC',
+	'Europe/Paris',
+	'America/New_York',
+	'America/Sao_Paulo',
+	'Asia/Kolkata',
+	'Asia/Kathmandu',
+	'Australia/Lord_Howe',
+	'Pacific/Chatham',
+	'Pacific/Apia',
+	'Africa/Casablanca',
+];
 
 describe('properties', () => {
 	it('any instant formatted in the API format parses back to the same instant (to the second)', () => {
@@ -211,14 +249,18 @@ describe('properties', () => {
 
 	it('any instant as ISO 8601 with Z or with an offset gives the same API date', () => {
 		fc.assert(
-			fc.property(fc.integer({ min: Date.UTC(1970, 0, 1), max: MAX - 86_400_000 }), fc.integer({ min: -14 * 60, max: 14 * 60 }), (ms, offsetMinutes) => {
-				expect(toApiDate(new Date(ms).toISOString())).toBe(formatApiDate(ms));
-				const sign = offsetMinutes < 0 ? '-' : '+';
-				const abs = Math.abs(offsetMinutes);
-				const local = new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 19);
-				const withOffset = `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-				expect(toApiDate(withOffset, 'Europe/Paris')).toBe(formatApiDate(ms));
-			}),
+			fc.property(
+				fc.integer({ min: Date.UTC(1970, 0, 1), max: MAX - 86_400_000 }),
+				fc.integer({ min: -14 * 60, max: 14 * 60 }),
+				(ms, offsetMinutes) => {
+					expect(toApiDate(new Date(ms).toISOString())).toBe(formatApiDate(ms));
+					const sign = offsetMinutes < 0 ? '-' : '+';
+					const abs = Math.abs(offsetMinutes);
+					const local = new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 19);
+					const withOffset = `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+					expect(toApiDate(withOffset, 'Europe/Paris')).toBe(formatApiDate(ms));
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});
@@ -227,26 +269,34 @@ describe('properties', () => {
 		const near = ZONES.flatMap((zone) => transitions(zone, 2026).map((at) => [zone, at] as const));
 		expect(near.length).toBeGreaterThanOrEqual(8);
 		fc.assert(
-			fc.property(fc.constantFrom(...near), fc.integer({ min: -3 * 3600, max: 3 * 3600 }), ([zone, at], seconds) => {
-				const ms = at + seconds * 1000;
-				const wall = wallClock(ms, zone);
-				const parsed = instantOf(wall, zone);
-				expect([wall, zone, wallClock(parsed, zone)]).toEqual([wall, zone, wall]);
-				expect(parsed).toBeLessThanOrEqual(ms);
-			}),
+			fc.property(
+				fc.constantFrom(...near),
+				fc.integer({ min: -3 * 3600, max: 3 * 3600 }),
+				([zone, at], seconds) => {
+					const ms = at + seconds * 1000;
+					const wall = wallClock(ms, zone);
+					const parsed = instantOf(wall, zone);
+					expect([wall, zone, wallClock(parsed, zone)]).toEqual([wall, zone, wall]);
+					expect(parsed).toBeLessThanOrEqual(ms);
+				},
+			),
 			{ numRuns: 1000 },
 		);
 	});
 
 	it('a wall-clock time read in its time zone gives back an instant with that wall clock (the first, when it happens twice)', () => {
 		fc.assert(
-			fc.property(fc.integer({ min: Date.UTC(1850, 0, 1), max: Date.UTC(2150, 0, 1) }), fc.constantFrom(...ZONES), (raw, zone) => {
-				const ms = wholeSecond(raw);
-				const wall = wallClock(ms, zone);
-				const parsed = instantOf(wall, zone);
-				expect([wall, zone, wallClock(parsed, zone)]).toEqual([wall, zone, wall]);
-				expect(parsed).toBeLessThanOrEqual(ms);
-			}),
+			fc.property(
+				fc.integer({ min: Date.UTC(1850, 0, 1), max: Date.UTC(2150, 0, 1) }),
+				fc.constantFrom(...ZONES),
+				(raw, zone) => {
+					const ms = wholeSecond(raw);
+					const wall = wallClock(ms, zone);
+					const parsed = instantOf(wall, zone);
+					expect([wall, zone, wallClock(parsed, zone)]).toEqual([wall, zone, wall]);
+					expect(parsed).toBeLessThanOrEqual(ms);
+				},
+			),
 			{ numRuns: 500 },
 		);
 	});

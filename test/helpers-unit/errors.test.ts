@@ -5,21 +5,43 @@ import { apiError, networkError, networkErrorCode } from '../../nodes/Knolyx/tra
 import { ENDPOINTS } from '../../nodes/Knolyx/transport';
 import { pathOf } from '../../nodes/Knolyx/transport/catalogue';
 
-const node: INode = { id: '1', name: 'Knolyx', type: 'knolyx', typeVersion: 1, position: [0, 0], parameters: {} };
+const node: INode = {
+	id: '1',
+	name: 'Knolyx',
+	type: 'knolyx',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 describe('apiError', () => {
 	it('a bare 403 names the permission the operation needs, in the message itself', () => {
-		const error = apiError(node, 403, { status: 403, error: 'Forbidden', message: 'Forbidden' }, { permission: 'USER_PROVISION' }, 2);
+		const error = apiError(
+			node,
+			403,
+			{ status: 403, error: 'Forbidden', message: 'Forbidden' },
+			{ permission: 'USER_PROVISION' },
+			2,
+		);
 		expect(error.message).toBe('Knolyx: Forbidden (needs the USER_PROVISION permission) [403]');
 		expect(error.description).toContain('lacks the USER_PROVISION permission');
 		expect(error.context.itemIndex).toBe(2);
-		expect(apiError(node, 403, '', { permission: 'EVENT_MANAGE' }).message).toBe('Knolyx answered with status 403 (needs the EVENT_MANAGE permission)');
+		expect(apiError(node, 403, '', { permission: 'EVENT_MANAGE' }).message).toBe(
+			'Knolyx answered with status 403 (needs the EVENT_MANAGE permission)',
+		);
 	});
 
 	it('a 403 with its own reason keeps it and explains both meanings', () => {
-		const error = apiError(node, 403, { message: 'User has no access to the community' }, { permission: 'EVENT_MANAGE', forbidden: 'The user has no community access' });
+		const error = apiError(
+			node,
+			403,
+			{ message: 'User has no access to the community' },
+			{ permission: 'EVENT_MANAGE', forbidden: 'The user has no community access' },
+		);
 		expect(error.message).toBe('Knolyx: User has no access to the community [403]');
-		expect(error.description).toBe('The user has no community access. Otherwise the API key lacks the EVENT_MANAGE permission.');
+		expect(error.description).toBe(
+			'The user has no community access. Otherwise the API key lacks the EVENT_MANAGE permission.',
+		);
 	});
 
 	it('a 404 names what was not found', () => {
@@ -30,7 +52,9 @@ describe('apiError', () => {
 	});
 
 	it('an HTML error page is not shown as the message', () => {
-		expect(apiError(node, 502, '<html><body>Bad gateway</body></html>', {}).message).toBe('Knolyx answered with status 502');
+		expect(apiError(node, 502, '<html><body>Bad gateway</body></html>', {}).message).toBe(
+			'Knolyx answered with status 502',
+		);
 	});
 });
 
@@ -55,7 +79,9 @@ describe('network errors', () => {
 // tested through the node over HTTP: test/action/transport.test.ts.
 describe('paths', () => {
 	it('pathOf encodes every value as one path segment', () => {
-		expect(pathOf(ENDPOINTS.memberAdd, { workgroupId: 7, email: 'a/b?c#d@x.com' })).toBe('/workgroup/7/member/a%2Fb%3Fc%23d%40x.com/');
+		expect(pathOf(ENDPOINTS.memberAdd, { workgroupId: 7, email: 'a/b?c#d@x.com' })).toBe(
+			'/workgroup/7/member/a%2Fb%3Fc%23d%40x.com/',
+		);
 		expect(pathOf(ENDPOINTS.webhookGet, { webhookId: '../1' })).toBe('/webhook/..%2F1');
 	});
 });

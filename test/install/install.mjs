@@ -26,8 +26,14 @@ import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-
-import { freePort, N8N_MAJOR, N8N_VERSION, N8nRest, PACKAGE_NAME, startN8n } from '../../scripts/n8n-runtime.mjs';
+import {
+	freePort,
+	N8N_MAJOR,
+	N8N_VERSION,
+	N8nRest,
+	PACKAGE_NAME,
+	startN8n,
+} from '../../scripts/n8n-runtime.mjs';
 import { startRegistryProxy } from '../../scripts/registry/proxy.mjs';
 import { cleanNpmEnv, startVerdaccio } from '../../scripts/registry/verdaccio.mjs';
 import { nodeOutput, readExample, runManually as runManuallyE2e } from '../e2e/lib/n8n.mjs';
@@ -36,7 +42,14 @@ import { DEMO, SandboxClient } from '../e2e/lib/sandbox.mjs';
 import { clusterEnv } from '../queue/lib/cluster.mjs';
 import { startSink } from '../queue/lib/http.mjs';
 import { startPostgres, startRedis } from '../queue/lib/services.mjs';
-import { n8nDefaultRegistry, proxyEnv, publishTarball, registryUser, setLatest, writeNodesNpmrc } from './lib/registry.mjs';
+import {
+	n8nDefaultRegistry,
+	proxyEnv,
+	publishTarball,
+	registryUser,
+	setLatest,
+	writeNodesNpmrc,
+} from './lib/registry.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -44,8 +57,15 @@ const flag = (name, fallback) => {
 	return i >= 0 ? argv[i + 1] : fallback;
 };
 const TARBALL = process.env.KNOLYX_INSTALL_TARBALL;
-if (!TARBALL || !fs.existsSync(TARBALL)) throw new Error('KNOLYX_INSTALL_TARBALL must name the packed package (scripts/install-suite.mjs sets it)');
-const WAYS = new Set(flag('ways', N8N_MAJOR >= 2 ? '1,2,3' : '1,3').split(',').map(Number));
+if (!TARBALL || !fs.existsSync(TARBALL))
+	throw new Error(
+		'KNOLYX_INSTALL_TARBALL must name the packed package (scripts/install-suite.mjs sets it)',
+	);
+const WAYS = new Set(
+	flag('ways', N8N_MAJOR >= 2 ? '1,2,3' : '1,3')
+		.split(',')
+		.map(Number),
+);
 const LIFE = !argv.includes('--no-life');
 /** Events delivered after an update/rollback finished (one every ~250 ms, from before the request on). */
 const EVENTS_AFTER = Number(flag('events-after', 15));
@@ -79,7 +99,12 @@ async function phase(name, fn) {
 	}
 }
 
-const OWNER = { email: 'install-owner@example.com', password: 'Knolyx-Install-1', firstName: 'Install', lastName: 'Owner' };
+const OWNER = {
+	email: 'install-owner@example.com',
+	password: 'Knolyx-Install-1',
+	firstName: 'Install',
+	lastName: 'Owner',
+};
 const TYPES = ['knolyx', 'knolyxTrigger', 'knolyxPollTrigger'].map((t) => `${PACKAGE_NAME}.${t}`);
 const stops = [];
 /** The README's command for the nodes folder (Install in your n8n). */
@@ -90,7 +115,11 @@ const README_NPM_ARGS = ['--omit=peer'];
 async function startInstance(label, { env = {}, proxy }) {
 	const userFolder = path.join(RUN_DIR, label);
 	if (proxy) writeNodesNpmrc({ userFolder, proxy });
-	const n8n = await startN8n({ userFolder, env: { ...(proxy ? proxyEnv({ proxy }) : {}), ...env }, timeoutMs: 300_000 });
+	const n8n = await startN8n({
+		userFolder,
+		env: { ...(proxy ? proxyEnv({ proxy }) : {}), ...env },
+		timeoutMs: 300_000,
+	});
 	trackPid(n8n.pid, `n8n ${label}`);
 	stops.push(() => n8n.stop());
 	const rest = new N8nRest(n8n.url);
@@ -103,7 +132,11 @@ async function checkTypes(inst) {
 	const { rest, n8n, label } = inst;
 	const nodes = (await rest.nodeTypes()).filter((t) => t.name.startsWith(`${PACKAGE_NAME}.`));
 	const names = new Set(nodes.map((t) => t.name));
-	check(`${label}: the three nodes are n8n-nodes-knolyx.*`, TYPES.every((t) => names.has(t)), [...names].join(', '));
+	check(
+		`${label}: the three nodes are n8n-nodes-knolyx.*`,
+		TYPES.every((t) => names.has(t)),
+		[...names].join(', '),
+	);
 	for (const type of TYPES) {
 		const d = nodes.find((t) => t.name === type);
 		if (!d) continue;
@@ -122,13 +155,21 @@ async function checkTypes(inst) {
 	const cred = creds.find((c) => c.name === 'knolyxApi');
 	check(
 		`${label}: credential knolyxApi for n8n-nodes-knolyx.knolyx`,
-		cred && (cred.supportedNodes ?? []).includes(`${PACKAGE_NAME}.knolyx`) && /^https:\/\//.test(cred.documentationUrl ?? ''),
-		cred ? `supportedNodes ${JSON.stringify(cred.supportedNodes)}, docs ${cred.documentationUrl}` : 'missing',
+		cred &&
+			(cred.supportedNodes ?? []).includes(`${PACKAGE_NAME}.knolyx`) &&
+			/^https:\/\//.test(cred.documentationUrl ?? ''),
+		cred
+			? `supportedNodes ${JSON.stringify(cred.supportedNodes)}, docs ${cred.documentationUrl}`
+			: 'missing',
 	);
 	const iconUrl = typeof cred?.iconUrl === 'object' ? cred.iconUrl.light : cred?.iconUrl;
 	if (iconUrl) {
 		const res = await fetch(`${n8n.url}/${iconUrl.replace(/^\//, '')}`);
-		check(`${label}: credential icon served`, res.ok && (await res.text()).includes('<svg'), iconUrl);
+		check(
+			`${label}: credential icon served`,
+			res.ok && (await res.text()).includes('<svg'),
+			iconUrl,
+		);
 	}
 }
 
@@ -144,7 +185,8 @@ async function createCredential(inst, sandbox) {
 }
 
 function withCredential(wf, cred) {
-	for (const n of wf.nodes) if (n.credentials?.knolyxApi) n.credentials.knolyxApi = { id: cred.id, name: cred.name };
+	for (const n of wf.nodes)
+		if (n.credentials?.knolyxApi) n.credentials.knolyxApi = { id: cred.id, name: cred.name };
 	return wf;
 }
 
@@ -168,7 +210,11 @@ async function runExamples(inst, cred, sb) {
 	const state = await sb.state();
 	const grace = state.users.find((u) => u.email === 'grace@example.com');
 	const event = state.events.find((e) => e.id === 401);
-	check(`${inst.label}: Flow A's registrant attends event 401 on the platform`, grace && event?.attendeeIds.includes(grace.id), `user ${grace?.id}, attendees ${JSON.stringify(event?.attendeeIds)}`);
+	check(
+		`${inst.label}: Flow A's registrant attends event 401 on the platform`,
+		grace && event?.attendeeIds.includes(grace.id),
+		`user ${grace?.id}, attendees ${JSON.stringify(event?.attendeeIds)}`,
+	);
 }
 
 /** examples/course-completed-notification.json plus one POST per execution to a sink: { eventId, executionId }. */
@@ -201,7 +247,10 @@ function triggerWorkflow(cred, sinkUrl) {
 		...ex,
 		name: 'install: Knolyx Trigger, course completed',
 		nodes: [{ ...trigger, webhookId: crypto.randomUUID() }, set, report],
-		connections: { ...ex.connections, [set.name]: { main: [[{ node: report.name, type: 'main', index: 0 }]] } },
+		connections: {
+			...ex.connections,
+			[set.name]: { main: [[{ node: report.name, type: 'main', index: 0 }]] },
+		},
 	};
 }
 
@@ -214,7 +263,9 @@ function eventSource(sb, label) {
 		async emit() {
 			const i = n++;
 			const email = `${label}-${i}-${crypto.randomBytes(3).toString('hex')}@example.com`;
-			await sb.request('POST', '/sandbox/seed', { users: [{ firstName: 'Install', lastName: `Student ${i}`, email }] });
+			await sb.request('POST', '/sandbox/seed', {
+				users: [{ firstName: 'Install', lastName: `Student ${i}`, email }],
+			});
 			const res = await sb.activity('course-completed', { email, courseId: 101 });
 			for (const m of res.messages ?? []) emitted.push({ messageId: m.messageId, at: Date.now() });
 			return res.messages ?? [];
@@ -244,10 +295,17 @@ async function checkTrigger(inst, cred, sb, sink) {
 	const before = (await sb.webhooks()).length;
 	await inst.rest.activateWorkflow(wf.id);
 	const hooks = await sb.webhooks();
-	check(`${inst.label}: the Knolyx Trigger registers one webhook`, hooks.length === before + 1, `${before} before, ${hooks.length} after: ${hooks.map((h) => h.url).join(', ')}`);
+	check(
+		`${inst.label}: the Knolyx Trigger registers one webhook`,
+		hooks.length === before + 1,
+		`${before} before, ${hooks.length} after: ${hooks.map((h) => h.url).join(', ')}`,
+	);
 	const events = eventSource(sb, inst.label);
 	for (let i = 0; i < 3; i++) await events.emit();
-	await waitFor(() => sink.received.length >= 3, { timeoutMs: 60_000, what: '3 trigger executions' });
+	await waitFor(() => sink.received.length >= 3, {
+		timeoutMs: 60_000,
+		what: '3 trigger executions',
+	});
 	await settle(sink);
 	const counts = perEvent(sink);
 	check(
@@ -265,16 +323,29 @@ async function checkTrigger(inst, cred, sb, sink) {
  */
 async function storedWindow(inst, wf) {
 	const stored = await inst.rest.request('GET', `/rest/workflows/${wf.id}`);
-	const data = typeof stored.staticData === 'string' ? JSON.parse(stored.staticData) : (stored.staticData ?? {});
+	const data =
+		typeof stored.staticData === 'string'
+			? JSON.parse(stored.staticData)
+			: (stored.staticData ?? {});
 	const node = Object.entries(data).find(([k]) => k.startsWith('node:'))?.[1] ?? {};
-	const hashes = new Set((node.seen?.production?.ids ?? []).flatMap((chunk) => chunk.match(/.{11}/g) ?? []));
-	const hashOf = (id) => crypto.createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, 11);
+	const hashes = new Set(
+		(node.seen?.production?.ids ?? []).flatMap((chunk) => chunk.match(/.{11}/g) ?? []),
+	);
+	const hashOf = (id) =>
+		crypto.createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, 11);
 	return { size: hashes.size, has: (id) => hashes.has(hashOf(id)) };
 }
 
 /** A one-node run of the Knolyx action node: Manual Trigger → Knolyx with `parameters`; returns { status, items }. */
 async function runKnolyx(inst, cred, parameters) {
-	const manual = { parameters: {}, id: crypto.randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] };
+	const manual = {
+		parameters: {},
+		id: crypto.randomUUID(),
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+	};
 	const knolyx = {
 		parameters,
 		id: crypto.randomUUID(),
@@ -307,7 +378,11 @@ async function provenInstance(inst, sb, sink, { keep = false } = {}) {
 	const trig = await checkTrigger(inst, cred, sb, sink);
 	if (!keep) {
 		await inst.rest.deactivateWorkflow(trig.wf.id);
-		check(`${inst.label}: unpublishing deletes the webhook`, (await sb.webhooks()).length === 0, JSON.stringify(await sb.webhooks()));
+		check(
+			`${inst.label}: unpublishing deletes the webhook`,
+			(await sb.webhooks()).length === 0,
+			JSON.stringify(await sb.webhooks()),
+		);
 		await stopInstance(inst);
 	}
 	return { cred, ...trig };
@@ -320,21 +395,41 @@ async function main() {
 	say(`n8n ${N8N_VERSION}'s default registry (read from its dist): ${registryUrl}`);
 
 	const verdaccio = await phase('registry', async () => {
-		const v = await startVerdaccio({ dir: path.join(RUN_DIR, 'verdaccio'), uplink: registryUrl, ours: PACKAGE_NAME });
+		const v = await startVerdaccio({
+			dir: path.join(RUN_DIR, 'verdaccio'),
+			uplink: registryUrl,
+			ours: PACKAGE_NAME,
+		});
 		trackPid(v.pid, 'verdaccio');
 		stops.push(() => v.stop());
 		return v;
 	});
 	if (!verdaccio) return;
 	const publisher = await registryUser({ registryUrl: verdaccio.url, dir: RUN_DIR });
-	const packed = JSON.parse(execFileSync('tar', ['-xzOf', TARBALL, 'package/package.json'], { encoding: 'utf8' }));
-	const v1 = publishTarball({ tarball: TARBALL, registryUrl: verdaccio.url, npmrc: publisher.npmrc, dir: RUN_DIR });
+	const packed = JSON.parse(
+		execFileSync('tar', ['-xzOf', TARBALL, 'package/package.json'], { encoding: 'utf8' }),
+	);
+	const v1 = publishTarball({
+		tarball: TARBALL,
+		registryUrl: verdaccio.url,
+		npmrc: publisher.npmrc,
+		dir: RUN_DIR,
+	});
 	const meta = await (await fetch(new URL(PACKAGE_NAME, verdaccio.url))).json();
-	check('registry: the packed package is published', meta.versions?.[v1] && meta['dist-tags']?.latest === v1, `${v1}, latest ${meta['dist-tags']?.latest}`);
-	const proxy = await startRegistryProxy({ dir: path.join(RUN_DIR, 'proxy'), registryUrl, upstream: verdaccio.url });
+	check(
+		'registry: the packed package is published',
+		meta.versions?.[v1] && meta['dist-tags']?.latest === v1,
+		`${v1}, latest ${meta['dist-tags']?.latest}`,
+	);
+	const proxy = await startRegistryProxy({
+		dir: path.join(RUN_DIR, 'proxy'),
+		registryUrl,
+		upstream: verdaccio.url,
+	});
 	stops.push(() => proxy.close());
 	timings.proxyRequests = proxy.requests; // what n8n (and its npm) asked the public registry's name for
-	const viaProxy = () => proxy.requests.filter((r) => r.path.includes(PACKAGE_NAME) && r.status === 200).length;
+	const viaProxy = () =>
+		proxy.requests.filter((r) => r.path.includes(PACKAGE_NAME) && r.status === 200).length;
 
 	const sandbox = await startSandboxProcess({ seed: 'demo' });
 	stops.push(() => sandbox.stop());
@@ -349,16 +444,33 @@ async function main() {
 			const inst = await startInstance('way1', { proxy });
 			const before = viaProxy();
 			const t = Date.now();
-			const installed = await inst.rest.request('POST', '/rest/community-packages', { name: PACKAGE_NAME }, { timeoutMs: 300_000 });
+			const installed = await inst.rest.request(
+				'POST',
+				'/rest/community-packages',
+				{ name: PACKAGE_NAME },
+				{ timeoutMs: 300_000 },
+			);
 			timings.way1InstallSeconds = Number(secs(t));
 			check(
 				'way1: POST /rest/community-packages installs the published version',
 				installed?.packageName === PACKAGE_NAME && installed.installedVersion === v1,
 				`${installed?.packageName}@${installed?.installedVersion} in ${timings.way1InstallSeconds} s; nodes ${installed?.installedNodes?.map((n) => n.type).join(', ')}`,
 			);
-			check('way1: n8n fetched it through the proxy from the local registry', viaProxy() > before, `${viaProxy() - before} request(s) for the package`);
-			const onDisk = JSON.parse(fs.readFileSync(path.join(inst.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json'), 'utf8'));
-			check('way1: the installed files are the published tarball', onDisk.version === v1 && onDisk.name === packed.name);
+			check(
+				'way1: n8n fetched it through the proxy from the local registry',
+				viaProxy() > before,
+				`${viaProxy() - before} request(s) for the package`,
+			);
+			const onDisk = JSON.parse(
+				fs.readFileSync(
+					path.join(inst.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json'),
+					'utf8',
+				),
+			);
+			check(
+				'way1: the installed files are the published tarball',
+				onDisk.version === v1 && onDisk.name === packed.name,
+			);
 			return { inst, ...(await provenInstance(inst, sb, sink, { keep: LIFE })) };
 		});
 	}
@@ -369,14 +481,18 @@ async function main() {
 	if (way1 && PROBE) {
 		await phase('probe: concurrent deliveries and the stored window', async () => {
 			const events = eventSource(sb, 'probe');
-			await Promise.all(Array.from({ length: 4 }, async () => {
-				while (events.emitted.length < PROBE) await events.emit();
-			}));
+			await Promise.all(
+				Array.from({ length: 4 }, async () => {
+					while (events.emitted.length < PROBE) await events.emit();
+				}),
+			);
 			await settle(sink, { quietMs: 4_000 });
 			const window = await storedWindow(way1.inst, way1.wf);
 			const missing = events.emitted.filter((e) => !window.has(e.messageId));
 			timings.probe = { events: events.emitted.length, missingFromStoredWindow: missing.length };
-			say(`probe: ${events.emitted.length} events 4 at a time; ${missing.length} ids missing from the stored window`);
+			say(
+				`probe: ${events.emitted.length} events 4 at a time; ${missing.length} ids missing from the stored window`,
+			);
 		});
 	}
 
@@ -392,11 +508,22 @@ async function main() {
 			// { name, version?, checksum? }, read only with N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true.
 			const inst = await startInstance('way2', {
 				proxy,
-				env: { N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: 'true', N8N_COMMUNITY_PACKAGES: JSON.stringify([{ name: PACKAGE_NAME, version: v1 }]) },
+				env: {
+					N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: 'true',
+					N8N_COMMUNITY_PACKAGES: JSON.stringify([{ name: PACKAGE_NAME, version: v1 }]),
+				},
 			});
-			check('way2: n8n installed it at start through the proxy', viaProxy() > before, `${viaProxy() - before} request(s)`);
+			check(
+				'way2: n8n installed it at start through the proxy',
+				viaProxy() > before,
+				`${viaProxy() - before} request(s)`,
+			);
 			const list = await inst.rest.request('GET', '/rest/community-packages');
-			check('way2: listed as an installed community package', list.some((p) => p.packageName === PACKAGE_NAME && p.installedVersion === v1), JSON.stringify(list.map((p) => `${p.packageName}@${p.installedVersion}`)));
+			check(
+				'way2: listed as an installed community package',
+				list.some((p) => p.packageName === PACKAGE_NAME && p.installedVersion === v1),
+				JSON.stringify(list.map((p) => `${p.packageName}@${p.installedVersion}`)),
+			);
 			await provenInstance(inst, sb, sink);
 		});
 	}
@@ -407,7 +534,10 @@ async function main() {
 	// ---------------------------------------------------------------- queue mode, every process from the registry
 	if (QUEUE) await queueMode({ sb, sink, proxy, v1, viaProxy });
 
-	fs.writeFileSync(path.join(RUN_DIR, 'summary.json'), JSON.stringify({ n8n: N8N_VERSION, timings, checks }, null, 2));
+	fs.writeFileSync(
+		path.join(RUN_DIR, 'summary.json'),
+		JSON.stringify({ n8n: N8N_VERSION, timings, checks }, null, 2),
+	);
 }
 
 // ------------------------------------------------------------------ way 3
@@ -422,7 +552,15 @@ async function npmInstallInNodes(userFolder, registryUrl, args) {
 	const res = await new Promise((resolve) =>
 		execFile(
 			'npm',
-			['install', ...args, PACKAGE_NAME, `--registry=${registryUrl}`, '--no-audit', '--no-fund', '--loglevel=error'],
+			[
+				'install',
+				...args,
+				PACKAGE_NAME,
+				`--registry=${registryUrl}`,
+				'--no-audit',
+				'--no-fund',
+				'--loglevel=error',
+			],
 			{ cwd: dir, env: cleanNpmEnv(), timeout: 600_000, maxBuffer: 64 * 1024 * 1024 },
 			(err, stdout, stderr) => resolve({ ok: !err, stderr: String(stderr) }),
 		),
@@ -430,10 +568,15 @@ async function npmInstallInNodes(userFolder, registryUrl, args) {
 	const wfPkg = path.join(dir, 'node_modules', 'n8n-workflow', 'package.json');
 	return {
 		ok: res.ok,
-		error: res.ok ? '' : (res.stderr.split('\n').find((l) => /error:|ERR!|gyp ERR! stack Error/.test(l)) ?? res.stderr.slice(0, 300)),
+		error: res.ok
+			? ''
+			: (res.stderr.split('\n').find((l) => /error:|ERR!|gyp ERR! stack Error/.test(l)) ??
+				res.stderr.slice(0, 300)),
 		dir,
 		pkg: fs.existsSync(path.join(dir, 'node_modules', PACKAGE_NAME, 'package.json')),
-		secondWorkflow: fs.existsSync(wfPkg) ? JSON.parse(fs.readFileSync(wfPkg, 'utf8')).version : null,
+		secondWorkflow: fs.existsSync(wfPkg)
+			? JSON.parse(fs.readFileSync(wfPkg, 'utf8')).version
+			: null,
 	};
 }
 
@@ -447,7 +590,13 @@ async function nodeErrorShown(inst, cred) {
 	const manual = ex.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
 	const run = await runManually(inst, wf, manual.name);
 	const err = run.run?.resultData?.error ?? {};
-	return { status: run.status, name: err.name, httpCode: err.httpCode, node: err.node?.name, message: String(err.message ?? '').slice(0, 160) };
+	return {
+		status: run.status,
+		name: err.name,
+		httpCode: err.httpCode,
+		node: err.node?.name,
+		message: String(err.message ?? '').slice(0, 160),
+	};
 }
 
 async function way3({ sb, sink, verdaccio, v1 }) {
@@ -455,7 +604,9 @@ async function way3({ sb, sink, verdaccio, v1 }) {
 		// The command users type without options: what npm does with the n8n-workflow peer.
 		const plain = await npmInstallInNodes(path.join(RUN_DIR, 'way3-plain'), verdaccio.url, []);
 		timings.way3Plain = { ok: plain.ok, error: plain.error, secondWorkflow: plain.secondWorkflow };
-		say(`plain \`npm install ${PACKAGE_NAME}\`: ${plain.ok ? 'installed' : `FAILED (${plain.error})`}; n8n-workflow in nodes/node_modules: ${plain.secondWorkflow ?? 'none'}`);
+		say(
+			`plain \`npm install ${PACKAGE_NAME}\`: ${plain.ok ? 'installed' : `FAILED (${plain.error})`}; n8n-workflow in nodes/node_modules: ${plain.secondWorkflow ?? 'none'}`,
+		);
 		check(
 			`way3: a plain \`npm install ${PACKAGE_NAME}\` fails or brings a second n8n-workflow (why the README's command has ${README_NPM_ARGS.join(' ')})`,
 			!plain.ok || plain.secondWorkflow,
@@ -480,7 +631,14 @@ async function way3({ sb, sink, verdaccio, v1 }) {
 		const inst = await startInstance('way3', {});
 		const proven = await provenInstance(inst, sb, sink, { keep: true });
 		const shown = await nodeErrorShown(inst, proven.cred);
-		check('way3: a node error is shown as the node\'s API error (404)', shown.status === 'error' && shown.name === 'NodeApiError' && String(shown.httpCode) === '404' && shown.node === 'Register for event', JSON.stringify(shown));
+		check(
+			"way3: a node error is shown as the node's API error (404)",
+			shown.status === 'error' &&
+				shown.name === 'NodeApiError' &&
+				String(shown.httpCode) === '404' &&
+				shown.node === 'Register for event',
+			JSON.stringify(shown),
+		);
 		await inst.rest.deactivateWorkflow(proven.wf.id);
 		await stopInstance(inst);
 	});
@@ -524,13 +682,24 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
 		await settle(sink, { quietMs: 4_000 });
 		const window = await storedWindow(inst, wf);
 		const missing = events.emitted.filter((e) => !window.has(e.messageId));
-		say(`${name}: the stored seen-id window holds ${window.size} ids; ${missing.length} of this phase's ${events.emitted.length} events are not in it: ${JSON.stringify(missing.map((e) => events.emitted.indexOf(e)))}`);
+		say(
+			`${name}: the stored seen-id window holds ${window.size} ids; ${missing.length} of this phase's ${events.emitted.length} events are not in it: ${JSON.stringify(missing.map((e) => events.emitted.indexOf(e)))}`,
+		);
 		const hooks = await sb.webhooks();
-		check(`${name}: ${expectWebhooks} webhook(s) on the platform`, hooks.length === expectWebhooks, hooks.map((h) => `${h.id} ${h.url}`).join(', '));
+		check(
+			`${name}: ${expectWebhooks} webhook(s) on the platform`,
+			hooks.length === expectWebhooks,
+			hooks.map((h) => `${h.id} ${h.url}`).join(', '),
+		);
 		let counts = perEvent(sink);
 		const ranBefore = delivered(counts, events.emitted);
-		const failed = (await sb.deliveries({ ok: false })).filter?.((d) => events.emitted.some((e) => e.messageId === d.messageId)) ?? [];
-		say(`${name}: ${events.emitted.length} events (${beforeEnd} before the action ended), ${ranBefore} ran once before the resends, ${failed.length} failed attempt(s)`);
+		const failed =
+			(await sb.deliveries({ ok: false })).filter?.((d) =>
+				events.emitted.some((e) => e.messageId === d.messageId),
+			) ?? [];
+		say(
+			`${name}: ${events.emitted.length} events (${beforeEnd} before the action ended), ${ranBefore} ran once before the resends, ${failed.length} failed attempt(s)`,
+		);
 		// Users (and the platform's retries) resend: every event of this phase and the ones before.
 		for (const e of events.emitted) await sb.resend(e.messageId).catch(() => undefined);
 		for (const id of previous.slice(-10)) await sb.resend(id).catch(() => undefined);
@@ -540,7 +709,16 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
 		const swapEnd = t + timings[`${name}Seconds`] * 1000 + 2_000;
 		const inSwap = (e) => e.at >= t && e.at <= swapEnd;
 		const detail = (list) =>
-			JSON.stringify(list.slice(0, 10).map((e) => [events.emitted.indexOf(e), counts.get(e.messageId) ?? 0, e.at - t, window.has(e.messageId)]));
+			JSON.stringify(
+				list
+					.slice(0, 10)
+					.map((e) => [
+						events.emitted.indexOf(e),
+						counts.get(e.messageId) ?? 0,
+						e.at - t,
+						window.has(e.messageId),
+					]),
+			);
 		const outside = events.emitted.filter((e) => !inSwap(e));
 		const notOnce = outside.filter((e) => counts.get(e.messageId) !== 1);
 		check(
@@ -550,14 +728,25 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
 		);
 		const during = events.emitted.filter(inSwap);
 		const again = during.filter((e) => counts.get(e.messageId) !== 1);
-		timings[`${name}Swap`] = { events: during.length, ranAgainOnResend: again.length, notInStoredWindow: during.filter((e) => !window.has(e.messageId)).length };
-		say(`${name}: ${during.length} events delivered while n8n swapped the package; ${again.length} ran again when resent afterwards: ${detail(again)}`);
+		timings[`${name}Swap`] = {
+			events: during.length,
+			ranAgainOnResend: again.length,
+			notInStoredWindow: during.filter((e) => !window.has(e.messageId)).length,
+		};
+		say(
+			`${name}: ${during.length} events delivered while n8n swapped the package; ${again.length} ran again when resent afterwards: ${detail(again)}`,
+		);
 		check(
 			`${name}: every event delivered during the swap ran once, and at most once more on a later resend (docs/install.md "Updating")`,
 			during.every((e) => [1, 2].includes(counts.get(e.messageId))),
 			detail(during.filter((e) => ![1, 2].includes(counts.get(e.messageId)))),
 		);
-		if (STRICT_SWAP) check(`${name}: (--strict-swap) no event delivered during the swap ran again on a resend`, again.length === 0, detail(again));
+		if (STRICT_SWAP)
+			check(
+				`${name}: (--strict-swap) no event delivered during the swap ran again on a resend`,
+				again.length === 0,
+				detail(again),
+			);
 		check(
 			`${name}: the seen-id window survived (resent earlier events did not run again)`,
 			previous.slice(-10).every((id) => counts.get(id) === 1),
@@ -567,36 +756,83 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
 	};
 
 	await phase('update (live trigger)', async () => {
-		publishTarball({ tarball: TARBALL, version: v2, registryUrl: verdaccio.url, npmrc: publisher.npmrc, dir: RUN_DIR });
+		publishTarball({
+			tarball: TARBALL,
+			version: v2,
+			registryUrl: verdaccio.url,
+			npmrc: publisher.npmrc,
+			dir: RUN_DIR,
+		});
 		const updated = await underLoad(
 			'update',
-			() => inst.rest.request('PATCH', '/rest/community-packages', { name: PACKAGE_NAME }, { timeoutMs: 300_000 }),
+			() =>
+				inst.rest.request(
+					'PATCH',
+					'/rest/community-packages',
+					{ name: PACKAGE_NAME },
+					{ timeoutMs: 300_000 },
+				),
 			{ expectWebhooks: 1 },
 		);
-		check('update: PATCH /rest/community-packages installs the newer version', updated?.installedVersion === v2, `${updated?.installedVersion}`);
+		check(
+			'update: PATCH /rest/community-packages installs the newer version',
+			updated?.installedVersion === v2,
+			`${updated?.installedVersion}`,
+		);
 		const status = await inst.rest.publicationStatus(wf.id);
-		check('update: the trigger workflow is still published', status.status === 'published', JSON.stringify(status));
+		check(
+			'update: the trigger workflow is still published',
+			status.status === 'published',
+			JSON.stringify(status),
+		);
 	});
 
 	await phase('rollback (live trigger)', async () => {
 		const rolled = await underLoad(
 			'rollback',
-			() => inst.rest.request('PATCH', '/rest/community-packages', { name: PACKAGE_NAME, version: v1 }, { timeoutMs: 300_000 }),
+			() =>
+				inst.rest.request(
+					'PATCH',
+					'/rest/community-packages',
+					{ name: PACKAGE_NAME, version: v1 },
+					{ timeoutMs: 300_000 },
+				),
 			{ expectWebhooks: 1 },
 		);
-		check('rollback: PATCH with the earlier version installs it', rolled?.installedVersion === v1, `${rolled?.installedVersion}`);
+		check(
+			'rollback: PATCH with the earlier version installs it',
+			rolled?.installedVersion === v1,
+			`${rolled?.installedVersion}`,
+		);
 	});
 
 	await phase('uninstall (live trigger)', async () => {
 		const hooksBefore = await sb.webhooks();
-		const res = await inst.rest.request('DELETE', `/rest/community-packages?name=${PACKAGE_NAME}`, undefined, { expectOk: false, timeoutMs: 120_000 });
+		const res = await inst.rest.request(
+			'DELETE',
+			`/rest/community-packages?name=${PACKAGE_NAME}`,
+			undefined,
+			{ expectOk: false, timeoutMs: 120_000 },
+		);
 		say(`uninstall answered HTTP ${res.status} ${JSON.stringify(res.data).slice(0, 300)}`);
 		const status = await inst.rest.publicationStatus(wf.id).catch((e) => ({ error: e.message }));
 		const hooksAfter = await sb.webhooks();
-		say(`after uninstall: workflow ${JSON.stringify(status)}; webhooks on the platform: ${hooksAfter.length} (before ${hooksBefore.length})`);
-		timings.uninstall = { http: res.status, workflow: status.status, webhooksBefore: hooksBefore.length, webhooksAfter: hooksAfter.length };
+		say(
+			`after uninstall: workflow ${JSON.stringify(status)}; webhooks on the platform: ${hooksAfter.length} (before ${hooksBefore.length})`,
+		);
+		timings.uninstall = {
+			http: res.status,
+			workflow: status.status,
+			webhooksBefore: hooksBefore.length,
+			webhooksAfter: hooksAfter.length,
+		};
 		// What a user does next: unpublish the workflow.
-		const off = await inst.rest.request('POST', `/rest/workflows/${wf.id}/deactivate`, {}, { expectOk: false });
+		const off = await inst.rest.request(
+			'POST',
+			`/rest/workflows/${wf.id}/deactivate`,
+			{},
+			{ expectOk: false },
+		);
 		await sleep(2_000);
 		const hooksFinal = await sb.webhooks();
 		say(`after unpublishing: HTTP ${off.status}; webhooks on the platform: ${hooksFinal.length}`);
@@ -606,17 +842,42 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
 		// name, Delete that one.
 		const leftover = hooksFinal.filter((h) => h.name.startsWith(`n8n: ${wf.name} / `));
 		if (hooksFinal.length) {
-			check('uninstall: the registration left behind names its workflow and node', leftover.length === hooksFinal.length, JSON.stringify(hooksFinal.map((h) => h.name)));
-			await inst.rest.request('POST', '/rest/community-packages', { name: PACKAGE_NAME }, { timeoutMs: 300_000 });
+			check(
+				'uninstall: the registration left behind names its workflow and node',
+				leftover.length === hooksFinal.length,
+				JSON.stringify(hooksFinal.map((h) => h.name)),
+			);
+			await inst.rest.request(
+				'POST',
+				'/rest/community-packages',
+				{ name: PACKAGE_NAME },
+				{ timeoutMs: 300_000 },
+			);
 			const listed = await runKnolyx(inst, cred, { resource: 'webhook', operation: 'getAll' });
 			const found = (listed.items ?? []).filter((h) => h.name?.startsWith(`n8n: ${wf.name} / `));
-			check('uninstall: Webhook → Get Many lists it by name', listed.status === 'success' && found.length === leftover.length, JSON.stringify(listed.items));
+			check(
+				'uninstall: Webhook → Get Many lists it by name',
+				listed.status === 'success' && found.length === leftover.length,
+				JSON.stringify(listed.items),
+			);
 			for (const h of found) {
-				const del = await runKnolyx(inst, cred, { resource: 'webhook', operation: 'delete', webhookId: String(h.id) });
-				check(`uninstall: Webhook → Delete removes registration ${h.id}`, del.status === 'success', JSON.stringify(del.items));
+				const del = await runKnolyx(inst, cred, {
+					resource: 'webhook',
+					operation: 'delete',
+					webhookId: String(h.id),
+				});
+				check(
+					`uninstall: Webhook → Delete removes registration ${h.id}`,
+					del.status === 'success',
+					JSON.stringify(del.items),
+				);
 			}
 			const end = await sb.webhooks();
-			check('uninstall: no webhook left on the platform afterwards', end.length === 0, JSON.stringify(end));
+			check(
+				'uninstall: no webhook left on the platform afterwards',
+				end.length === 0,
+				JSON.stringify(end),
+			);
 		} else {
 			check('uninstall: no webhook left on the platform', true);
 		}
@@ -634,105 +895,165 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
  * event (resends included), and the Knolyx action node runs on the worker.
  */
 async function queueMode({ sb, sink, proxy, v1, viaProxy }) {
-	await phase('queue mode (main: N8N_COMMUNITY_PACKAGES; worker, webhook processor: N8N_REINSTALL_MISSING_PACKAGES)', async () => {
-		const [redis, postgres] = await Promise.all([
-			startRedis({ dir: path.join(RUN_DIR, 'queue-redis') }),
-			startPostgres({ dir: path.join(RUN_DIR, 'queue-postgres') }),
-		]);
-		stops.push(() => redis.stop());
-		stops.push(() => postgres.stop());
-		const webhookPort = await freePort();
-		const env = {
-			...clusterEnv({
-				redisPort: redis.port,
-				postgres,
-				publicUrl: `http://127.0.0.1:${webhookPort}`,
-				encryptionKey: crypto.randomBytes(24).toString('hex'),
-				stall: { lockDurationMs: 15_000, lockRenewMs: 5_000, stalledIntervalMs: 10_000 },
-			}),
-			...proxyEnv({ proxy }),
-			N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: 'true',
-			N8N_COMMUNITY_PACKAGES: JSON.stringify([{ name: PACKAGE_NAME, version: v1 }]),
-			// n8n 2.41.1 reads N8N_COMMUNITY_PACKAGES in `n8n start` only (commands/start.js runs the
-			// instance-settings loader; worker and webhook do not). A worker or webhook processor
-			// installs what the main recorded in the database when it starts with this (and, while
-			// running, when the main publishes an install or update).
-			N8N_REINSTALL_MISSING_PACKAGES: 'true',
-		};
-		const start = async (label, options) => {
-			const userFolder = path.join(RUN_DIR, label);
-			writeNodesNpmrc({ userFolder, proxy });
-			const handle = await startN8n({ userFolder, timeoutMs: 300_000, ...options, env: { ...env, ...options.env } });
-			trackPid(handle.pid, `n8n ${label}`);
-			stops.push(() => handle.stop());
-			return { ...handle, userFolder, label };
-		};
-		const before = viaProxy();
-		const main = await start('queue-main', { env: { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } });
-		const healthPort = await freePort();
-		const worker = await start('queue-worker', {
-			command: 'worker',
-			port: await freePort(),
-			env: { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
-			readyUrl: `http://127.0.0.1:${healthPort}/healthz/readiness`,
-		});
-		const webhook = await start('queue-webhook', { command: 'webhook', port: webhookPort });
-		for (const p of [main, worker, webhook]) {
-			const file = path.join(p.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json');
-			const installed = fs.existsSync(file) && !fs.lstatSync(path.dirname(file)).isSymbolicLink() ? JSON.parse(fs.readFileSync(file, 'utf8')).version : null;
-			check(`queue: ${p.label} installed ${PACKAGE_NAME}@${v1} itself from the registry (not a link)`, installed === v1, `found ${installed}`);
-		}
-		check('queue: the three processes fetched it through the proxy', viaProxy() - before >= 3, `${viaProxy() - before} request(s)`);
+	await phase(
+		'queue mode (main: N8N_COMMUNITY_PACKAGES; worker, webhook processor: N8N_REINSTALL_MISSING_PACKAGES)',
+		async () => {
+			const [redis, postgres] = await Promise.all([
+				startRedis({ dir: path.join(RUN_DIR, 'queue-redis') }),
+				startPostgres({ dir: path.join(RUN_DIR, 'queue-postgres') }),
+			]);
+			stops.push(() => redis.stop());
+			stops.push(() => postgres.stop());
+			const webhookPort = await freePort();
+			const env = {
+				...clusterEnv({
+					redisPort: redis.port,
+					postgres,
+					publicUrl: `http://127.0.0.1:${webhookPort}`,
+					encryptionKey: crypto.randomBytes(24).toString('hex'),
+					stall: { lockDurationMs: 15_000, lockRenewMs: 5_000, stalledIntervalMs: 10_000 },
+				}),
+				...proxyEnv({ proxy }),
+				N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: 'true',
+				N8N_COMMUNITY_PACKAGES: JSON.stringify([{ name: PACKAGE_NAME, version: v1 }]),
+				// n8n 2.41.1 reads N8N_COMMUNITY_PACKAGES in `n8n start` only (commands/start.js runs the
+				// instance-settings loader; worker and webhook do not). A worker or webhook processor
+				// installs what the main recorded in the database when it starts with this (and, while
+				// running, when the main publishes an install or update).
+				N8N_REINSTALL_MISSING_PACKAGES: 'true',
+			};
+			const start = async (label, options) => {
+				const userFolder = path.join(RUN_DIR, label);
+				writeNodesNpmrc({ userFolder, proxy });
+				const handle = await startN8n({
+					userFolder,
+					timeoutMs: 300_000,
+					...options,
+					env: { ...env, ...options.env },
+				});
+				trackPid(handle.pid, `n8n ${label}`);
+				stops.push(() => handle.stop());
+				return { ...handle, userFolder, label };
+			};
+			const before = viaProxy();
+			const main = await start('queue-main', {
+				env: { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+			});
+			const healthPort = await freePort();
+			const worker = await start('queue-worker', {
+				command: 'worker',
+				port: await freePort(),
+				env: {
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				},
+				readyUrl: `http://127.0.0.1:${healthPort}/healthz/readiness`,
+			});
+			const webhook = await start('queue-webhook', { command: 'webhook', port: webhookPort });
+			for (const p of [main, worker, webhook]) {
+				const file = path.join(
+					p.userFolder,
+					'.n8n',
+					'nodes',
+					'node_modules',
+					PACKAGE_NAME,
+					'package.json',
+				);
+				const installed =
+					fs.existsSync(file) && !fs.lstatSync(path.dirname(file)).isSymbolicLink()
+						? JSON.parse(fs.readFileSync(file, 'utf8')).version
+						: null;
+				check(
+					`queue: ${p.label} installed ${PACKAGE_NAME}@${v1} itself from the registry (not a link)`,
+					installed === v1,
+					`found ${installed}`,
+				);
+			}
+			check(
+				'queue: the three processes fetched it through the proxy',
+				viaProxy() - before >= 3,
+				`${viaProxy() - before} request(s)`,
+			);
 
-		const rest = new N8nRest(main.url);
-		await rest.ensureOwner(OWNER);
-		const inst = { rest, n8n: main, label: 'queue', userFolder: main.userFolder };
-		await sb.request('POST', '/sandbox/reset', { seed: 'demo' });
-		await checkTypes(inst);
-		const cred = await createCredential(inst, sb);
-		// The action node on the worker: a manual run is a job for the worker (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS).
-		const flowA = await createWorkflow(inst, withCredential(readExample('flow-a-event-registration.json'), cred));
-		const run = await runManually(inst, flowA, "When clicking 'Execute workflow'");
-		const workerLog = fs.readFileSync(worker.logFile, 'utf8');
-		check(
-			'queue: Flow A (the Knolyx node) ran on the worker',
-			run.status === 'success' && new RegExp(`Worker (started|finished) execution ${run.id}\\b`).test(workerLog),
-			`status ${run.status}, execution ${run.id}`,
-		);
-		// The trigger: registered by the main, deliveries to the webhook processor, executions on the worker.
-		const wf = await createWorkflow(inst, triggerWorkflow(cred, sink.url));
-		await rest.activateWorkflow(wf.id);
-		const hooks = await sb.webhooks();
-		check('queue: one webhook on the platform, at the webhook processor', hooks.length === 1 && hooks[0].url.startsWith(`http://127.0.0.1:${webhookPort}/`), JSON.stringify(hooks.map((h) => h.url)));
-		const events = eventSource(sb, 'queue');
-		for (let i = 0; i < 15; i++) await events.emit();
-		await waitFor(() => events.emitted.every((e) => perEvent(sink).get(e.messageId)), { timeoutMs: 120_000, what: '15 trigger executions' });
-		await settle(sink);
-		for (const e of events.emitted) await sb.resend(e.messageId);
-		await settle(sink);
-		const counts = perEvent(sink);
-		check(
-			'queue: one execution per unique event, resends included',
-			events.emitted.every((e) => counts.get(e.messageId) === 1),
-			JSON.stringify(events.emitted.map((e) => counts.get(e.messageId) ?? 0)),
-		);
-		const finished = new Set([...fs.readFileSync(worker.logFile, 'utf8').matchAll(/Worker finished execution (\d+)/g)].map((m) => m[1]));
-		const reported = new Set(sink.received.filter((r) => events.emitted.some((e) => e.messageId === r.eventId)).map((r) => String(r.executionId)));
-		check('queue: the trigger executions ran on the worker', [...reported].every((id) => finished.has(id)), `${reported.size} executions, ${[...reported].filter((id) => finished.has(id)).length} in the worker's log`);
-		await rest.deactivateWorkflow(wf.id);
-		check('queue: unpublishing deletes the webhook', (await sb.webhooks()).length === 0);
-		await Promise.all([webhook.stop(), worker.stop()]);
-		await main.stop();
-		await Promise.all([redis.stop(), postgres.stop()]);
-	});
+			const rest = new N8nRest(main.url);
+			await rest.ensureOwner(OWNER);
+			const inst = { rest, n8n: main, label: 'queue', userFolder: main.userFolder };
+			await sb.request('POST', '/sandbox/reset', { seed: 'demo' });
+			await checkTypes(inst);
+			const cred = await createCredential(inst, sb);
+			// The action node on the worker: a manual run is a job for the worker (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS).
+			const flowA = await createWorkflow(
+				inst,
+				withCredential(readExample('flow-a-event-registration.json'), cred),
+			);
+			const run = await runManually(inst, flowA, "When clicking 'Execute workflow'");
+			const workerLog = fs.readFileSync(worker.logFile, 'utf8');
+			check(
+				'queue: Flow A (the Knolyx node) ran on the worker',
+				run.status === 'success' &&
+					new RegExp(`Worker (started|finished) execution ${run.id}\\b`).test(workerLog),
+				`status ${run.status}, execution ${run.id}`,
+			);
+			// The trigger: registered by the main, deliveries to the webhook processor, executions on the worker.
+			const wf = await createWorkflow(inst, triggerWorkflow(cred, sink.url));
+			await rest.activateWorkflow(wf.id);
+			const hooks = await sb.webhooks();
+			check(
+				'queue: one webhook on the platform, at the webhook processor',
+				hooks.length === 1 && hooks[0].url.startsWith(`http://127.0.0.1:${webhookPort}/`),
+				JSON.stringify(hooks.map((h) => h.url)),
+			);
+			const events = eventSource(sb, 'queue');
+			for (let i = 0; i < 15; i++) await events.emit();
+			await waitFor(() => events.emitted.every((e) => perEvent(sink).get(e.messageId)), {
+				timeoutMs: 120_000,
+				what: '15 trigger executions',
+			});
+			await settle(sink);
+			for (const e of events.emitted) await sb.resend(e.messageId);
+			await settle(sink);
+			const counts = perEvent(sink);
+			check(
+				'queue: one execution per unique event, resends included',
+				events.emitted.every((e) => counts.get(e.messageId) === 1),
+				JSON.stringify(events.emitted.map((e) => counts.get(e.messageId) ?? 0)),
+			);
+			const finished = new Set(
+				[
+					...fs.readFileSync(worker.logFile, 'utf8').matchAll(/Worker finished execution (\d+)/g),
+				].map((m) => m[1]),
+			);
+			const reported = new Set(
+				sink.received
+					.filter((r) => events.emitted.some((e) => e.messageId === r.eventId))
+					.map((r) => String(r.executionId)),
+			);
+			check(
+				'queue: the trigger executions ran on the worker',
+				[...reported].every((id) => finished.has(id)),
+				`${reported.size} executions, ${[...reported].filter((id) => finished.has(id)).length} in the worker's log`,
+			);
+			await rest.deactivateWorkflow(wf.id);
+			check('queue: unpublishing deletes the webhook', (await sb.webhooks()).length === 0);
+			await Promise.all([webhook.stop(), worker.stop()]);
+			await main.stop();
+			await Promise.all([redis.stop(), postgres.stop()]);
+		},
+	);
 }
 
 main()
 	.catch((e) => check('install suite ran to the end', false, e.stack ?? String(e)))
 	.finally(async () => {
 		for (const stop of stops.reverse()) await stop().catch(() => undefined);
-		fs.writeFileSync(path.join(RUN_DIR, 'summary.json'), JSON.stringify({ n8n: N8N_VERSION, timings, checks }, null, 2));
+		fs.writeFileSync(
+			path.join(RUN_DIR, 'summary.json'),
+			JSON.stringify({ n8n: N8N_VERSION, timings, checks }, null, 2),
+		);
 		const failed = checks.filter((c) => !c.ok);
-		say(`${checks.length - failed.length}/${checks.length} checks passed${failed.length ? `; FAILED: ${failed.map((c) => c.name).join('; ')}` : ''}`);
+		say(
+			`${checks.length - failed.length}/${checks.length} checks passed${failed.length ? `; FAILED: ${failed.map((c) => c.name).join('; ')}` : ''}`,
+		);
 		process.exit(failed.length || !checks.length ? 1 : 0);
 	});

@@ -28,36 +28,43 @@ describe('Knolyx Poll Trigger: an answer that is not a list', () => {
 		['an unknown object', '{"status":"MAINTENANCE"}'],
 		['null', 'null'],
 		['an empty body', ''],
-	])('two polls answered 200 with %s fail and change nothing; the next good poll emits only the new attendees', async (_what, body) => {
-		const communityId = sandbox.demo!.communityId;
-		const eventId = sandbox.demo!.eventId;
-		await platform.register(eventId, { count: 250 });
-		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
-		expect(await trigger.activate()).toEqual({});
-		const savedBefore = JSON.stringify(trigger.saved);
-		const memoryBefore = JSON.stringify(trigger.nodeStaticData);
+	])(
+		'two polls answered 200 with %s fail and change nothing; the next good poll emits only the new attendees',
+		async (_what, body) => {
+			const communityId = sandbox.demo!.communityId;
+			const eventId = sandbox.demo!.eventId;
+			await platform.register(eventId, { count: 250 });
+			const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+			expect(await trigger.activate()).toEqual({});
+			const savedBefore = JSON.stringify(trigger.saved);
+			const memoryBefore = JSON.stringify(trigger.nodeStaticData);
 
-		await setEdge(sandbox.url, {
-			path: `/public/api/v1/community/${communityId}/event/${eventId}/attendees/paged`,
-			times: 2,
-			answer: { body },
-		});
-		for (let poll = 0; poll < 2; poll++) {
-			const failed = await trigger.tick();
-			expect(failed.error?.message).toBe('Knolyx answered a list request with something that is not a list [200]');
-			expect(failed.emitted).toBeUndefined();
-			expect(JSON.stringify(trigger.nodeStaticData)).toBe(memoryBefore);
-			expect(JSON.stringify(trigger.saved)).toBe(savedBefore);
-		}
-		expect((await edgeReport(sandbox.url))[0].served).toBe(2);
+			await setEdge(sandbox.url, {
+				path: `/public/api/v1/community/${communityId}/event/${eventId}/attendees/paged`,
+				times: 2,
+				answer: { body },
+			});
+			for (let poll = 0; poll < 2; poll++) {
+				const failed = await trigger.tick();
+				expect(failed.error?.message).toBe(
+					'Knolyx answered a list request with something that is not a list [200]',
+				);
+				expect(failed.emitted).toBeUndefined();
+				expect(JSON.stringify(trigger.nodeStaticData)).toBe(memoryBefore);
+				expect(JSON.stringify(trigger.saved)).toBe(savedBefore);
+			}
+			expect((await edgeReport(sandbox.url))[0].served).toBe(2);
 
-		const added = await platform.register(eventId, { count: 2 });
-		const next = await trigger.tick();
-		expect(next.error).toBeUndefined();
-		expect(next.emitted?.map((item) => item.json.id)).toEqual(added.map((attendee) => attendee.id));
-		expect(await trigger.tick()).toEqual({});
-		expect(executionsJson(trigger)).toHaveLength(1);
-	});
+			const added = await platform.register(eventId, { count: 2 });
+			const next = await trigger.tick();
+			expect(next.error).toBeUndefined();
+			expect(next.emitted?.map((item) => item.json.id)).toEqual(
+				added.map((attendee) => attendee.id),
+			);
+			expect(await trigger.tick()).toEqual({});
+			expect(executionsJson(trigger)).toHaveLength(1);
+		},
+	);
 });
 
 describe('Knolyx Poll Trigger: a read redirected to another host', () => {
@@ -76,7 +83,11 @@ describe('Knolyx Poll Trigger: a read redirected to another host', () => {
 				`Knolyx redirected the request to another address (${other.url}/sign-in): not followed, so the API key is not sent there; check the base URL [302]`,
 			);
 			expect(trigger.nodeStaticData ?? {}).toEqual({});
-			const sent = other.seen.flatMap((seen) => Object.entries(seen.headers).filter(([, value]) => value === DEMO.apiKey || value === DEMO.projectId));
+			const sent = other.seen.flatMap((seen) =>
+				Object.entries(seen.headers).filter(
+					([, value]) => value === DEMO.apiKey || value === DEMO.projectId,
+				),
+			);
 			expect(sent).toEqual([]);
 		} finally {
 			await other.close();

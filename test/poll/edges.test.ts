@@ -8,7 +8,14 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MAX_REMEMBERED } from '../../nodes/Knolyx/poll/state';
 import type { Sandbox } from '../../sandbox';
-import { attendeesOfEvent, executionsJson, host, ids, type PlatformActivity, useDemoPlatform } from './helpers';
+import {
+	attendeesOfEvent,
+	executionsJson,
+	host,
+	ids,
+	type PlatformActivity,
+	useDemoPlatform,
+} from './helpers';
 
 let sandbox: Sandbox;
 let platform: PlatformActivity;
@@ -16,8 +23,13 @@ let communityId: number;
 let eventId: number;
 useDemoPlatform((demo) => ({ sandbox, platform, communityId, eventId } = demo));
 
-const everyEvent = (): INodeParameters => ({ event: 'newAttendee', attendeesOf: 'community', communityId: String(communityId) });
-const emittedPairs = (tick: { emitted?: Array<{ json: IDataObject }> }) => tick.emitted?.map((item) => [item.json.eventId, item.json.id]);
+const everyEvent = (): INodeParameters => ({
+	event: 'newAttendee',
+	attendeesOf: 'community',
+	communityId: String(communityId),
+});
+const emittedPairs = (tick: { emitted?: Array<{ json: IDataObject }> }) =>
+	tick.emitted?.map((item) => [item.json.eventId, item.json.id]);
 
 /** 101 events in the community (the demo's and 100 published): the events list reads as a full page and a page of one. */
 async function hundredAndOneEvents(): Promise<number[]> {
@@ -37,7 +49,13 @@ describe('Knolyx Poll Trigger: a list edited while its pages are read', () => {
 		const [bob] = await platform.register(lastEvent, { email: 'bob@example.com' });
 		// After the first page is read, the last event moves to the front: the last event of the first
 		// page is listed again on the second page, and the moved event on no page this time.
-		await platform.duringRead({ list: 'events', communityId, id: lastEvent, action: 'moveToFront', beforePage: 1 });
+		await platform.duringRead({
+			list: 'events',
+			communityId,
+			id: lastEvent,
+			action: 'moveToFront',
+			beforePage: 1,
+		});
 		const shifted = await trigger.tick();
 		expect(await platform.pendingEdits()).toEqual([]);
 		expect(shifted.error).toBeUndefined();
@@ -55,7 +73,13 @@ describe('Knolyx Poll Trigger: a list edited while its pages are read', () => {
 		await platform.register(lastEvent, { count: 3 });
 		// While the first check reads the events, the first event is rescheduled to the end of the list:
 		// the last event shifts to the page already read and the first reading of the list misses it.
-		await platform.duringRead({ list: 'events', communityId, id: events[0], action: 'moveToEnd', beforePage: 1 });
+		await platform.duringRead({
+			list: 'events',
+			communityId,
+			id: events[0],
+			action: 'moveToEnd',
+			beforePage: 1,
+		});
 		const trigger = host(sandbox, everyEvent());
 		expect(await trigger.activate()).toEqual({});
 		expect(await platform.pendingEdits()).toEqual([]);
@@ -80,7 +104,13 @@ describe('Knolyx Poll Trigger: a list edited while its pages are read', () => {
 		const lastEvent = events[100];
 		await platform.register(lastEvent, { count: 3 });
 		await platform.register(events[0], { count: 2 });
-		await platform.duringRead({ list: 'events', communityId, id: events[0], action: 'delete', beforePage: 1 });
+		await platform.duringRead({
+			list: 'events',
+			communityId,
+			id: events[0],
+			action: 'delete',
+			beforePage: 1,
+		});
 		const trigger = host(sandbox, everyEvent());
 		const first = await trigger.activate();
 		expect(await platform.pendingEdits()).toEqual([]);
@@ -100,7 +130,11 @@ describe('Knolyx Poll Trigger: a list edited while its pages are read', () => {
 		const saved = JSON.stringify(trigger.nodeStaticData);
 
 		// A front (a proxy during maintenance) answers 404 for the event's attendees; the event is still listed.
-		sandbox.setFaults({ errorRate: 1, errorStatuses: [404], onlyPath: `/event/${eventId}/attendees` });
+		sandbox.setFaults({
+			errorRate: 1,
+			errorStatuses: [404],
+			onlyPath: `/event/${eventId}/attendees`,
+		});
 		for (let check = 0; check < 3; check++) {
 			const tick = await trigger.tick();
 			expect(tick.error?.message).toContain('[404]');
@@ -119,13 +153,21 @@ describe('Knolyx Poll Trigger: a list edited while its pages are read', () => {
 		const [published] = await platform.publishEvent(communityId, { title: 'Spring Meetup' });
 		const whileDown = await platform.register(Number(published.id), { count: 2 });
 		const after = host(sandbox, everyEvent(), before.saved);
-		expect(emittedPairs(await after.activate('init'))).toEqual(whileDown.map((a) => [published.id, a.id]));
+		expect(emittedPairs(await after.activate('init'))).toEqual(
+			whileDown.map((a) => [published.id, a.id]),
+		);
 		expect(await after.tick()).toEqual({});
 	});
 
 	it('New Event: an event hidden from the first check by a moved event is not announced later as new', async () => {
 		const events = await hundredAndOneEvents();
-		await platform.duringRead({ list: 'events', communityId, id: events[0], action: 'moveToEnd', beforePage: 1 });
+		await platform.duringRead({
+			list: 'events',
+			communityId,
+			id: events[0],
+			action: 'moveToEnd',
+			beforePage: 1,
+		});
 		const trigger = host(sandbox, { event: 'newEvent', communityId: String(communityId) });
 		expect(await trigger.activate()).toEqual({});
 		expect(await platform.pendingEdits()).toEqual([]);
@@ -137,7 +179,13 @@ describe('Knolyx Poll Trigger: a list edited while its pages are read', () => {
 	it('New Attendee of one event: an attendee hidden from the first check by a cancellation is not new later', async () => {
 		const attendees = await platform.register(eventId, { count: 150 });
 		// The first attendee cancels while the first check reads the list: the 101st shifts to the page already read.
-		await platform.duringRead({ list: 'attendees', eventId, id: Number(attendees[0].id), action: 'delete', beforePage: 1 });
+		await platform.duringRead({
+			list: 'attendees',
+			eventId,
+			id: Number(attendees[0].id),
+			action: 'delete',
+			beforePage: 1,
+		});
 		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
 		expect(await trigger.activate()).toEqual({});
 		expect(await platform.pendingEdits()).toEqual([]);
@@ -177,12 +225,18 @@ describe('Knolyx Poll Trigger: a state saved by the previous release', () => {
 		const state = {
 			v: 1,
 			watch: `newAttendee:event:${communityId}:${eventId}`,
-			lists: { [`attendees:${eventId}`]: { seen: [...ids(existing), back.id], missing: [back.id] } },
+			lists: {
+				[`attendees:${eventId}`]: { seen: [...ids(existing), back.id], missing: [back.id] },
+			},
 			polledAt: '2026-11-20T10:00:00.000Z',
 		};
 		const added = await platform.register(eventId, { count: 2 });
-		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId), { 'node:Knolyx Poll Trigger': { state } });
-		expect((await trigger.activate('init')).emitted?.map((item) => item.json.id)).toEqual(ids(added));
+		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId), {
+			'node:Knolyx Poll Trigger': { state },
+		});
+		expect((await trigger.activate('init')).emitted?.map((item) => item.json.id)).toEqual(
+			ids(added),
+		);
 		expect(await trigger.tick()).toEqual({});
 	});
 });

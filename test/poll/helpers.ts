@@ -15,7 +15,12 @@ export const credentialsFor = (sandbox: Sandbox, apiKey: string = DEMO.apiKey) =
 	knolyxApi: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey },
 });
 
-export function host(sandbox: Sandbox, parameters: INodeParameters, savedStaticData?: IDataObject, apiKey?: string): PollHost {
+export function host(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	savedStaticData?: IDataObject,
+	apiKey?: string,
+): PollHost {
 	return startPollHost({
 		nodeType: new KnolyxPollTrigger(),
 		type: TYPE,
@@ -26,7 +31,10 @@ export function host(sandbox: Sandbox, parameters: INodeParameters, savedStaticD
 	});
 }
 
-export const attendeesOfEvent = (communityId: number, eventId: number | string): INodeParameters => ({
+export const attendeesOfEvent = (
+	communityId: number,
+	eventId: number | string,
+): INodeParameters => ({
 	event: 'newAttendee',
 	attendeesOf: 'event',
 	communityId: String(communityId),
@@ -43,21 +51,32 @@ export class PlatformActivity {
 
 	private async send<T>(method: 'post' | 'delete', path: string, body?: unknown): Promise<T> {
 		const res = await this.http.request({ method, url: path, data: body });
-		if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.data)}`);
+		if (res.status >= 300)
+			throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.data)}`);
 		return res.data as T;
 	}
 
 	/** Registers people for an event: `count` new people, or one by e-mail or user ID. */
-	async register(eventId: number, who: { count?: number; email?: string; userId?: number } = {}): Promise<IDataObject[]> {
-		return (await this.send<{ attendees: IDataObject[] }>('post', `/events/${eventId}/attendees`, who)).attendees;
+	async register(
+		eventId: number,
+		who: { count?: number; email?: string; userId?: number } = {},
+	): Promise<IDataObject[]> {
+		return (
+			await this.send<{ attendees: IDataObject[] }>('post', `/events/${eventId}/attendees`, who)
+		).attendees;
 	}
 
 	async cancel(eventId: number, userId: number): Promise<void> {
 		await this.send('delete', `/events/${eventId}/attendees/${userId}`);
 	}
 
-	async publishEvent(communityId: number, body: { title?: string; count?: number } = {}): Promise<IDataObject[]> {
-		return (await this.send<{ events: IDataObject[] }>('post', `/communities/${communityId}/events`, body)).events;
+	async publishEvent(
+		communityId: number,
+		body: { title?: string; count?: number } = {},
+	): Promise<IDataObject[]> {
+		return (
+			await this.send<{ events: IDataObject[] }>('post', `/communities/${communityId}/events`, body)
+		).events;
 	}
 
 	async addCourse(body: { title?: string; count?: number } = {}): Promise<IDataObject[]> {
@@ -65,7 +84,11 @@ export class PlatformActivity {
 	}
 
 	/** Cancels `count` registrations at once: the first ones the event lists, or the last ones. */
-	async cancelMany(eventId: number, count: number, from: 'first' | 'last' = 'first'): Promise<void> {
+	async cancelMany(
+		eventId: number,
+		count: number,
+		from: 'first' | 'last' = 'first',
+	): Promise<void> {
 		await this.send('post', `/events/${eventId}/cancellations`, { count, from });
 	}
 
@@ -93,7 +116,12 @@ export function useDemoPlatform(started: (demo: DemoPlatform) => void): void {
 	let sandbox: Sandbox | undefined;
 	beforeEach(async () => {
 		sandbox = await startSandbox({ port: 0, seed: 'demo' });
-		started({ sandbox, platform: new PlatformActivity(sandbox), communityId: sandbox.demo!.communityId, eventId: sandbox.demo!.eventId });
+		started({
+			sandbox,
+			platform: new PlatformActivity(sandbox),
+			communityId: sandbox.demo!.communityId,
+			eventId: sandbox.demo!.eventId,
+		});
 	});
 	afterEach(async () => {
 		await sandbox?.close();
@@ -104,11 +132,19 @@ export function useDemoPlatform(started: (demo: DemoPlatform) => void): void {
 export const ids = (items: IDataObject[]) => items.map((item) => item.id);
 
 /** The JSON of the items of every execution, oldest first. */
-export const executionsJson = (h: PollHost) => h.executions().map((items) => items.map((item) => item.json));
+export const executionsJson = (h: PollHost) =>
+	h.executions().map((items) => items.map((item) => item.json));
 
 /** Runs a workflow made of the Poll Trigger alone, manually, as "Fetch Test Event" in the editor does. */
 export async function runManually(sandbox: Sandbox, parameters: INodeParameters) {
-	const node: INode = { id: 'p', name: 'Knolyx Poll Trigger', type: TYPE, typeVersion: 1, position: [0, 0], parameters };
+	const node: INode = {
+		id: 'p',
+		name: 'Knolyx Poll Trigger',
+		type: TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+	};
 	const result = await runWorkflow({
 		nodes: [node],
 		connections: {},
@@ -120,7 +156,11 @@ export async function runManually(sandbox: Sandbox, parameters: INodeParameters)
 }
 
 /** The Event picker, called as the editor calls it, with the Community ID typed in the node. */
-export async function searchEvents(sandbox: Sandbox, communityId: string, filter?: string): Promise<INodeListSearchResult> {
+export async function searchEvents(
+	sandbox: Sandbox,
+	communityId: string,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return await callListSearch({
 		nodeType: new KnolyxPollTrigger(),
 		type: TYPE,

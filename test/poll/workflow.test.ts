@@ -26,7 +26,6 @@ let communityId: number;
 let eventId: number;
 useDemoPlatform((demo) => ({ sandbox, platform, communityId, eventId } = demo));
 
-
 /**
  * A fault seed for which, with `errorRate` 0.5, the first `okBefore` API requests pass and the next
  * one fails (the sandbox draws 6 numbers per request, the second decides an injected error).
@@ -56,7 +55,12 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 		const second = await trigger.tick();
 		expect(second.error).toBeUndefined();
 		expect(second.emitted?.map((item) => item.json)).toEqual(
-			added.map((attendee) => ({ ...attendee, communityId, eventId, detectedAt: expect.any(String) })),
+			added.map((attendee) => ({
+				...attendee,
+				communityId,
+				eventId,
+				detectedAt: expect.any(String),
+			})),
 		);
 		const detectedAt = Date.parse(String(second.emitted?.[0].json.detectedAt));
 		expect(Math.abs(Date.now() - detectedAt)).toBeLessThan(60_000);
@@ -71,7 +75,14 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 		const [ada] = await platform.register(eventId, { email: 'ada@example.com' });
 		const { emitted } = await trigger.tick();
 		expect(emitted?.map((item) => item.json)).toEqual([
-			{ id: ada.id, name: 'Ada Lovelace', email: 'ada@example.com', communityId, eventId, detectedAt: expect.any(String) },
+			{
+				id: ada.id,
+				name: 'Ada Lovelace',
+				email: 'ada@example.com',
+				communityId,
+				eventId,
+				detectedAt: expect.any(String),
+			},
 		]);
 	});
 
@@ -168,7 +179,9 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 		expect(await trigger.tick()).toEqual({});
 		expect(await trigger.tick()).toEqual({});
 		await platform.register(eventId, { userId: Number(ada.id) });
-		expect((await trigger.tick()).emitted?.map((item) => item.json.email)).toEqual(['ada@example.com']);
+		expect((await trigger.tick()).emitted?.map((item) => item.json.email)).toEqual([
+			'ada@example.com',
+		]);
 
 		// Alan cancels and is back before a second poll saw him absent: not new (a single absence may be
 		// an entry that moved between the pages of one read).
@@ -217,18 +230,29 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 
 	it('refuses a bad Community ID or Event before any request, naming the field', async () => {
 		sandbox.resetStats();
-		const badCommunity = await host(sandbox, { ...attendeesOfEvent(communityId, eventId), communityId: 'abc' }).activate();
+		const badCommunity = await host(sandbox, {
+			...attendeesOfEvent(communityId, eventId),
+			communityId: 'abc',
+		}).activate();
 		expect(badCommunity.error?.message).toBe('Community ID: "abc" is not a numeric ID');
-		const noEvent = await host(sandbox, { ...attendeesOfEvent(communityId, eventId), eventId: { __rl: true, mode: 'id', value: '' } }).activate();
+		const noEvent = await host(sandbox, {
+			...attendeesOfEvent(communityId, eventId),
+			eventId: { __rl: true, mode: 'id', value: '' },
+		}).activate();
 		expect(noEvent.error?.message).toBe('Event: empty is not a numeric ID');
 		expect(sandbox.stats().requests).toBe(0);
 	});
 
-	it('fails the activation with the platform\'s answer when the event does not exist or the key may not read events', async () => {
+	it("fails the activation with the platform's answer when the event does not exist or the key may not read events", async () => {
 		const missing = await host(sandbox, attendeesOfEvent(communityId, 999)).activate();
 		expect(missing.error?.message).toBeDefined();
 		expect(JSON.stringify(missing.error)).toContain('event 999 of community');
-		const forbidden = await host(sandbox, attendeesOfEvent(communityId, eventId), undefined, demoKeyWithout('EVENT_READ')).activate();
+		const forbidden = await host(
+			sandbox,
+			attendeesOfEvent(communityId, eventId),
+			undefined,
+			demoKeyWithout('EVENT_READ'),
+		).activate();
 		expect(JSON.stringify(forbidden.error)).toContain('EVENT_READ');
 	});
 });
@@ -236,7 +260,11 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 describe('Knolyx Poll Trigger: New Attendee of every event of a community', () => {
 	it('emits new attendees of known events and every attendee of an event published after the first poll', async () => {
 		await platform.register(eventId, { count: 2 });
-		const trigger = host(sandbox, { event: 'newAttendee', attendeesOf: 'community', communityId: String(communityId) });
+		const trigger = host(sandbox, {
+			event: 'newAttendee',
+			attendeesOf: 'community',
+			communityId: String(communityId),
+		});
 		expect(await trigger.activate()).toEqual({});
 
 		const known = await platform.register(eventId, { count: 1 });
@@ -263,7 +291,9 @@ describe('Knolyx Poll Trigger: New Event and New Course', () => {
 		expect(await trigger.activate()).toEqual({});
 		const published = await platform.publishEvent(communityId, { count: 3 });
 		const { emitted } = await trigger.tick();
-		expect(emitted?.map((item) => item.json)).toEqual(published.map((event) => ({ ...event, detectedAt: expect.any(String) })));
+		expect(emitted?.map((item) => item.json)).toEqual(
+			published.map((event) => ({ ...event, detectedAt: expect.any(String) })),
+		);
 		expect(await trigger.tick()).toEqual({});
 	});
 
@@ -273,7 +303,11 @@ describe('Knolyx Poll Trigger: New Event and New Course', () => {
 		const added = await platform.addCourse({ count: 120 });
 		const { emitted } = await trigger.tick();
 		expect(emitted?.map((item) => item.json)).toEqual(
-			added.map((course) => ({ id: course.id, title: course.title, detectedAt: expect.any(String) })),
+			added.map((course) => ({
+				id: course.id,
+				title: course.title,
+				detectedAt: expect.any(String),
+			})),
 		);
 		expect(await trigger.tick()).toEqual({});
 		const more = await platform.addCourse({ title: 'Late Course' });
@@ -297,7 +331,9 @@ describe('Knolyx Poll Trigger: manual runs and the Event picker', () => {
 		const last = (await platform.register(eventId, { email: 'ada@example.com' }))[0];
 		const manual = await runManually(sandbox, attendeesOfEvent(communityId, eventId));
 		expect(manual.error).toBeUndefined();
-		expect(manual.items).toEqual([{ ...last, communityId, eventId, detectedAt: expect.any(String) }]);
+		expect(manual.items).toEqual([
+			{ ...last, communityId, eventId, detectedAt: expect.any(String) },
+		]);
 
 		const course = await runManually(sandbox, { event: 'newCourse' });
 		expect(course.items.map((item) => item.title)).toEqual(['Data Literacy']);
@@ -309,7 +345,9 @@ describe('Knolyx Poll Trigger: manual runs and the Event picker', () => {
 
 	it('a manual run with nothing to show says so', async () => {
 		const manual = await runManually(sandbox, attendeesOfEvent(communityId, eventId));
-		expect(manual.error?.message).toBe(`No attendee in event ${eventId} of community ${communityId} yet, so there is no test entry to show`);
+		expect(manual.error?.message).toBe(
+			`No attendee in event ${eventId} of community ${communityId} yet, so there is no test entry to show`,
+		);
 	});
 
 	it('the Event picker lists the events of the community typed in the node, searchable by title', async () => {
@@ -321,6 +359,8 @@ describe('Knolyx Poll Trigger: manual runs and the Event picker', () => {
 		const filtered = await searchEvents(sandbox, String(communityId), 'autumn');
 		expect(filtered.results).toHaveLength(1);
 		expect(filtered.results[0].value).toMatch(/^\d+$/);
-		await expect(searchEvents(sandbox, '')).rejects.toThrow('Community ID: enter the numeric ID of the community first');
+		await expect(searchEvents(sandbox, '')).rejects.toThrow(
+			'Community ID: enter the numeric ID of the community first',
+		);
 	});
 });

@@ -170,7 +170,10 @@ function triggerWorkflow(sinkUrl) {
 		id: IDS.trigger,
 		name: 'queue: Knolyx Trigger, course completed',
 		nodes: [{ ...trigger, webhookId: crypto.randomUUID() }, set, report],
-		connections: { ...ex.connections, [set.name]: { main: [[{ node: report.name, type: 'main', index: 0 }]] } },
+		connections: {
+			...ex.connections,
+			[set.name]: { main: [[{ node: report.name, type: 'main', index: 0 }]] },
+		},
 	};
 }
 
@@ -192,7 +195,9 @@ async function allExecutions(rest, workflowId) {
 	for (let pages = 0; pages < 1000; pages++) {
 		const q = new URLSearchParams({ filter: JSON.stringify({ workflowId }), limit: '100' });
 		if (cursor) q.set('cursor', cursor);
-		const page = await rest.request('GET', `/rest/executions?${q}`, undefined, { timeoutMs: 60_000 });
+		const page = await rest.request('GET', `/rest/executions?${q}`, undefined, {
+			timeoutMs: 60_000,
+		});
 		const results = page.results ?? [];
 		for (const e of results) byId.set(String(e.id), e);
 		if (!page.nextCursor || results.length === 0) break;
@@ -203,7 +208,11 @@ async function allExecutions(rest, workflowId) {
 
 /** p50 / p95 / max of the balancer's latencies for one method since index `from`. */
 function latency(balancer, method, from = 0) {
-	const ms = balancer.state.latencies.slice(from).filter(([m]) => m === method).map(([, t]) => t).sort((a, b) => a - b);
+	const ms = balancer.state.latencies
+		.slice(from)
+		.filter(([m]) => m === method)
+		.map(([, t]) => t)
+		.sort((a, b) => a - b);
 	if (!ms.length) return undefined;
 	const q = (p) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
 	return { n: ms.length, p50: q(0.5), p95: q(0.95), max: ms.at(-1) };
@@ -215,8 +224,13 @@ const STATUSES = ['success', 'error', 'crashed', 'canceled', 'running', 'new', '
 async function executionCounts(rest, workflowId) {
 	const out = {};
 	for (const status of STATUSES) {
-		const q = new URLSearchParams({ filter: JSON.stringify({ workflowId, status: [status] }), limit: '1' });
-		const page = await rest.request('GET', `/rest/executions?${q}`, undefined, { timeoutMs: 60_000 });
+		const q = new URLSearchParams({
+			filter: JSON.stringify({ workflowId, status: [status] }),
+			limit: '1',
+		});
+		const page = await rest.request('GET', `/rest/executions?${q}`, undefined, {
+			timeoutMs: 60_000,
+		});
 		if (page.count) out[status] = page.count;
 	}
 	return out;
@@ -224,8 +238,19 @@ async function executionCounts(rest, workflowId) {
 
 /** The same from PostgreSQL, as a cross-check. */
 function executionCountsInDb(postgres, workflowId) {
-	const rows = postgres.query(`select status, count(*) from execution_entity where "workflowId" = '${workflowId}' group by status`);
-	return Object.fromEntries(rows.trim().split('\n').filter(Boolean).map((l) => { const [k, v] = l.split('|'); return [k, Number(v)]; }));
+	const rows = postgres.query(
+		`select status, count(*) from execution_entity where "workflowId" = '${workflowId}' group by status`,
+	);
+	return Object.fromEntries(
+		rows
+			.trim()
+			.split('\n')
+			.filter(Boolean)
+			.map((l) => {
+				const [k, v] = l.split('|');
+				return [k, Number(v)];
+			}),
+	);
 }
 
 function byStatus(list) {
@@ -240,11 +265,16 @@ function byStatus(list) {
  * (in chunks of strings; nodes/Knolyx/trigger/dedupe.ts, SeenStore).
  */
 function storedSeenIds(postgres, triggerNodeName) {
-	const raw = postgres.query(`select "staticData" from workflow_entity where id = '${IDS.trigger}'`).trim();
+	const raw = postgres
+		.query(`select "staticData" from workflow_entity where id = '${IDS.trigger}'`)
+		.trim();
 	const data = raw ? JSON.parse(raw) : {};
 	const node = data[`node:${triggerNodeName}`] ?? {};
-	const hashes = new Set((node.seen?.production?.ids ?? []).flatMap((chunk) => chunk.match(/.{11}/g) ?? []));
-	const hashOf = (id) => crypto.createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, 11);
+	const hashes = new Set(
+		(node.seen?.production?.ids ?? []).flatMap((chunk) => chunk.match(/.{11}/g) ?? []),
+	);
+	const hashOf = (id) =>
+		crypto.createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, 11);
 	return { size: hashes.size, has: (id) => hashes.has(hashOf(id)) };
 }
 
@@ -271,11 +301,20 @@ async function main() {
 			startPostgres({ dir: path.join(RUN_DIR, 'postgres') }),
 			startSandboxProcess({ seed: 'demo' }),
 		]);
-		stopList.push(() => sandbox.stop(), () => redis.stop(), () => postgres.stop());
+		stopList.push(
+			() => sandbox.stop(),
+			() => redis.stop(),
+			() => postgres.stop(),
+		);
 		const balancer = await startBalancer();
 		const sink = await startSink();
-		stopList.push(() => balancer.close(), () => sink.close());
-		say(`redis :${redis.port}, postgres :${postgres.port}, sandbox ${sandbox.url}, balancer ${balancer.url}, sink ${sink.url}`);
+		stopList.push(
+			() => balancer.close(),
+			() => sink.close(),
+		);
+		say(
+			`redis :${redis.port}, postgres :${postgres.port}, sandbox ${sandbox.url}, balancer ${balancer.url}, sink ${sink.url}`,
+		);
 		return { redis, postgres, sandbox, balancer, sink };
 	});
 	const platform = new SandboxClient(sandbox.url);
@@ -285,24 +324,41 @@ async function main() {
 	const flowB = flowBWorkflow(OPT.flowBResponse);
 	const triggerWf = triggerWorkflow(sink.url);
 	const TRIGGER_NODE = triggerWf.nodes[0].name;
-	const cluster = new Cluster({ runDir: RUN_DIR, redisPort: redis.port, postgres, publicUrl: balancer.url, stall: OPT.stall });
+	const cluster = new Cluster({
+		runDir: RUN_DIR,
+		redisPort: redis.port,
+		postgres,
+		publicUrl: balancer.url,
+		stall: OPT.stall,
+	});
 	if (OPT.isolatePool) cluster.env.N8N_EXPRESSION_ENGINE_POOL_SIZE = OPT.isolatePool;
 	stopList.unshift(() => cluster.stopAll());
 	await phase('cluster', async () => {
 		await cluster.prepare({
-			credentials: [{ ...CREDENTIAL, data: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey } }],
+			credentials: [
+				{
+					...CREDENTIAL,
+					data: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
+				},
+			],
 			workflows: [flowB, triggerWf],
 			packageFrom: OPT.packageFrom && path.resolve(OPT.packageFrom),
 		});
 		say('credential and workflows imported into PostgreSQL; starting main');
 		await cluster.startMain();
-		await cluster.rest.ensureOwner({ email: 'queue-owner@example.com', password: 'Knolyx-Queue-1', firstName: 'Queue', lastName: 'Owner' });
+		await cluster.rest.ensureOwner({
+			email: 'queue-owner@example.com',
+			password: 'Knolyx-Queue-1',
+			firstName: 'Queue',
+			lastName: 'Owner',
+		});
 		// Workers and the webhook processor one after the other: each boot is CPU-heavy on 2 cores.
 		await cluster.startWorker('worker-1');
 		await cluster.startWorker('worker-2');
 		const webhook = await cluster.startWebhook('webhook-1');
 		balancer.setUpstreams([webhook.url]);
-		for (const [name, p] of cluster.processes) say(`${name}: pid ${p.pid}, ${p.url}, ready after ${(p.startupMs / 1000).toFixed(1)} s`);
+		for (const [name, p] of cluster.processes)
+			say(`${name}: pid ${p.pid}, ${p.url}, ready after ${(p.startupMs / 1000).toFixed(1)} s`);
 	});
 	const rest = cluster.rest;
 
@@ -312,7 +368,11 @@ async function main() {
 		await rest.activateWorkflow(IDS.trigger);
 		const hookUrl = (await platform.webhooks()).map((w) => w.url);
 		check('publish from main: 1 Knolyx webhook', hookUrl.length === 1, hookUrl.join(', '));
-		check('the Knolyx webhook points at the public (balancer) URL', hookUrl[0]?.startsWith(`${balancer.url}/webhook/`), hookUrl[0]);
+		check(
+			'the Knolyx webhook points at the public (balancer) URL',
+			hookUrl[0]?.startsWith(`${balancer.url}/webhook/`),
+			hookUrl[0],
+		);
 		const cycles = [];
 		for (let i = 0; i < 2; i++) {
 			await rest.deactivateWorkflow(IDS.trigger);
@@ -321,12 +381,24 @@ async function main() {
 			const afterPublish = (await platform.webhooks()).length;
 			cycles.push(`${afterUnpublish}/${afterPublish}`);
 		}
-		check('unpublish -> 0 webhooks, publish -> 1 (two cycles, from the main)', cycles.every((c) => c === '0/1'), cycles.join(' '));
+		check(
+			'unpublish -> 0 webhooks, publish -> 1 (two cycles, from the main)',
+			cycles.every((c) => c === '0/1'),
+			cycles.join(' '),
+		);
 		const stats = await platform.stats();
 		const creates = Object.entries(stats.writes).filter(([k]) => k.startsWith('webhook-create:'));
-		check('no duplicate webhook-create on the platform', stats.duplicateWrites === 0, JSON.stringify(creates));
+		check(
+			'no duplicate webhook-create on the platform',
+			stats.duplicateWrites === 0,
+			JSON.stringify(creates),
+		);
 		// The main serves no production webhook (N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true).
-		const onMain = await fetch(`${cluster.get('main').url}/webhook/${FLOW_B_PATH}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+		const onMain = await fetch(`${cluster.get('main').url}/webhook/${FLOW_B_PATH}`, {
+			method: 'POST',
+			body: '{}',
+			headers: { 'content-type': 'application/json' },
+		});
 		notes.mainProductionWebhook = `POST main /webhook/${FLOW_B_PATH} -> ${onMain.status}`;
 		const pings = await platform.deliveries({ type: 'PING' });
 		notes.creationPings = pings.map((d) => `${d.status ?? d.error}`).join(' ');
@@ -347,8 +419,14 @@ async function main() {
 			const worker = cluster.get('worker-1');
 			const before = workerLogExecutions(worker.logFile);
 			await cluster.kill('worker-1');
-			killed = { at: Date.now(), runningOnWorker: before.running, startedOnWorker: before.started.size };
-			say(`SIGKILLed worker-1 (pid group ${worker.pid}) with ${before.running.length} execution(s) running on it: ${before.running.join(', ')}`);
+			killed = {
+				at: Date.now(),
+				runningOnWorker: before.running,
+				startedOnWorker: before.started.size,
+			};
+			say(
+				`SIGKILLed worker-1 (pid group ${worker.pid}) with ${before.running.length} execution(s) running on it: ${before.running.join(', ')}`,
+			);
 		};
 		const post = async ({ batch, buyers }) => {
 			const attempts = [];
@@ -378,7 +456,11 @@ async function main() {
 				killed = 'pending';
 				// Kill only while an execution runs on it (its log says started, not finished).
 				const logFile = cluster.get('worker-1').logFile;
-				await waitFor(() => workerLogExecutions(logFile).running.length > 0, { timeoutMs: 30_000, intervalMs: 20, what: 'an execution running on worker-1' }).catch(() => {});
+				await waitFor(() => workerLogExecutions(logFile).running.length > 0, {
+					timeoutMs: 30_000,
+					intervalMs: 20,
+					what: 'an execution running on worker-1',
+				}).catch(() => {});
 				await killWorker();
 			}
 			return attempts;
@@ -388,9 +470,15 @@ async function main() {
 		const postSeconds = (Date.now() - t) / 1000;
 		const retried = attemptsLog.filter((a) => a.attempts.length > 1);
 		const failedForGood = attemptsLog.filter((a) => a.attempts.at(-1).status !== 200);
-		notes.flowBRetries = retried.map((a) => `batch ${a.batch}: ${a.attempts.map((x) => `${x.status}/${x.ms}ms`).join(' -> ')}`);
+		notes.flowBRetries = retried.map(
+			(a) => `batch ${a.batch}: ${a.attempts.map((x) => `${x.status}/${x.ms}ms`).join(' -> ')}`,
+		);
 		for (const line of notes.flowBRetries) say(`  retried ${line}`);
-		check(`every Flow B POST answered 200 in the end (${OPT.batches} POSTs, client retries allowed)`, failedForGood.length === 0, `${retried.length} retried, ${failedForGood.length} failed for good`);
+		check(
+			`every Flow B POST answered 200 in the end (${OPT.batches} POSTs, client retries allowed)`,
+			failedForGood.length === 0,
+			`${retried.length} retried, ${failedForGood.length} failed for good`,
+		);
 
 		// n8n's view: every execution finished; one success per batch.
 		const execs = await waitFor(
@@ -403,13 +491,33 @@ async function main() {
 		const statuses = byStatus(execs);
 		counts.flowBExecutions = execs.length;
 		counts.flowBExecutionStatuses = statuses;
-		check('Flow B: every execution finished (main REST)', execs.every((e) => DONE.has(e.status)), JSON.stringify(statuses));
-		check(`Flow B: ${OPT.batches} successful executions (one per batch)`, (statuses.success ?? 0) === OPT.batches, JSON.stringify(statuses));
+		check(
+			'Flow B: every execution finished (main REST)',
+			execs.every((e) => DONE.has(e.status)),
+			JSON.stringify(statuses),
+		);
+		check(
+			`Flow B: ${OPT.batches} successful executions (one per batch)`,
+			(statuses.success ?? 0) === OPT.batches,
+			JSON.stringify(statuses),
+		);
 		const failedExecs = execs.filter((e) => e.status !== 'success');
-		check('Flow B: one failed execution per retried POST', failedExecs.length === retried.length, `${failedExecs.length} not success, ${retried.length} POSTs retried`);
-		if (OPT.kill) check('worker-1 was killed with executions running on it', killed?.runningOnWorker?.length > 0, `running: [${killed?.runningOnWorker?.join(', ')}]`);
+		check(
+			'Flow B: one failed execution per retried POST',
+			failedExecs.length === retried.length,
+			`${failedExecs.length} not success, ${retried.length} POSTs retried`,
+		);
+		if (OPT.kill)
+			check(
+				'worker-1 was killed with executions running on it',
+				killed?.runningOnWorker?.length > 0,
+				`running: [${killed?.runningOnWorker?.join(', ')}]`,
+			);
 		if (killed && killed !== 'pending') {
-			notes.killedWorker = { runningOnWorker: killed.runningOnWorker, failedExecutions: failedExecs.map((e) => `${e.id}:${e.status}`) };
+			notes.killedWorker = {
+				runningOnWorker: killed.runningOnWorker,
+				failedExecutions: failedExecs.map((e) => `${e.id}:${e.status}`),
+			};
 			check(
 				'the executions running on the killed worker ended crashed/error, none success',
 				killed.runningOnWorker.every((id) => failedExecs.some((e) => String(e.id) === id)),
@@ -419,26 +527,46 @@ async function main() {
 
 		// The platform: exactly the buyers, each a member of the course workgroup once.
 		const state = await platform.state();
-		const expected = new Set(Array.from({ length: OPT.batches * OPT.batchSize }, (_, i) => buyer(i).email));
+		const expected = new Set(
+			Array.from({ length: OPT.batches * OPT.batchSize }, (_, i) => buyer(i).email),
+		);
 		const users = state.users.filter((u) => u.email.startsWith('queue-buyer-'));
 		const userEmails = new Set(users.map((u) => u.email));
 		const wg = state.workgroups.find((w) => w.id === COURSE_WORKGROUP);
-		const memberEmails = (wg?.members ?? state.members?.filter?.((m) => m.workgroupId === COURSE_WORKGROUP) ?? []).map((m) => (typeof m === 'string' ? m : m.email));
+		const memberEmails = (
+			wg?.members ??
+			state.members?.filter?.((m) => m.workgroupId === COURSE_WORKGROUP) ??
+			[]
+		).map((m) => (typeof m === 'string' ? m : m.email));
 		const members = memberEmails.filter((e) => e.startsWith('queue-buyer-'));
 		const lost = [...expected].filter((e) => !userEmails.has(e) || !members.includes(e));
 		counts.flowBItems = expected.size;
 		counts.flowBUsers = users.length;
 		counts.flowBMemberships = members.length;
 		counts.flowBLost = lost.length;
-		check(`platform: ${expected.size} users, no more`, users.length === expected.size && userEmails.size === expected.size, `${users.length} users`);
-		check(`platform: ${expected.size} memberships of workgroup ${COURSE_WORKGROUP}, each once`, members.length === expected.size && new Set(members).size === expected.size, `${members.length} members`);
+		check(
+			`platform: ${expected.size} users, no more`,
+			users.length === expected.size && userEmails.size === expected.size,
+			`${users.length} users`,
+		);
+		check(
+			`platform: ${expected.size} memberships of workgroup ${COURSE_WORKGROUP}, each once`,
+			members.length === expected.size && new Set(members).size === expected.size,
+			`${members.length} members`,
+		);
 		check('Flow B: lost = 0', lost.length === 0, lost.slice(0, 5).join(', '));
 
 		// Repeated writes: only buyers of batches that ran more than once, and only idempotent repeats.
 		const stats = await platform.stats();
-		const repeated = Object.entries(stats.writes).filter(([k, n]) => n > 1 && /^(provision|member):/.test(k));
-		const retriedEmails = new Set(retried.flatMap((a) => batches[a.batch].buyers.map((b) => b.email.toLowerCase())));
-		const unexplained = repeated.filter(([k]) => !retriedEmails.has(k.split(':').at(-1).toLowerCase()));
+		const repeated = Object.entries(stats.writes).filter(
+			([k, n]) => n > 1 && /^(provision|member):/.test(k),
+		);
+		const retriedEmails = new Set(
+			retried.flatMap((a) => batches[a.batch].buyers.map((b) => b.email.toLowerCase())),
+		);
+		const unexplained = repeated.filter(
+			([k]) => !retriedEmails.has(k.split(':').at(-1).toLowerCase()),
+		);
 		counts.flowBRepeatedWrites = stats.duplicateWrites;
 		counts.flowBPostSeconds = postSeconds;
 		check(
@@ -492,7 +620,10 @@ async function main() {
 	await phase('trigger', async () => {
 		const n = OPT.events;
 		const users = OPT.batches * OPT.batchSize;
-		const plan = Array.from({ length: n }, (_, i) => ({ email: buyer(i % users).email, courseId: [101, 102, 103][Math.floor(i / users)] }));
+		const plan = Array.from({ length: n }, (_, i) => ({
+			email: buyer(i % users).email,
+			courseId: [101, 102, 103][Math.floor(i / users)],
+		}));
 		const resentEarly = [];
 		const t = Date.now();
 		const latencyFrom = balancer.state.latencies.length;
@@ -511,7 +642,9 @@ async function main() {
 		await settle();
 		counts.triggerSeconds = (Date.now() - t) / 1000;
 		counts.triggerDeliveryLatencyMs = latency(balancer, 'PUT', latencyFrom);
-		say(`delivery latency through the webhook processor (ms): ${JSON.stringify(counts.triggerDeliveryLatencyMs)}`);
+		say(
+			`delivery latency through the webhook processor (ms): ${JSON.stringify(counts.triggerDeliveryLatencyMs)}`,
+		);
 		const perEvent = accepted();
 		const dup = [...perEvent.values()].filter((c) => c > 1).length;
 		counts.triggerEvents = emitted.length;
@@ -519,8 +652,15 @@ async function main() {
 		counts.triggerReports = sink.received.length;
 		counts.triggerDuplicates = dup;
 		counts.triggerLost = emitted.filter((e) => !perEvent.has(e.messageId)).length;
-		check(`trigger: ${n} events emitted, ${counts.triggerResends} resent (10 %)`, emitted.length === n && counts.triggerResends === n / 10);
-		check('trigger: each unique event started exactly one execution (duplicates = 0, lost = 0)', dup === 0 && counts.triggerLost === 0 && sink.received.length === n, `reports ${sink.received.length}, duplicates ${dup}, lost ${counts.triggerLost}`);
+		check(
+			`trigger: ${n} events emitted, ${counts.triggerResends} resent (10 %)`,
+			emitted.length === n && counts.triggerResends === n / 10,
+		);
+		check(
+			'trigger: each unique event started exactly one execution (duplicates = 0, lost = 0)',
+			dup === 0 && counts.triggerLost === 0 && sink.received.length === n,
+			`reports ${sink.received.length}, duplicates ${dup}, lost ${counts.triggerLost}`,
+		);
 		let perStatus;
 		await waitFor(
 			async () => {
@@ -532,17 +672,29 @@ async function main() {
 		const total = Object.values(perStatus).reduce((a, b) => a + b, 0);
 		counts.triggerExecutions = total;
 		counts.triggerExecutionStatuses = perStatus;
-		check(`trigger: ${n} executions, all success (main REST)`, total === n && perStatus.success === n, `REST ${JSON.stringify(perStatus)}, PostgreSQL ${JSON.stringify(executionCountsInDb(postgres, IDS.trigger))}`);
+		check(
+			`trigger: ${n} executions, all success (main REST)`,
+			total === n && perStatus.success === n,
+			`REST ${JSON.stringify(perStatus)}, PostgreSQL ${JSON.stringify(executionCountsInDb(postgres, IDS.trigger))}`,
+		);
 		const deliveries = await platform.deliveries({ type: 'COURSE_COMPLETED' });
 		const notOk = deliveries.filter((d) => !d.ok);
 		counts.triggerDeliveryAttempts = deliveries.length;
-		notes.triggerDeliveriesNotOk = notOk.slice(0, 10).map((d) => `${d.messageId} attempt ${d.attempt}: ${d.status ?? d.error}`);
-		check('trigger: every delivery attempt answered 2xx', notOk.length === 0, `${deliveries.length} attempts, ${notOk.length} not ok`);
+		notes.triggerDeliveriesNotOk = notOk
+			.slice(0, 10)
+			.map((d) => `${d.messageId} attempt ${d.attempt}: ${d.status ?? d.error}`);
+		check(
+			'trigger: every delivery attempt answered 2xx',
+			notOk.length === 0,
+			`${deliveries.length} attempts, ${notOk.length} not ok`,
+		);
 		const stored = storedSeenIds(postgres, TRIGGER_NODE);
 		const missing = emitted.filter((e) => !stored.has(e.messageId));
 		counts.storedSeenAfterTrigger = stored.size;
 		counts.missingFromStoreAfterTrigger = missing.length;
-		say(`dedupe store in PostgreSQL after the trigger phase: ${stored.size} ids; ${missing.length} of ${emitted.length} accepted ids missing`);
+		say(
+			`dedupe store in PostgreSQL after the trigger phase: ${stored.size} ids; ${missing.length} of ${emitted.length} accepted ids missing`,
+		);
 	});
 
 	// ------------------------------------------------------------ restart the webhook processor, resend everything
@@ -575,7 +727,10 @@ async function main() {
 			const firstIndex = emitted.length;
 			const n = 200;
 			const users = OPT.batches * OPT.batchSize;
-			const plan = Array.from({ length: n }, (_, i) => ({ email: buyer(i % users).email, courseId: 103 }));
+			const plan = Array.from({ length: n }, (_, i) => ({
+				email: buyer(i % users).email,
+				courseId: 103,
+			}));
 			// Each event resent at once: the resend races the first delivery, often on the other processor.
 			await pool(plan, OPT.eventConcurrency, async ({ email, courseId }) => {
 				const res = await platform.activity('course-completed', { email, courseId });
@@ -595,7 +750,11 @@ async function main() {
 			await settle();
 			const later = sink.received.length - mid;
 			const perUpstream = balancer.state.byUpstream;
-			counts.twoProcessors = { events: n, racingResendDuplicates: racing, laterResendDuplicates: later };
+			counts.twoProcessors = {
+				events: n,
+				racingResendDuplicates: racing,
+				laterResendDuplicates: later,
+			};
 			notes.balancer = perUpstream;
 			const stored = storedSeenIds(postgres, TRIGGER_NODE);
 			counts.twoProcessors.missingFromStore = ids.filter((id) => !stored.has(id)).length;
@@ -609,8 +768,12 @@ async function main() {
 				later <= Math.ceil(ids.length * 0.05),
 				`${later} duplicates from ${ids.length} later resends`,
 			);
-			say(`two webhook processors: resends after the first executions started ${later} extra execution(s) of ${ids.length}`);
-			say(`two webhook processors: resends racing the first delivery started ${racing} extra execution(s) of ${n} (not guaranteed, see docs/scaling.md "Queue mode")`);
+			say(
+				`two webhook processors: resends after the first executions started ${later} extra execution(s) of ${ids.length}`,
+			);
+			say(
+				`two webhook processors: resends racing the first delivery started ${racing} extra execution(s) of ${n} (not guaranteed, see docs/scaling.md "Queue mode")`,
+			);
 		});
 	}
 }
@@ -646,7 +809,10 @@ try {
 
 const failed = checks.filter((c) => !c.ok);
 const summary = { seconds: Number(secs()), timings, counts, notes, options: OPT };
-fs.writeFileSync(path.join(RUN_DIR, 'summary.json'), JSON.stringify({ ...summary, checks }, null, 2));
+fs.writeFileSync(
+	path.join(RUN_DIR, 'summary.json'),
+	JSON.stringify({ ...summary, checks }, null, 2),
+);
 console.log('\nqueue mode summary');
 console.log(JSON.stringify(summary, null, 2));
 console.log(

@@ -5,9 +5,13 @@ describe('sandbox communities and event attendance', () => {
 
 	it('lists and reads events and attendees as plain arrays', async () => {
 		const api = apiClient(sandbox());
-		const events = await api.get('/community/301/event/paged', { params: { 'pagination.page': 0, 'pagination.size': 20 } });
+		const events = await api.get('/community/301/event/paged', {
+			params: { 'pagination.page': 0, 'pagination.size': 20 },
+		});
 		expect(events.status).toBe(200);
-		expect(events.data).toEqual([expect.objectContaining({ id: 401, communityId: 301, title: 'Monthly Automation Meetup' })]);
+		expect(events.data).toEqual([
+			expect.objectContaining({ id: 401, communityId: 301, title: 'Monthly Automation Meetup' }),
+		]);
 		expect((await api.get('/community/301/event/401')).data.id).toBe(401);
 		expect((await api.get('/community/301/event/999')).status).toBe(404);
 		expect((await api.get('/community/999/event/paged')).status).toBe(404);
@@ -41,9 +45,17 @@ describe('sandbox communities and event attendance', () => {
 	it('grants access through the community workgroup until the removal date (UTC)', async () => {
 		const api = apiClient(sandbox());
 		const past = '2001-01-01 00:00:00';
-		expect((await api.put('/workgroup/204/member/alan%40example.com/', { removalDate: past })).status).toBe(200);
+		expect(
+			(await api.put('/workgroup/204/member/alan%40example.com/', { removalDate: past })).status,
+		).toBe(200);
 		expect((await api.post('/community/301/event/401/attend/1002')).status).toBe(403);
-		expect((await api.put('/workgroup/204/member/alan%40example.com/', { removalDate: '2999-01-01 00:00:00' })).status).toBe(200);
+		expect(
+			(
+				await api.put('/workgroup/204/member/alan%40example.com/', {
+					removalDate: '2999-01-01 00:00:00',
+				})
+			).status,
+		).toBe(200);
 		expect((await api.post('/community/301/event/401/attend/1002')).status).toBe(200);
 	});
 });

@@ -56,11 +56,15 @@ describe('sandbox fault injection', () => {
 	it('destroys the socket before applying (reset) or after applying a write (resetAfterApply)', async () => {
 		const api = apiClient(sandbox());
 		sandbox().setFaults({ resetRate: 1 });
-		await expect(api.post('/user/provision', provision('reset@example.com'))).rejects.toMatchObject({ code: 'ECONNRESET' });
+		await expect(api.post('/user/provision', provision('reset@example.com'))).rejects.toMatchObject(
+			{ code: 'ECONNRESET' },
+		);
 		expect(sandbox().state.findUserByEmail('reset@example.com')).toBeUndefined();
 
 		sandbox().setFaults({ resetRate: 0, resetAfterApplyRate: 1 });
-		await expect(api.post('/user/provision', provision('applied@example.com'))).rejects.toMatchObject({ code: 'ECONNRESET' });
+		await expect(
+			api.post('/user/provision', provision('applied@example.com')),
+		).rejects.toMatchObject({ code: 'ECONNRESET' });
 		expect(sandbox().state.findUserByEmail('applied@example.com')).toBeDefined();
 		expect((await api.get('/course')).status).toBe(200); // reads are never reset-after-apply
 
@@ -102,6 +106,10 @@ describe('sandbox fault injection', () => {
 
 		const stats = await control.get('/stats');
 		expect(stats.data).toMatchObject({ requests: 2, faultsInjected: { error: 1, 'error:502': 1 } });
-		expect((await control.post('/stats/reset')).data).toMatchObject({ requests: 0, byRoute: {}, duplicateWrites: 0 });
+		expect((await control.post('/stats/reset')).data).toMatchObject({
+			requests: 0,
+			byRoute: {},
+			duplicateWrites: 0,
+		});
 	});
 });

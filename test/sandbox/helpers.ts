@@ -8,7 +8,11 @@ import { DEMO, startSandbox, type Sandbox, type SandboxOptions } from '../../san
 export { DEMO };
 
 /** Client for /public/api/v1 with the given key; never throws on an HTTP status. */
-export function apiClient(sandbox: Sandbox, apiKey: string = DEMO.apiKey, projectId: string = DEMO.projectId): AxiosInstance {
+export function apiClient(
+	sandbox: Sandbox,
+	apiKey: string = DEMO.apiKey,
+	projectId: string = DEMO.projectId,
+): AxiosInstance {
 	return axios.create({
 		baseURL: `${sandbox.url}/public/api/v1`,
 		headers: { 'X-Api-Key': apiKey, 'X-Project-Id': projectId },
@@ -60,7 +64,12 @@ export async function startReceiver(): Promise<Receiver> {
 		req.setEncoding('utf8');
 		req.on('data', (chunk: string) => (raw += chunk));
 		req.on('end', () => {
-			calls.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: JSON.parse(raw) });
+			calls.push({
+				method: req.method ?? '',
+				url: req.url ?? '',
+				headers: req.headers,
+				body: JSON.parse(raw),
+			});
 			res.statusCode = receiver.statuses.shift() ?? 200;
 			res.end();
 		});

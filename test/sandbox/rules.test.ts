@@ -17,7 +17,12 @@ describe('sandbox course access rules', () => {
 		const res = await apiClient(sandbox()).get('/business-rule/course/101');
 		expect(res.status).toBe(200);
 		expect(res.data).toHaveLength(1);
-		expect(res.data[0]).toMatchObject({ id: 501, action: 'STUDENTS', diplomaTemplateId: 7, associations: { USER: [1002] } });
+		expect(res.data[0]).toMatchObject({
+			id: 501,
+			action: 'STUDENTS',
+			diplomaTemplateId: 7,
+			associations: { USER: [1002] },
+		});
 		expect((await apiClient(sandbox()).get('/business-rule/course/102')).data).toEqual([]);
 		expect((await apiClient(sandbox()).get('/business-rule/course/9999')).status).toBe(404);
 	});
@@ -30,11 +35,18 @@ describe('sandbox course access rules', () => {
 			associations: { ...seeded.associations, WORKGROUP: [201], DEPARTMENT: [5], JOB: [9] },
 			futureField: { nested: true },
 		};
-		const saved = await api.post('/business-rule/course/101', [modified, rule('PAYMENT_INTEGRATION_COURSE_101')]);
+		const saved = await api.post('/business-rule/course/101', [
+			modified,
+			rule('PAYMENT_INTEGRATION_COURSE_101'),
+		]);
 		expect(saved.status).toBe(200);
 		expect(saved.data).toHaveLength(2);
 		expect(saved.data[0]).toEqual(modified);
-		expect(saved.data[1]).toMatchObject({ id: expect.any(Number), name: 'PAYMENT_INTEGRATION_COURSE_101', action: 'WORKGROUP' });
+		expect(saved.data[1]).toMatchObject({
+			id: expect.any(Number),
+			name: 'PAYMENT_INTEGRATION_COURSE_101',
+			action: 'WORKGROUP',
+		});
 		expect(saved.data[1].id).not.toBe(501);
 		expect(sandbox().state.rules.get(101)?.[1]).not.toHaveProperty('action');
 

@@ -5,7 +5,11 @@ describe('sandbox user provisioning', () => {
 
 	it('creates a user with 201 and an onboarding e-mail, then answers 200 and persists changes', async () => {
 		const api = apiClient(sandbox());
-		const created = await api.post('/user/provision', { firstName: 'Grace', lastName: 'Hopper', email: 'Grace@Example.com' });
+		const created = await api.post('/user/provision', {
+			firstName: 'Grace',
+			lastName: 'Hopper',
+			email: 'Grace@Example.com',
+		});
 		expect(created.status).toBe(201);
 		expect(created.data).toEqual({
 			id: expect.any(Number),
@@ -17,14 +21,28 @@ describe('sandbox user provisioning', () => {
 		});
 		expect(sandbox().state.onboardingEmails).toHaveLength(1);
 
-		const again = await api.post('/user/provision', { firstName: 'Grace B.', lastName: 'Hopper', email: 'grace@example.com', gender: 'FEMALE' });
+		const again = await api.post('/user/provision', {
+			firstName: 'Grace B.',
+			lastName: 'Hopper',
+			email: 'grace@example.com',
+			gender: 'FEMALE',
+		});
 		expect(again.status).toBe(200);
-		expect(again.data).toMatchObject({ id: created.data.id, firstName: 'Grace B.', gender: 'FEMALE' });
+		expect(again.data).toMatchObject({
+			id: created.data.id,
+			firstName: 'Grace B.',
+			gender: 'FEMALE',
+		});
 		expect(sandbox().state.onboardingEmails).toHaveLength(1);
 		expect(sandbox().state.users.get(created.data.id)?.firstName).toBe('Grace B.');
 
 		// Omitting gender keeps the stored one; an identical repeat counts as a duplicate write.
-		const same = await api.post('/user/provision', { firstName: 'Grace B.', lastName: 'Hopper', email: 'grace@example.com', gender: 'FEMALE' });
+		const same = await api.post('/user/provision', {
+			firstName: 'Grace B.',
+			lastName: 'Hopper',
+			email: 'grace@example.com',
+			gender: 'FEMALE',
+		});
 		expect(same.data.gender).toBe('FEMALE');
 		expect(sandbox().stats().writes['provision:grace@example.com']).toBe(3);
 		expect(sandbox().stats().duplicateWrites).toBe(1);
@@ -74,10 +92,14 @@ describe('sandbox workgroup members', () => {
 
 	it('answers 404 "Entity not found" for an unknown workgroup or user and 400 for a bad date', async () => {
 		const api = apiClient(sandbox());
-		const noGroup = await api.put('/workgroup/9999/member/ada%40example.com/', { removalDate: null });
+		const noGroup = await api.put('/workgroup/9999/member/ada%40example.com/', {
+			removalDate: null,
+		});
 		expect(noGroup.status).toBe(404);
 		expect(noGroup.data.message).toBe('Entity not found');
-		const noUser = await api.put('/workgroup/201/member/nobody%40example.com/', { removalDate: null });
+		const noUser = await api.put('/workgroup/201/member/nobody%40example.com/', {
+			removalDate: null,
+		});
 		expect(noUser.status).toBe(404);
 		for (const removalDate of ['2030-01-01', '2030-13-01 00:00:00', '2030-01-01T00:00:00Z', 42]) {
 			const bad = await api.put('/workgroup/201/member/ada%40example.com/', { removalDate });
@@ -89,12 +111,18 @@ describe('sandbox workgroup members', () => {
 	it('decodes the e-mail: a "/" or "?" inside it never routes elsewhere', async () => {
 		const api = apiClient(sandbox());
 		const email = 'odd/name?x#y@example.com';
-		expect((await api.post('/user/provision', { firstName: 'O', lastName: 'D', email })).status).toBe(201);
-		const add = await api.put(`/workgroup/202/member/${encodeURIComponent(email)}/`, { removalDate: null });
+		expect(
+			(await api.post('/user/provision', { firstName: 'O', lastName: 'D', email })).status,
+		).toBe(201);
+		const add = await api.put(`/workgroup/202/member/${encodeURIComponent(email)}/`, {
+			removalDate: null,
+		});
 		expect(add.status).toBe(200);
 		expect(add.data.email).toBe(email);
 		expect(sandbox().state.memberships.get(202)?.has(email)).toBe(true);
 		// Unencoded, the "/" splits the path: no member route matches.
-		expect((await api.put('/workgroup/202/member/odd/name@example.com/', { removalDate: null })).status).toBe(404);
+		expect(
+			(await api.put('/workgroup/202/member/odd/name@example.com/', { removalDate: null })).status,
+		).toBe(404);
 	});
 });

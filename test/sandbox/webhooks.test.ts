@@ -10,14 +10,26 @@ describe('sandbox webhooks and deliveries', () => {
 	afterEach(() => receiver.close());
 
 	const create = (token = 'secret-token') =>
-		apiClient(sandbox()).post('/webhook', { name: 'n8n trigger', url: receiver.url, securityToken: token });
+		apiClient(sandbox()).post('/webhook', {
+			name: 'n8n trigger',
+			url: receiver.url,
+			securityToken: token,
+		});
 
 	it('creates a webhook (201 with an integer id) and PUTs a PING with the token header', async () => {
 		const res = await create();
 		expect(res.status).toBe(201);
-		expect(res.data).toEqual({ id: expect.any(Number), name: 'n8n trigger', url: receiver.url, createdAt: expect.any(String) });
+		expect(res.data).toEqual({
+			id: expect.any(Number),
+			name: 'n8n trigger',
+			url: receiver.url,
+			createdAt: expect.any(String),
+		});
 
-		const [attempt] = await sandbox().waitForDeliveries({ type: 'PING', webhookId: res.data.id, ok: true }, 3000);
+		const [attempt] = await sandbox().waitForDeliveries(
+			{ type: 'PING', webhookId: res.data.id, ok: true },
+			3000,
+		);
 		expect(attempt.status).toBe(200);
 		expect(receiver.calls).toHaveLength(1);
 		const call = receiver.calls[0];
@@ -25,7 +37,9 @@ describe('sandbox webhooks and deliveries', () => {
 		expect(call.headers['x-webhook-security-token']).toBe('secret-token');
 		expect(call.headers['content-type']).toContain('application/json');
 		expect(call.body).toEqual({ id: attempt.messageId, type: 'PING', data: { message: 'PING' } });
-		expect(call.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+		expect(call.body.id).toMatch(
+			/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+		);
 	});
 
 	it('lists, reads, pings and deletes webhooks without ever returning the token', async () => {
@@ -35,7 +49,10 @@ describe('sandbox webhooks and deliveries', () => {
 		expect(list.data).toEqual([expect.objectContaining({ id, url: receiver.url })]);
 		expect(JSON.stringify(list.data)).not.toContain('secret-token');
 		expect((await api.get(`/webhook/${id}`)).data).not.toHaveProperty('securityToken');
-		expect((await api.get('/webhook/9999')).data).toMatchObject({ status: 404, message: 'Entity not found' });
+		expect((await api.get('/webhook/9999')).data).toMatchObject({
+			status: 404,
+			message: 'Entity not found',
+		});
 
 		expect((await api.post('/webhook/ping')).data.delivered).toBe(1);
 		expect((await api.post(`/webhook/${id}/ping`)).status).toBe(200);
@@ -66,24 +83,49 @@ describe('sandbox webhooks and deliveries', () => {
 		const other = await startReceiver();
 		try {
 			await create('token-a');
-			await apiClient(sandbox()).post('/webhook', { name: 'second', url: other.url, securityToken: 'token-b' });
+			await apiClient(sandbox()).post('/webhook', {
+				name: 'second',
+				url: other.url,
+				securityToken: 'token-b',
+			});
 			await sandbox().waitForDeliveries({ type: 'PING', ok: true }, 3000, 2);
 			const control = controlClient(sandbox());
 
-			const done = await control.post('/activity/course-completed', { email: 'ada@example.com', courseId: 101 });
+			const done = await control.post('/activity/course-completed', {
+				email: 'ada@example.com',
+				courseId: 101,
+			});
 			expect(done.data).toMatchObject({ type: 'COURSE_COMPLETED', emitted: true });
 			expect(done.data.messages).toHaveLength(2);
-			const again = await control.post('/activity/course-completed', { userId: 1001, courseId: 101 });
+			const again = await control.post('/activity/course-completed', {
+				userId: 1001,
+				courseId: 101,
+			});
 			expect(again.data).toEqual({ type: 'COURSE_COMPLETED', emitted: false, messages: [] });
 
 			await control.post('/activity/course-started', { userId: 1002, courseId: 102 });
 			await control.post('/activity/course-payment', { email: 'ada@example.com', courseId: 103 });
 			await control.post('/activity/bundle-payment', { email: 'ada@example.com', bundleId: 601 });
-			expect((await control.post('/activity/course-started', { email: 'nobody@example.com', courseId: 101 })).status).toBe(404);
+			expect(
+				(
+					await control.post('/activity/course-started', {
+						email: 'nobody@example.com',
+						courseId: 101,
+					})
+				).status,
+			).toBe(404);
 
-			const waited = await control.get('/deliveries', { params: { webhookId: 1, ok: true, waitFor: 5, timeoutMs: 3000 } });
+			const waited = await control.get('/deliveries', {
+				params: { webhookId: 1, ok: true, waitFor: 5, timeoutMs: 3000 },
+			});
 			expect(waited.data.map((d: { type: string }) => d.type).sort()).toEqual(
-				['BUNDLE_PAYMENT_RECEIVED', 'COURSE_COMPLETED', 'COURSE_PAYMENT_RECEIVED', 'COURSE_STARTED', 'PING'].sort(),
+				[
+					'BUNDLE_PAYMENT_RECEIVED',
+					'COURSE_COMPLETED',
+					'COURSE_PAYMENT_RECEIVED',
+					'COURSE_STARTED',
+					'PING',
+				].sort(),
 			);
 			const completed = receiver.calls.find((c) => c.body.type === 'COURSE_COMPLETED');
 			expect(completed?.body.data).toEqual({
@@ -91,8 +133,16 @@ describe('sandbox webhooks and deliveries', () => {
 				course: { id: 101, name: 'Intro to n8n' },
 			});
 			const bundle = receiver.calls.find((c) => c.body.type === 'BUNDLE_PAYMENT_RECEIVED');
-			expect(bundle?.body.data.bundle).toEqual({ id: 601, slug: 'automation-starter-pack', name: 'Automation Starter Pack' });
-			expect(other.calls.find((c) => c.body.type === 'COURSE_COMPLETED')?.headers['x-webhook-security-token']).toBe('token-b');
+			expect(bundle?.body.data.bundle).toEqual({
+				id: 601,
+				slug: 'automation-starter-pack',
+				name: 'Automation Starter Pack',
+			});
+			expect(
+				other.calls.find((c) => c.body.type === 'COURSE_COMPLETED')?.headers[
+					'x-webhook-security-token'
+				],
+			).toBe('token-b');
 
 			const messageId = completed?.body.id as string;
 			const resent = await control.post(`/deliveries/${messageId}/resend`);
@@ -145,16 +195,28 @@ describe('sandbox strict webhook URLs', () => {
 		const strict = await startSandbox({ port: 0, strict: true });
 		try {
 			const api = apiClient(strict);
-			for (const url of ['http://example.com/hook', 'https://localhost/hook', 'https://127.0.0.2:8443/x', 'https://[::1]/x']) {
+			for (const url of [
+				'http://example.com/hook',
+				'https://localhost/hook',
+				'https://127.0.0.2:8443/x',
+				'https://[::1]/x',
+			]) {
 				const res = await api.post('/webhook', { name: 'n', url, securityToken: 't' });
 				expect(res.status).toBe(400);
 				expect(res.data.message).toBe('Webhook URL must use https and must not point to localhost');
 			}
-			const ok = await api.post('/webhook', { name: 'n', url: 'https://hooks.example.com/x', securityToken: 't' });
+			const ok = await api.post('/webhook', {
+				name: 'n',
+				url: 'https://hooks.example.com/x',
+				securityToken: 't',
+			});
 			expect(ok.status).toBe(201);
 			// Turned off at run time through the control endpoint.
 			await controlClient(strict).post('/config', { strict: false });
-			expect((await api.post('/webhook', { name: 'n', url: 'http://127.0.0.1:1/x', securityToken: 't' })).status).toBe(201);
+			expect(
+				(await api.post('/webhook', { name: 'n', url: 'http://127.0.0.1:1/x', securityToken: 't' }))
+					.status,
+			).toBe(201);
 		} finally {
 			await strict.close();
 		}

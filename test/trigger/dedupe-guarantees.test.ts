@@ -35,7 +35,10 @@ afterEach(async () => {
 });
 
 /** A process: the node module loaded afresh (its own process memory), hosted like n8n hosts it. */
-async function startProcess(dedupeWindow?: number, savedNodeStaticData?: IDataObject): Promise<TriggerHost> {
+async function startProcess(
+	dedupeWindow?: number,
+	savedNodeStaticData?: IDataObject,
+): Promise<TriggerHost> {
 	let Fresh: typeof KnolyxTrigger | undefined;
 	await jest.isolateModulesAsync(async () => {
 		({ KnolyxTrigger: Fresh } = await import('../../nodes/Knolyx/KnolyxTrigger.node'));
@@ -44,7 +47,9 @@ async function startProcess(dedupeWindow?: number, savedNodeStaticData?: IDataOb
 		nodeType: new Fresh!(),
 		type: TYPE,
 		parameters: { events: ['*'], options: dedupeWindow === undefined ? {} : { dedupeWindow } },
-		credentials: { knolyxApi: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey } },
+		credentials: {
+			knolyxApi: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
+		},
 		credentialTypes: [new KnolyxApi()],
 		webhookBaseUrl: PUBLIC_BASE,
 	});
@@ -54,7 +59,8 @@ async function startProcess(dedupeWindow?: number, savedNodeStaticData?: IDataOb
 }
 
 /** The node's static data as n8n saved it (plain JSON). */
-const snapshot = (data: IDataObject | undefined) => JSON.parse(JSON.stringify(data ?? {})) as IDataObject;
+const snapshot = (data: IDataObject | undefined) =>
+	JSON.parse(JSON.stringify(data ?? {})) as IDataObject;
 /** n8n loads a save that was built earlier (it landed last). */
 const load = (h: TriggerHost, saved: IDataObject) => {
 	h.staticData[NODE_KEY] = snapshot(saved);
@@ -64,7 +70,9 @@ const storedIds = (h: TriggerHost) => storedWindow(h.nodeStaticData).hashes;
 const hashes = (ids: string[]) => ids.map(idHash);
 
 async function deliver(h: TriggerHost, id: string): Promise<void> {
-	const token = [...sandbox.state.webhooks.values()].find((w) => w.url === h.url('trigger'))!.securityToken;
+	const token = [...sandbox.state.webhooks.values()].find(
+		(w) => w.url === h.url('trigger'),
+	)!.securityToken;
 	const path = new URL(h.url('trigger')).pathname;
 	const answer = await axios.put(
 		`${h.baseUrl}${path}`,

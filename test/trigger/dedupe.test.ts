@@ -1,6 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_LIMITS, openDedupe, RecentIds, recentIds, type DedupeLimits } from '../../nodes/Knolyx/trigger/dedupe';
+import {
+	DEFAULT_LIMITS,
+	openDedupe,
+	RecentIds,
+	recentIds,
+	type DedupeLimits,
+} from '../../nodes/Knolyx/trigger/dedupe';
 import { appendForeign, idHash, storedWindow } from './seen-window';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -10,7 +16,14 @@ let scopeCount = 0;
 const newScope = () => `test-scope-${++scopeCount}`;
 
 /** One delivery as receive() does it: duplicate → repair, else accept. Returns whether it ran. */
-function deliver(staticData: IDataObject, scope: string, id: string, nowMs: number, limits = DEFAULT_LIMITS, writable = true): boolean {
+function deliver(
+	staticData: IDataObject,
+	scope: string,
+	id: string,
+	nowMs: number,
+	limits = DEFAULT_LIMITS,
+	writable = true,
+): boolean {
 	const dedupe = openDedupe(staticData, { scope, kind: 'production', limits, nowMs, writable });
 	if (dedupe.isDuplicate(id)) {
 		dedupe.repair();
@@ -88,7 +101,9 @@ describe('stored window (static data)', () => {
 		const now = t0 + 10 * DAY;
 		const ids = Array.from({ length: 5000 }, (_, i) => `9f1e${i}-b2c4-4d5e-8f6a-7b8c9d0e1f2a`);
 		const at = ids.map((_, i) => Math.floor(now / 1000) - 5000 + i);
-		const saved = JSON.stringify({ seen: { production: { ids, at }, test: { ids: ['t'], at: [at[0]] } } });
+		const saved = JSON.stringify({
+			seen: { production: { ids, at }, test: { ids: ['t'], at: [at[0]] } },
+		});
 
 		// A new process (no memory) after the update: every id of the old window is still a duplicate.
 		const scope = newScope();
@@ -108,7 +123,8 @@ describe('stored window (static data)', () => {
 
 		const reloaded = reload(data);
 		const fresh = newScope();
-		for (const id of [...ids.slice(1), 'new-1']) expect(deliver(reloaded, fresh, id, now + 1000)).toBe(false);
+		for (const id of [...ids.slice(1), 'new-1'])
+			expect(deliver(reloaded, fresh, id, now + 1000)).toBe(false);
 		expect(deliver(reloaded, fresh, ids[0], now + 1000)).toBe(true); // evicted above
 	});
 
@@ -149,7 +165,9 @@ describe('recent ids (process memory)', () => {
 		const window = new RecentIds();
 		for (let i = 0; i < 10_000; i++) window.add(`id-${i}`, t0 + i, limits);
 		expect(window.size).toBe(10);
-		expect((window as unknown as { log: string[] }).log.length).toBeLessThanOrEqual(2 * 10 + 64 + 1);
+		expect((window as unknown as { log: string[] }).log.length).toBeLessThanOrEqual(
+			2 * 10 + 64 + 1,
+		);
 		expect([...window.after(window.lastSeq - 2)].map(([id]) => id)).toEqual(['id-9998', 'id-9999']);
 	});
 
@@ -178,7 +196,9 @@ describe('saves that overwrite each other (n8n saves static data whole, last wri
 		// A later delivery (a resend, say) heals what an earlier-built save dropped, without duplicating.
 		const next = JSON.parse(saved) as IDataObject;
 		expect(deliver(next, scope, 'id-2', t0 + 30)).toBe(false);
-		expect([...stored(next).hashes].sort()).toEqual(hashes(Array.from({ length: 20 }, (_, j) => `id-${j}`)).sort());
+		expect([...stored(next).hashes].sort()).toEqual(
+			hashes(Array.from({ length: 20 }, (_, j) => `id-${j}`)).sort(),
+		);
 		expect(deliver(next, scope, 'id-20', t0 + 31)).toBe(true);
 		expect(stored(next).hashes).toHaveLength(21);
 	});
@@ -219,7 +239,7 @@ describe('saves that overwrite each other (n8n saves static data whole, last wri
 		// accepted it, and by any process once a save holding it has been loaded.
 		const limits: DedupeLimits = { maxEntries: 300, maxAgeMs: DAY };
 		let seed = 42;
-		const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+		const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 		const scope = newScope();
 		let live: IDataObject = {}; // the object this process keeps between deliveries (the harness case)
 		const snapshots: IDataObject[] = [];
@@ -235,7 +255,8 @@ describe('saves that overwrite each other (n8n saves static data whole, last wri
 				live = reload(live);
 				deliver(live, `${scope}-other`, `f-${step}`, now, limits);
 			} else if (roll < 0.2 && accepted.length > 0) {
-				const id = accepted[accepted.length - 1 - Math.floor(random() * Math.min(accepted.length, 200))];
+				const id =
+					accepted[accepted.length - 1 - Math.floor(random() * Math.min(accepted.length, 200))];
 				expect(deliver(live, scope, id, now, limits)).toBe(false);
 			} else {
 				const id = `n-${step}`;
@@ -253,7 +274,8 @@ describe('saves that overwrite each other (n8n saves static data whole, last wri
 		deliver(live, scope, 'final', t0 + 40_000, limits);
 		const fresh = reload(live);
 		const freshScope = newScope();
-		for (const id of accepted.slice(-250)) expect(deliver(fresh, freshScope, id, t0 + 40_001, limits)).toBe(false);
+		for (const id of accepted.slice(-250))
+			expect(deliver(fresh, freshScope, id, t0 + 40_001, limits)).toBe(false);
 		expect(executions).toBe(accepted.length);
 	});
 });

@@ -19,7 +19,10 @@ const at = '2030-01-01T00:00:00.000Z';
 describe('parseEnvelope', () => {
 	it('accepts {id, type, data}', () => {
 		const result = parseEnvelope({ id: 'm1', type: 'PING', data: { message: 'PING' } });
-		expect(result).toEqual({ ok: true, envelope: { id: 'm1', type: 'PING', data: { message: 'PING' } } });
+		expect(result).toEqual({
+			ok: true,
+			envelope: { id: 'm1', type: 'PING', data: { message: 'PING' } },
+		});
 	});
 
 	it('parses a JSON text or buffer body', () => {
@@ -78,9 +81,18 @@ describe('toEvent (discriminated union)', () => {
 	});
 
 	it('keeps unknown types with their data, marked unknown', () => {
-		const event = toEvent({ id: 'x', type: 'CERTIFICATE_ISSUED', data: { certificate: { id: 1 } } });
+		const event = toEvent({
+			id: 'x',
+			type: 'CERTIFICATE_ISSUED',
+			data: { certificate: { id: 1 } },
+		});
 		expect(isKnownEvent(event)).toBe(false);
-		expect(event).toEqual({ id: 'x', type: 'CERTIFICATE_ISSUED', unknownType: true, data: { certificate: { id: 1 } } });
+		expect(event).toEqual({
+			id: 'x',
+			type: 'CERTIFICATE_ISSUED',
+			unknownType: true,
+			data: { certificate: { id: 1 } },
+		});
 	});
 
 	it('never crashes on a known type with missing or odd nested fields', () => {
@@ -89,17 +101,27 @@ describe('toEvent (discriminated union)', () => {
 			type: 'COURSE_STARTED',
 			data: { user: { id: null, name: null, email: null }, course: { id: null, name: null } },
 		});
-		expect(toEvent({ id: 'z', type: 'BUNDLE_PAYMENT_RECEIVED', data: { user: 'x', bundle: [1] } })).toEqual({
+		expect(
+			toEvent({ id: 'z', type: 'BUNDLE_PAYMENT_RECEIVED', data: { user: 'x', bundle: [1] } }),
+		).toEqual({
 			id: 'z',
 			type: 'BUNDLE_PAYMENT_RECEIVED',
-			data: { user: { id: null, name: null, email: null }, bundle: { id: null, slug: null, name: null } },
+			data: {
+				user: { id: null, name: null, email: null },
+				bundle: { id: null, slug: null, name: null },
+			},
 		});
 	});
 });
 
 describe('buildItem', () => {
 	it('PING: flat with the message', () => {
-		expect(buildItem({ id: 'p', type: 'PING', data: { message: 'PING' } }, { raw: false, receivedAt: at })).toEqual({
+		expect(
+			buildItem(
+				{ id: 'p', type: 'PING', data: { message: 'PING' } },
+				{ raw: false, receivedAt: at },
+			),
+		).toEqual({
 			event: 'PING',
 			eventId: 'p',
 			message: 'PING',
@@ -107,19 +129,27 @@ describe('buildItem', () => {
 		});
 	});
 
-	it.each(['COURSE_STARTED', 'COURSE_COMPLETED', 'COURSE_PAYMENT_RECEIVED'])('%s: flat user and course', (type) => {
-		expect(buildItem({ id: 'c', type, data: { user, course } }, { raw: false, receivedAt: at })).toEqual({
-			event: type,
-			eventId: 'c',
-			user,
-			course,
-			receivedAt: at,
-		});
-	});
+	it.each(['COURSE_STARTED', 'COURSE_COMPLETED', 'COURSE_PAYMENT_RECEIVED'])(
+		'%s: flat user and course',
+		(type) => {
+			expect(
+				buildItem({ id: 'c', type, data: { user, course } }, { raw: false, receivedAt: at }),
+			).toEqual({
+				event: type,
+				eventId: 'c',
+				user,
+				course,
+				receivedAt: at,
+			});
+		},
+	);
 
 	it('BUNDLE_PAYMENT_RECEIVED: flat user and bundle', () => {
 		expect(
-			buildItem({ id: 'b', type: 'BUNDLE_PAYMENT_RECEIVED', data: { user, bundle } }, { raw: false, receivedAt: at }),
+			buildItem(
+				{ id: 'b', type: 'BUNDLE_PAYMENT_RECEIVED', data: { user, bundle } },
+				{ raw: false, receivedAt: at },
+			),
 		).toEqual({ event: 'BUNDLE_PAYMENT_RECEIVED', eventId: 'b', user, bundle, receivedAt: at });
 	});
 
@@ -132,7 +162,9 @@ describe('buildItem', () => {
 	});
 
 	it('unknown type: event, eventId and the data as sent', () => {
-		expect(buildItem({ id: 'u', type: 'NEW_THING', data: { a: 1 } }, { raw: false, receivedAt: at })).toEqual({
+		expect(
+			buildItem({ id: 'u', type: 'NEW_THING', data: { a: 1 } }, { raw: false, receivedAt: at }),
+		).toEqual({
 			event: 'NEW_THING',
 			eventId: 'u',
 			data: { a: 1 },
@@ -174,7 +206,9 @@ describe('node description', () => {
 		expect(description.displayName).toBe('Knolyx Trigger');
 		expect(description.inputs).toEqual([]);
 		expect(description.credentials).toEqual([{ name: 'knolyxApi', required: true }]);
-		expect(description.webhooks).toEqual([expect.objectContaining({ name: 'default', httpMethod: 'PUT' })]);
+		expect(description.webhooks).toEqual([
+			expect.objectContaining({ name: 'default', httpMethod: 'PUT' }),
+		]);
 		expect(description).not.toHaveProperty('usableAsTool');
 	});
 
@@ -183,7 +217,14 @@ describe('node description', () => {
 		expect(events?.default).toEqual(DEFAULT_EVENTS);
 		const values = (events?.options ?? []).map((o) => ('value' in o ? o.value : undefined));
 		expect(values.sort()).toEqual(
-			[ALL_EVENTS, 'BUNDLE_PAYMENT_RECEIVED', 'COURSE_COMPLETED', 'COURSE_PAYMENT_RECEIVED', 'COURSE_STARTED', 'PING'].sort(),
+			[
+				ALL_EVENTS,
+				'BUNDLE_PAYMENT_RECEIVED',
+				'COURSE_COMPLETED',
+				'COURSE_PAYMENT_RECEIVED',
+				'COURSE_STARTED',
+				'PING',
+			].sort(),
 		);
 	});
 });

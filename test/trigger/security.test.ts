@@ -1,4 +1,11 @@
-import { generateSecret, matchesAny, redact, redactDeep, tokenFromHeaders, tokensMatch } from '../../nodes/Knolyx/trigger/security';
+import {
+	generateSecret,
+	matchesAny,
+	redact,
+	redactDeep,
+	tokenFromHeaders,
+	tokensMatch,
+} from '../../nodes/Knolyx/trigger/security';
 
 describe('secrets', () => {
 	it('are 32 random bytes, hex encoded, different every time', () => {
@@ -16,7 +23,9 @@ describe('token check', () => {
 		expect(tokensMatch(secret.toUpperCase(), secret)).toBe(false);
 		expect(tokensMatch(`${secret}x`, secret)).toBe(false);
 		expect(tokensMatch(secret.slice(0, -1), secret)).toBe(false);
-		expect(tokensMatch(`${secret.slice(0, -1)}${secret.endsWith('a') ? 'b' : 'a'}`, secret)).toBe(false);
+		expect(tokensMatch(`${secret.slice(0, -1)}${secret.endsWith('a') ? 'b' : 'a'}`, secret)).toBe(
+			false,
+		);
 	});
 
 	it('fails closed without a token or without a stored secret', () => {
@@ -49,7 +58,9 @@ describe('token check', () => {
 describe('redaction', () => {
 	it('removes every occurrence of the secret from text and nested values', () => {
 		const secret = generateSecret();
-		expect(redact(`token ${secret} again ${secret}`, [secret])).toBe('token [redacted] again [redacted]');
+		expect(redact(`token ${secret} again ${secret}`, [secret])).toBe(
+			'token [redacted] again [redacted]',
+		);
 		const copy = redactDeep({ a: [`x${secret}`], b: { c: secret, d: 1 } }, [secret]);
 		expect(JSON.stringify(copy)).not.toContain(secret);
 		expect(copy).toEqual({ a: ['x[redacted]'], b: { c: '[redacted]', d: 1 } });

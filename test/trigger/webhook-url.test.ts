@@ -1,4 +1,9 @@
-import { isKnolyxCloud, isLocalBaseUrl, judgeWebhookUrl, urlProblems } from '../../nodes/Knolyx/trigger/webhook-url';
+import {
+	isKnolyxCloud,
+	isLocalBaseUrl,
+	judgeWebhookUrl,
+	urlProblems,
+} from '../../nodes/Knolyx/trigger/webhook-url';
 import { findOurs, webhookList } from '../../nodes/Knolyx/transport';
 
 describe('webhook URL problems', () => {
@@ -29,11 +34,16 @@ describe('webhook URL problems', () => {
 
 describe('judgeWebhookUrl', () => {
 	it('accepts a public https URL', () => {
-		expect(judgeWebhookUrl('https://n8n.example.com/webhook/a/webhook', 'https://api.knolyx.com')).toEqual({ action: 'ok' });
+		expect(
+			judgeWebhookUrl('https://n8n.example.com/webhook/a/webhook', 'https://api.knolyx.com'),
+		).toEqual({ action: 'ok' });
 	});
 
 	it('refuses http or localhost before any request when the platform is Knolyx itself', () => {
-		for (const url of ['http://localhost:5678/webhook/a/webhook', 'http://n8n.example.com/webhook/a/webhook']) {
+		for (const url of [
+			'http://localhost:5678/webhook/a/webhook',
+			'http://n8n.example.com/webhook/a/webhook',
+		]) {
 			const verdict = judgeWebhookUrl(url, 'https://api.knolyx.com');
 			expect(verdict.action).toBe('refuse');
 			expect(verdict.action !== 'ok' && verdict.message).toContain(url);
@@ -41,16 +51,26 @@ describe('judgeWebhookUrl', () => {
 	});
 
 	it('only warns against a local sandbox or another platform (which may refuse; that is explained then)', () => {
-		expect(judgeWebhookUrl('http://127.0.0.1:5678/webhook/a/webhook', 'http://127.0.0.1:4010').action).toBe('warn');
-		expect(judgeWebhookUrl('http://n8n:5678/webhook/a/webhook', 'http://sandbox:4010').action).toBe('warn');
-		expect(judgeWebhookUrl('https://10.0.0.5/webhook/a/webhook', 'https://api.knolyx.com').action).toBe('warn');
+		expect(
+			judgeWebhookUrl('http://127.0.0.1:5678/webhook/a/webhook', 'http://127.0.0.1:4010').action,
+		).toBe('warn');
+		expect(judgeWebhookUrl('http://n8n:5678/webhook/a/webhook', 'http://sandbox:4010').action).toBe(
+			'warn',
+		);
+		expect(
+			judgeWebhookUrl('https://10.0.0.5/webhook/a/webhook', 'https://api.knolyx.com').action,
+		).toBe('warn');
 	});
 });
 
 describe('creation answers and lists', () => {
 	it('reads a list as an array or a page', () => {
-		expect(webhookList([{ id: 1, url: 'u', name: 'n' }, { url: 'no id' }])).toEqual([{ id: '1', url: 'u', name: 'n' }]);
-		expect(webhookList({ content: [{ id: 2 }] })).toEqual([{ id: '2', url: undefined, name: undefined }]);
+		expect(webhookList([{ id: 1, url: 'u', name: 'n' }, { url: 'no id' }])).toEqual([
+			{ id: '1', url: 'u', name: 'n' },
+		]);
+		expect(webhookList({ content: [{ id: 2 }] })).toEqual([
+			{ id: '2', url: undefined, name: undefined },
+		]);
 		expect(webhookList('junk')).toEqual([]);
 	});
 

@@ -16,7 +16,12 @@ import { triggerHosts, type TriggerHost, type TriggerMode } from '../harness';
 import { idHash, storedWindow } from './seen-window';
 
 const TYPE = 'n8n-nodes-knolyx.knolyxTrigger';
-const STUDENT_EVENTS = ['COURSE_STARTED', 'COURSE_COMPLETED', 'COURSE_PAYMENT_RECEIVED', 'BUNDLE_PAYMENT_RECEIVED'];
+const STUDENT_EVENTS = [
+	'COURSE_STARTED',
+	'COURSE_COMPLETED',
+	'COURSE_PAYMENT_RECEIVED',
+	'BUNDLE_PAYMENT_RECEIVED',
+];
 
 let sandbox: Sandbox;
 const hosts = triggerHosts();
@@ -34,13 +39,24 @@ const settle = async (ms = 150) => await new Promise((resolve) => setTimeout(res
 
 async function host(
 	parameters: INodeParameters = { events: STUDENT_EVENTS, options: {} },
-	extra: { baseUrl?: string; webhookBaseUrl?: string; webhookId?: string; typeVersion?: number } = {},
+	extra: {
+		baseUrl?: string;
+		webhookBaseUrl?: string;
+		webhookId?: string;
+		typeVersion?: number;
+	} = {},
 ): Promise<TriggerHost> {
 	return await hosts.start({
 		nodeType: new KnolyxTrigger(),
 		type: TYPE,
 		parameters,
-		credentials: { knolyxApi: { baseUrl: extra.baseUrl ?? sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey } },
+		credentials: {
+			knolyxApi: {
+				baseUrl: extra.baseUrl ?? sandbox.url,
+				projectId: DEMO.projectId,
+				apiKey: DEMO.apiKey,
+			},
+		},
 		credentialTypes: [new KnolyxApi()],
 		webhookBaseUrl: extra.webhookBaseUrl,
 		webhookId: extra.webhookId,
@@ -49,8 +65,10 @@ async function host(
 }
 
 const webhooks = () => [...sandbox.state.webhooks.values()];
-const webhookFor = (h: TriggerHost, mode: TriggerMode) => webhooks().find((w) => w.url === h.url(mode));
-const items = (h: TriggerHost) => h.executions().map((execution) => execution.map((item) => item.json));
+const webhookFor = (h: TriggerHost, mode: TriggerMode) =>
+	webhooks().find((w) => w.url === h.url(mode));
+const items = (h: TriggerHost) =>
+	h.executions().map((execution) => execution.map((item) => item.json));
 /**
  * Static data as n8n keeps it between runs: plain JSON, as saved in and reloaded from the
  * database (the live object holds n8n's observable proxies).
@@ -60,7 +78,8 @@ function asSaved(h: TriggerHost): void {
 		h.staticData[key] = JSON.parse(JSON.stringify(h.staticData[key])) as IDataObject;
 	}
 }
-const registrations = (h: TriggerHost) => (h.nodeStaticData?.registrations ?? {}) as Record<string, IDataObject>;
+const registrations = (h: TriggerHost) =>
+	(h.nodeStaticData?.registrations ?? {}) as Record<string, IDataObject>;
 const put = async (url: string, body: unknown, headers: Record<string, string> = {}) =>
 	await axios.put(url, body, { headers, validateStatus: () => true });
 
@@ -88,7 +107,11 @@ describe('activation', () => {
 		expect(webhook.securityToken).toMatch(/^[0-9a-f]{64}$/);
 		expect(webhook.name).toMatch(/^n8n: Harness workflow \/ Knolyx Trigger #[0-9a-f]{8}$/);
 		expect(registrations(h)[h.url('trigger')]).toEqual(
-			expect.objectContaining({ webhookId: String(webhook.id), kind: 'production', secret: webhook.securityToken }),
+			expect.objectContaining({
+				webhookId: String(webhook.id),
+				kind: 'production',
+				secret: webhook.securityToken,
+			}),
 		);
 
 		// The creation PING is acknowledged (2xx) but PING is not among the selected events.
@@ -121,10 +144,15 @@ describe('activation', () => {
 		const renewed = webhookFor(h, 'trigger')!;
 		expect(renewed.id).not.toBe(old.id);
 		expect(renewed.securityToken).not.toBe(old.securityToken);
-		expect(registrations(h)[h.url('trigger')]).toEqual(expect.objectContaining({ webhookId: String(renewed.id) }));
+		expect(registrations(h)[h.url('trigger')]).toEqual(
+			expect.objectContaining({ webhookId: String(renewed.id) }),
+		);
 
 		// And it works with the new token.
-		sandbox.activity('course-started', { email: 'ada@example.com', courseId: sandbox.demo!.courses['Intro to n8n'] });
+		sandbox.activity('course-started', {
+			email: 'ada@example.com',
+			courseId: sandbox.demo!.courses['Intro to n8n'],
+		});
 		await waitUntil(() => h.executions().length === 1, 'one execution');
 	});
 
@@ -157,7 +185,10 @@ describe('activation', () => {
 		sandbox.resetFaults();
 		expect(webhooks()).toHaveLength(1);
 		expect(registrations(h)[h.url('trigger')]).toEqual(
-			expect.objectContaining({ webhookId: String(webhooks()[0].id), secret: webhooks()[0].securityToken }),
+			expect.objectContaining({
+				webhookId: String(webhooks()[0].id),
+				secret: webhooks()[0].securityToken,
+			}),
 		);
 	});
 
@@ -186,7 +217,9 @@ describe('activation', () => {
 			nodeType: new KnolyxTrigger(),
 			type: TYPE,
 			parameters: { events: STUDENT_EVENTS },
-			credentials: { knolyxApi: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.readOnlyApiKey } },
+			credentials: {
+				knolyxApi: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.readOnlyApiKey },
+			},
 			credentialTypes: [new KnolyxApi()],
 		});
 		const error = await h.activate('trigger').then(
@@ -236,7 +269,9 @@ describe('deliveries', () => {
 			],
 		]);
 		// Each item's eventId is the platform's message id.
-		const sentIds = (await sandbox.waitForDeliveries({ ok: true }, 5000, 5)).map((d) => d.messageId);
+		const sentIds = (await sandbox.waitForDeliveries({ ok: true }, 5000, 5)).map(
+			(d) => d.messageId,
+		);
 		expect(items(h).map(([item]) => item.eventId)).toEqual([...new Set(sentIds)]);
 	});
 
@@ -244,7 +279,10 @@ describe('deliveries', () => {
 		const h = await host({ events: STUDENT_EVENTS, options: { rawEnvelope: true } });
 		await h.activate('trigger');
 		const courseId = sandbox.demo!.courses['Data Literacy'];
-		const { messages } = sandbox.activity('course-payment', { email: 'alan@example.com', courseId });
+		const { messages } = sandbox.activity('course-payment', {
+			email: 'alan@example.com',
+			courseId,
+		});
 		await waitUntil(() => h.executions().length === 1, 'one execution');
 		expect(items(h)[0]).toEqual([
 			{
@@ -275,7 +313,11 @@ describe('deliveries', () => {
 		await selective.activate('trigger');
 		await all.activate('trigger');
 		await waitUntil(() => all.executions().length === 1, 'the PING on "all events"');
-		const envelope = { id: 'future-1', type: 'CERTIFICATE_ISSUED', data: { certificate: { id: 5 } } };
+		const envelope = {
+			id: 'future-1',
+			type: 'CERTIFICATE_ISSUED',
+			data: { certificate: { id: 5 } },
+		};
 		const answerSelective = await put(selective.url('trigger'), envelope, {
 			'X-Webhook-Security-Token': webhookFor(selective, 'trigger')!.securityToken,
 		});
@@ -286,7 +328,12 @@ describe('deliveries', () => {
 		expect(answerAll.status).toBe(200);
 		expect(selective.executions()).toHaveLength(0);
 		expect(items(all)[1]).toEqual([
-			{ event: 'CERTIFICATE_ISSUED', eventId: 'future-1', data: { certificate: { id: 5 } }, receivedAt: expect.any(String) },
+			{
+				event: 'CERTIFICATE_ISSUED',
+				eventId: 'future-1',
+				data: { certificate: { id: 5 } },
+				receivedAt: expect.any(String),
+			},
 		]);
 	});
 
@@ -301,7 +348,9 @@ describe('deliveries', () => {
 		const flipped = `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
 		const wrong = await put(h.url('trigger'), body, { 'X-Webhook-Security-Token': flipped });
 		const short = await put(h.url('trigger'), body, { 'X-Webhook-Security-Token': 'abc' });
-		const otherCase = await put(h.url('trigger'), body, { 'X-Webhook-Security-Token': token.toUpperCase() });
+		const otherCase = await put(h.url('trigger'), body, {
+			'X-Webhook-Security-Token': token.toUpperCase(),
+		});
 		for (const answer of [missing, wrong, short, otherCase]) {
 			expect(answer.status).toBe(401);
 			expect(JSON.stringify(answer.data)).not.toContain(token);
@@ -324,7 +373,9 @@ describe('deliveries', () => {
 		const token = webhookFor(first, 'trigger')!.securityToken;
 		const headers = { 'X-Webhook-Security-Token': token };
 		const event = (id: string) => ({ id, type: 'COURSE_STARTED', data: {} });
-		expect((await put(`${first.baseUrl}${path}`, event('before-restart'), headers)).status).toBe(200);
+		expect((await put(`${first.baseUrl}${path}`, event('before-restart'), headers)).status).toBe(
+			200,
+		);
 		expect(first.executions()).toHaveLength(1);
 
 		// A new process: the node module loaded afresh (no process memory), static data as n8n saved it.
@@ -336,17 +387,25 @@ describe('deliveries', () => {
 			nodeType: new Fresh!(),
 			type: TYPE,
 			parameters: params,
-			credentials: { knolyxApi: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey } },
+			credentials: {
+				knolyxApi: { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
+			},
 			credentialTypes: [new KnolyxApi()],
 			webhookBaseUrl: publicBase,
 		});
-		second.staticData['node:Knolyx Trigger'] = JSON.parse(JSON.stringify(first.nodeStaticData)) as IDataObject;
+		second.staticData['node:Knolyx Trigger'] = JSON.parse(
+			JSON.stringify(first.nodeStaticData),
+		) as IDataObject;
 		await second.activate('trigger'); // checkExists: the stored webhook still exists → kept
 		expect(webhooks()).toHaveLength(1);
 
-		expect((await put(`${second.baseUrl}${path}`, event('before-restart'), headers)).status).toBe(200);
+		expect((await put(`${second.baseUrl}${path}`, event('before-restart'), headers)).status).toBe(
+			200,
+		);
 		expect(second.executions()).toHaveLength(0);
-		expect((await put(`${second.baseUrl}${path}`, event('after-restart'), headers)).status).toBe(200);
+		expect((await put(`${second.baseUrl}${path}`, event('after-restart'), headers)).status).toBe(
+			200,
+		);
 		expect(second.executions()).toHaveLength(1);
 
 		delete registrations(second)[first.url('trigger')].secret;
@@ -361,7 +420,12 @@ describe('deliveries', () => {
 		await h.activate('trigger');
 		await waitUntil(() => h.executions().length === 1, 'the creation PING');
 		const headers = { 'X-Webhook-Security-Token': webhookFor(h, 'trigger')!.securityToken };
-		for (const body of [{ type: 'PING', data: {} }, { id: 'a', type: 'PING' }, { id: 'a', type: 'PING', data: 'x' }, [1]]) {
+		for (const body of [
+			{ type: 'PING', data: {} },
+			{ id: 'a', type: 'PING' },
+			{ id: 'a', type: 'PING', data: 'x' },
+			[1],
+		]) {
 			expect((await put(h.url('trigger'), body, headers)).status).toBe(400);
 		}
 		const text = await put(h.url('trigger'), 'hello', { ...headers, 'Content-Type': 'text/plain' });
@@ -371,111 +435,174 @@ describe('deliveries', () => {
 
 	// n8n parses a delivery's body for version 1 whatever its Content-Type; for version 2
 	// only JSON, text, form and XML bodies. The platform's Content-Type is not documented.
-	it.each([1, 2])('version %i reads a JSON envelope sent with any Content-Type, or none', async (typeVersion) => {
-		const h = await host({ events: ['COURSE_STARTED'], options: {} }, { typeVersion });
-		expect(h.node.typeVersion).toBe(typeVersion);
-		await h.activate('trigger');
-		const token = webhookFor(h, 'trigger')!.securityToken;
-		const contentTypes = ['application/json', 'application/json; charset=utf-8', 'application/octet-stream', 'application/vnd.knolyx+json', undefined];
-		for (const [i, contentType] of contentTypes.entries()) {
-			const body = Buffer.from(JSON.stringify({ id: `ct-${typeVersion}-${i}`, type: 'COURSE_STARTED', data: { user: { id: i } } }));
-			const answer = await axios.put(h.url('trigger'), body, {
-				headers: { 'X-Webhook-Security-Token': token, 'Content-Type': contentType ?? false },
-				transformRequest: [(data: Buffer) => data],
-				validateStatus: () => true,
-			});
-			expect([contentType, answer.status, answer.data]).toEqual([contentType, 200, { received: true }]);
-		}
-		expect(items(h).map(([item]) => item.eventId)).toEqual(contentTypes.map((_, i) => `ct-${typeVersion}-${i}`));
-	});
+	it.each([1, 2])(
+		'version %i reads a JSON envelope sent with any Content-Type, or none',
+		async (typeVersion) => {
+			const h = await host({ events: ['COURSE_STARTED'], options: {} }, { typeVersion });
+			expect(h.node.typeVersion).toBe(typeVersion);
+			await h.activate('trigger');
+			const token = webhookFor(h, 'trigger')!.securityToken;
+			const contentTypes = [
+				'application/json',
+				'application/json; charset=utf-8',
+				'application/octet-stream',
+				'application/vnd.knolyx+json',
+				undefined,
+			];
+			for (const [i, contentType] of contentTypes.entries()) {
+				const body = Buffer.from(
+					JSON.stringify({
+						id: `ct-${typeVersion}-${i}`,
+						type: 'COURSE_STARTED',
+						data: { user: { id: i } },
+					}),
+				);
+				const answer = await axios.put(h.url('trigger'), body, {
+					headers: { 'X-Webhook-Security-Token': token, 'Content-Type': contentType ?? false },
+					transformRequest: [(data: Buffer) => data],
+					validateStatus: () => true,
+				});
+				expect([contentType, answer.status, answer.data]).toEqual([
+					contentType,
+					200,
+					{ received: true },
+				]);
+			}
+			expect(items(h).map(([item]) => item.eventId)).toEqual(
+				contentTypes.map((_, i) => `ct-${typeVersion}-${i}`),
+			);
+		},
+	);
 
 	/** Sends bytes as they are, with the token of h's production webhook. */
 	const putBytes = async (h: TriggerHost, body: Buffer, contentType: string | undefined) =>
 		await axios.put(h.url('trigger'), body, {
-			headers: { 'X-Webhook-Security-Token': webhookFor(h, 'trigger')!.securityToken, 'Content-Type': contentType ?? false },
+			headers: {
+				'X-Webhook-Security-Token': webhookFor(h, 'trigger')!.securityToken,
+				'Content-Type': contentType ?? false,
+			},
 			transformRequest: [(data: Buffer) => data],
 			validateStatus: () => true,
 		});
 
 	// n8n parses the body itself for version 1 (every body) and for version 2 when it is JSON,
 	// text, form or XML; either way the node sees the parsed value, so it refuses it either way.
-	it.each([1, 2])('version %i: a body nested deeper than any real delivery (10 000 levels in 20 KB) gets 400 and starts nothing', async (typeVersion) => {
-		const h = await host({ events: ['*'], options: { rawEnvelope: true } }, { typeVersion });
-		await h.activate('trigger');
-		await waitUntil(() => h.executions().length === 1, 'the creation PING');
-		const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
-		const bodies = [
-			`{"id":"deep-1","type":"COURSE_STARTED","data":{"user":{"id":1},"extra":${deep}}}`,
-			`{"id":"deep-2","type":"NEW_KIND","data":{"x":${deep}}}`,
-			// 33 levels: one more than the bound.
-			`{"id":"deep-3","type":"NEW_KIND","data":${'{"a":'.repeat(32)}1${'}'.repeat(32)}}`,
-		];
-		expect(Buffer.byteLength(bodies[0])).toBeLessThan(20_100);
-		for (const [i, body] of bodies.entries()) {
-			for (const contentType of ['application/json', 'application/octet-stream']) {
-				const answer = await putBytes(h, Buffer.from(body), contentType);
-				expect({ i, contentType, status: answer.status, message: answer.data.message }).toEqual({
-					i,
-					contentType,
-					status: 400,
-					message: 'Not a Knolyx event: the body is nested more than 32 levels deep; a Knolyx event is 3',
-				});
+	it.each([1, 2])(
+		'version %i: a body nested deeper than any real delivery (10 000 levels in 20 KB) gets 400 and starts nothing',
+		async (typeVersion) => {
+			const h = await host({ events: ['*'], options: { rawEnvelope: true } }, { typeVersion });
+			await h.activate('trigger');
+			await waitUntil(() => h.executions().length === 1, 'the creation PING');
+			const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+			const bodies = [
+				`{"id":"deep-1","type":"COURSE_STARTED","data":{"user":{"id":1},"extra":${deep}}}`,
+				`{"id":"deep-2","type":"NEW_KIND","data":{"x":${deep}}}`,
+				// 33 levels: one more than the bound.
+				`{"id":"deep-3","type":"NEW_KIND","data":${'{"a":'.repeat(32)}1${'}'.repeat(32)}}`,
+			];
+			expect(Buffer.byteLength(bodies[0])).toBeLessThan(20_100);
+			for (const [i, body] of bodies.entries()) {
+				for (const contentType of ['application/json', 'application/octet-stream']) {
+					const answer = await putBytes(h, Buffer.from(body), contentType);
+					expect({ i, contentType, status: answer.status, message: answer.data.message }).toEqual({
+						i,
+						contentType,
+						status: 400,
+						message:
+							'Not a Knolyx event: the body is nested more than 32 levels deep; a Knolyx event is 3',
+					});
+				}
 			}
-		}
-		expect(h.executions()).toHaveLength(1);
-		// 32 levels (the bound) and a real delivery still run, and their items can be copied.
-		// (ids differ per version: the node's memory of seen ids lives as long as the process)
-		const atBound = `{"id":"ok-32-v${typeVersion}","type":"NEW_KIND","data":${'{"a":'.repeat(31)}1${'}'.repeat(31)}}`;
-		expect((await putBytes(h, Buffer.from(atBound), 'application/json')).status).toBe(200);
-		sandbox.activity('course-started', { email: 'ada@example.com', courseId: 101 });
-		await waitUntil(() => h.executions().length === 3, 'the real delivery');
-		expect(() => structuredClone(h.executions())).not.toThrow();
-	});
+			expect(h.executions()).toHaveLength(1);
+			// 32 levels (the bound) and a real delivery still run, and their items can be copied.
+			// (ids differ per version: the node's memory of seen ids lives as long as the process)
+			const atBound = `{"id":"ok-32-v${typeVersion}","type":"NEW_KIND","data":${'{"a":'.repeat(31)}1${'}'.repeat(31)}}`;
+			expect((await putBytes(h, Buffer.from(atBound), 'application/json')).status).toBe(200);
+			sandbox.activity('course-started', { email: 'ada@example.com', courseId: 101 });
+			await waitUntil(() => h.executions().length === 3, 'the real delivery');
+			expect(() => structuredClone(h.executions())).not.toThrow();
+		},
+	);
 
 	// The platform's charset is not documented. A body the node reads itself (any Content-Type
 	// n8n leaves unparsed) is decoded with the charset it declares; one n8n parses, n8n decodes
 	// (it answers 422 to a charset Node does not know, such as "iso-8859-1").
-	it.each([1, 2])('version %i: a body in a declared charset is read with it, or refused; never run with mangled names', async (typeVersion) => {
-		const h = await host({ events: ['COURSE_STARTED'], options: {} }, { typeVersion });
-		await h.activate('trigger');
-		const name = 'José Müller-Ångström';
-		const event = (id: string) => JSON.stringify({ id, type: 'COURSE_STARTED', data: { user: { id: 7, name, email: 'jose@example.com' }, course: { id: 101, name: 'Crème brûlée' } } });
-		const cases: [string, BufferEncoding][] = [
-			['application/vnd.knolyx+json; charset=ISO-8859-1', 'latin1'],
-			['application/octet-stream; charset="windows-1252"', 'latin1'],
-			['application/vnd.knolyx+json; charset=UTF-16LE', 'utf16le'],
-			['application/json; charset=latin1', 'latin1'],
-			['application/json; charset=iso-8859-1', 'latin1'],
-			['application/json; charset=utf-8', 'utf8'],
-			['application/octet-stream', 'utf8'],
-		];
-		const accepted: string[] = [];
-		for (const [i, [contentType, encoding]] of cases.entries()) {
-			const id = `cs-${typeVersion}-${i}`;
-			const answer = await putBytes(h, Buffer.from(event(id), encoding), contentType);
-			expect([contentType, answer.status]).toEqual([contentType, expect.any(Number)]);
-			if (answer.status === 200) accepted.push(id);
-			else expect([contentType, answer.status]).toEqual([contentType, 422]);
-		}
-		// Every body the node read itself was accepted; n8n refused only the JSON one in a charset Node does not know.
-		expect(accepted).toEqual([0, 1, 2, 3, 5, 6].map((i) => `cs-${typeVersion}-${i}`));
-		for (const [item] of items(h)) {
-			expect(item).toMatchObject({ user: { name }, course: { name: 'Crème brûlée' } });
-		}
+	it.each([1, 2])(
+		'version %i: a body in a declared charset is read with it, or refused; never run with mangled names',
+		async (typeVersion) => {
+			const h = await host({ events: ['COURSE_STARTED'], options: {} }, { typeVersion });
+			await h.activate('trigger');
+			const name = 'José Müller-Ångström';
+			const event = (id: string) =>
+				JSON.stringify({
+					id,
+					type: 'COURSE_STARTED',
+					data: {
+						user: { id: 7, name, email: 'jose@example.com' },
+						course: { id: 101, name: 'Crème brûlée' },
+					},
+				});
+			const cases: [string, BufferEncoding][] = [
+				['application/vnd.knolyx+json; charset=ISO-8859-1', 'latin1'],
+				['application/octet-stream; charset="windows-1252"', 'latin1'],
+				['application/vnd.knolyx+json; charset=UTF-16LE', 'utf16le'],
+				['application/json; charset=latin1', 'latin1'],
+				['application/json; charset=iso-8859-1', 'latin1'],
+				['application/json; charset=utf-8', 'utf8'],
+				['application/octet-stream', 'utf8'],
+			];
+			const accepted: string[] = [];
+			for (const [i, [contentType, encoding]] of cases.entries()) {
+				const id = `cs-${typeVersion}-${i}`;
+				const answer = await putBytes(h, Buffer.from(event(id), encoding), contentType);
+				expect([contentType, answer.status]).toEqual([contentType, expect.any(Number)]);
+				if (answer.status === 200) accepted.push(id);
+				else expect([contentType, answer.status]).toEqual([contentType, 422]);
+			}
+			// Every body the node read itself was accepted; n8n refused only the JSON one in a charset Node does not know.
+			expect(accepted).toEqual([0, 1, 2, 3, 5, 6].map((i) => `cs-${typeVersion}-${i}`));
+			for (const [item] of items(h)) {
+				expect(item).toMatchObject({ user: { name }, course: { name: 'Crème brûlée' } });
+			}
 
-		// A charset that cannot be decoded, and bytes that are not what is declared: refused, nothing started.
-		const refused: [string | undefined, Buffer, number, string][] = [
-			['application/vnd.knolyx+json; charset=x-klingon', Buffer.from(event('cs-x')), 415, 'The body\'s charset "x-klingon" is not supported; send UTF-8'],
-			['application/octet-stream', Buffer.from(event('cs-y'), 'latin1'), 400, 'The body is not valid UTF-8 (no charset declared)'],
-			[undefined, Buffer.from(event('cs-z'), 'latin1'), 400, 'The body is not valid UTF-8 (no charset declared)'],
-			['application/vnd.knolyx+json; charset=utf-8', Buffer.from(event('cs-w'), 'latin1'), 400, 'The body is not valid utf-8'],
-		];
-		for (const [contentType, body, status, message] of refused) {
-			const answer = await putBytes(h, body, contentType);
-			expect([contentType, answer.status, answer.data.message]).toEqual([contentType, status, message]);
-		}
-		expect(items(h)).toHaveLength(accepted.length);
-	});
+			// A charset that cannot be decoded, and bytes that are not what is declared: refused, nothing started.
+			const refused: [string | undefined, Buffer, number, string][] = [
+				[
+					'application/vnd.knolyx+json; charset=x-klingon',
+					Buffer.from(event('cs-x')),
+					415,
+					'The body\'s charset "x-klingon" is not supported; send UTF-8',
+				],
+				[
+					'application/octet-stream',
+					Buffer.from(event('cs-y'), 'latin1'),
+					400,
+					'The body is not valid UTF-8 (no charset declared)',
+				],
+				[
+					undefined,
+					Buffer.from(event('cs-z'), 'latin1'),
+					400,
+					'The body is not valid UTF-8 (no charset declared)',
+				],
+				[
+					'application/vnd.knolyx+json; charset=utf-8',
+					Buffer.from(event('cs-w'), 'latin1'),
+					400,
+					'The body is not valid utf-8',
+				],
+			];
+			for (const [contentType, body, status, message] of refused) {
+				const answer = await putBytes(h, body, contentType);
+				expect([contentType, answer.status, answer.data.message]).toEqual([
+					contentType,
+					status,
+					message,
+				]);
+			}
+			expect(items(h)).toHaveLength(accepted.length);
+		},
+	);
 
 	it('a resent message id starts no second execution', async () => {
 		const h = await host();
@@ -504,7 +631,9 @@ describe('deliveries', () => {
 		await waitUntil(() => h.executions().length === 1, 'the creation PING');
 		const envelope = { id: 'manual-dup', type: 'COURSE_STARTED', data: {} };
 		const headers = { 'X-Webhook-Security-Token': webhookFor(h, 'trigger')!.securityToken };
-		const answers = await Promise.all([1, 2, 3].map(async () => await put(h.url('trigger'), envelope, headers)));
+		const answers = await Promise.all(
+			[1, 2, 3].map(async () => await put(h.url('trigger'), envelope, headers)),
+		);
 		expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
 		expect(h.executions()).toHaveLength(2);
 	});
@@ -548,8 +677,13 @@ describe('deactivation', () => {
 		sandbox.setFaults({ errorRate: 1, errorStatuses: [500] });
 		await h.deactivate('trigger');
 		sandbox.resetFaults();
-		expect(warn).toHaveBeenCalledWith(expect.stringContaining(`could not delete webhook ${webhook.id}`), expect.anything());
-		expect(registrations(h)[h.url('trigger')]).toEqual(expect.objectContaining({ webhookId: String(webhook.id) }));
+		expect(warn).toHaveBeenCalledWith(
+			expect.stringContaining(`could not delete webhook ${webhook.id}`),
+			expect.anything(),
+		);
+		expect(registrations(h)[h.url('trigger')]).toEqual(
+			expect.objectContaining({ webhookId: String(webhook.id) }),
+		);
 
 		// The next activation finds it still there and reuses it: still exactly one.
 		await h.activate('trigger');
@@ -567,16 +701,25 @@ describe('test URL and production URL', () => {
 		await h.activate('manual');
 		await waitUntil(() => h.executions().length === 1, 'the test PING');
 		expect(items(h)[0]).toEqual([
-			{ event: 'PING', eventId: expect.any(String), message: 'PING', receivedAt: expect.any(String) },
+			{
+				event: 'PING',
+				eventId: expect.any(String),
+				message: 'PING',
+				receivedAt: expect.any(String),
+			},
 		]);
-		const [testPing] = await sandbox.waitForDeliveries((d) => d.type === 'PING' && d.url === h.url('manual'));
+		const [testPing] = await sandbox.waitForDeliveries(
+			(d) => d.type === 'PING' && d.url === h.url('manual'),
+		);
 		expect(testPing.status).toBe(200);
 		expect(testPing.webhookId).not.toBe(production.id);
 
 		// The test listener stopped after its execution: its webhook is gone, production's is intact.
 		await waitUntil(() => webhooks().length === 1, 'the test webhook removal');
 		expect(webhooks()).toEqual([production]);
-		expect(registrations(h)[h.url('trigger')]).toEqual(expect.objectContaining({ webhookId: String(production.id) }));
+		expect(registrations(h)[h.url('trigger')]).toEqual(
+			expect.objectContaining({ webhookId: String(production.id) }),
+		);
 	});
 
 	it('a test listener stopped by a PING that beat its own registration still deletes its webhook', async () => {
@@ -604,14 +747,25 @@ describe('test URL and production URL', () => {
 
 		// Each token works only on its own URL.
 		const body = { id: 'cross-1', type: 'COURSE_STARTED', data: {} };
-		expect((await put(h.url('trigger'), body, { 'X-Webhook-Security-Token': test.securityToken })).status).toBe(401);
-		expect((await put(h.url('manual'), body, { 'X-Webhook-Security-Token': production.securityToken })).status).toBe(401);
+		expect(
+			(await put(h.url('trigger'), body, { 'X-Webhook-Security-Token': test.securityToken }))
+				.status,
+		).toBe(401);
+		expect(
+			(await put(h.url('manual'), body, { 'X-Webhook-Security-Token': production.securityToken }))
+				.status,
+		).toBe(401);
 
 		// A student event reaches both; the test listener then stops, production stays.
-		sandbox.activity('course-started', { email: 'ada@example.com', courseId: sandbox.demo!.courses['Intro to n8n'] });
+		sandbox.activity('course-started', {
+			email: 'ada@example.com',
+			courseId: sandbox.demo!.courses['Intro to n8n'],
+		});
 		await waitUntil(() => h.executions().length === 2, 'one execution per URL');
 		// The node answers the delivery itself; the listener stops (its webhook removed) right after.
-		await sandbox.waitForDeliveries((d) => d.type === 'COURSE_STARTED' && d.url === h.url('manual'));
+		await sandbox.waitForDeliveries(
+			(d) => d.type === 'COURSE_STARTED' && d.url === h.url('manual'),
+		);
 		await waitUntil(() => webhooks().length === 1, 'the test webhook removed');
 		expect(webhooks()).toEqual([production]);
 
@@ -633,7 +787,9 @@ describe('webhook URLs the platform refuses', () => {
 		await h.activate('trigger');
 		expect(webhooks()).toHaveLength(1);
 		const messages = warn.mock.calls.map((call) => String(call[0]));
-		expect(messages).toContainEqual(expect.stringContaining(`${h.url('trigger')} cannot receive Knolyx events`));
+		expect(messages).toContainEqual(
+			expect.stringContaining(`${h.url('trigger')} cannot receive Knolyx events`),
+		);
 		expect(messages).toContainEqual(expect.stringContaining('WEBHOOK_URL'));
 	});
 
@@ -668,7 +824,9 @@ describe('webhook URLs the platform refuses', () => {
 		sandbox.config.strict = true;
 		const h = await host(undefined, { webhookBaseUrl: 'https://n8n.example.com' });
 		await h.activate('trigger');
-		expect(webhooks().map((w) => w.url)).toEqual(['https://n8n.example.com/webhook/harness-webhook-id/webhook']);
+		expect(webhooks().map((w) => w.url)).toEqual([
+			'https://n8n.example.com/webhook/harness-webhook-id/webhook',
+		]);
 	});
 });
 
@@ -693,7 +851,9 @@ describe('the secret stays secret', () => {
 		// An activation that fails (strict platform) with the secret in flight.
 		sandbox.config.strict = true;
 		const second = await host({ events: ['*'] }, { webhookId: 'second' });
-		await second.activate('trigger').catch((error: unknown) => errors.push(error, (error as Error).message));
+		await second
+			.activate('trigger')
+			.catch((error: unknown) => errors.push(error, (error as Error).message));
 
 		const everything = JSON.stringify({ items: items(h), logged, errors });
 		expect(everything).not.toContain(secret);

@@ -48,7 +48,8 @@ const GUARDED: Record<string, Record<string, Guarded>> = {
 			kind: 'delete',
 			name: 'Course Access Rule → Replace All',
 			risk: 'deletes every access rule of the course that is left out of the list',
-			instead: 'Course Access Rule → Remove Workgroup, which keeps every other rule, or ask a person to change the rules',
+			instead:
+				'Course Access Rule → Remove Workgroup, which keeps every other rule, or ask a person to change the rules',
 		},
 		delete: {
 			kind: 'delete',
@@ -66,7 +67,8 @@ const GUARDED: Record<string, Record<string, Guarded>> = {
 			kind: 'access',
 			name: 'Course Access Rule → Add Workgroup',
 			risk: 'gives every member of a workgroup, present and future, access to the course',
-			instead: 'User → Enrol in Workgroup or Workgroup → Add Member, which give one person access through a workgroup a person set up',
+			instead:
+				'User → Enrol in Workgroup or Workgroup → Add Member, which give one person access through a workgroup a person set up',
 		},
 	},
 	webhook: {
@@ -80,7 +82,8 @@ const GUARDED: Record<string, Record<string, Guarded>> = {
 			kind: 'dataFlow',
 			name: 'Webhook → Create',
 			risk: "registers a URL to which Knolyx then sends every student event, with the students' names and e-mail addresses",
-			instead: 'Webhook → Get Many to see the webhooks a person registered, and ask a person to register a new one',
+			instead:
+				'Webhook → Get Many to see the webhooks a person registered, and ask a person to register a new one',
 		},
 	},
 };
@@ -107,15 +110,17 @@ function guardedBy(kind: SwitchKind): { resource: string[]; operation: string[] 
  * tool version of the node (`@tool`), each for its own operations only, and never filled by
  * an expression (so never by `$fromAI`).
  */
-export const agentSafetyProperties: INodeProperties[] = (Object.keys(SWITCHES) as SwitchKind[]).map((kind) => ({
-	displayName: SWITCHES[kind].displayName,
-	name: SWITCHES[kind].name,
-	type: 'boolean',
-	noDataExpression: true,
-	default: false,
-	description: SWITCHES[kind].description,
-	displayOptions: { show: { '@tool': [true], ...guardedBy(kind) } },
-}));
+export const agentSafetyProperties: INodeProperties[] = (Object.keys(SWITCHES) as SwitchKind[]).map(
+	(kind) => ({
+		displayName: SWITCHES[kind].displayName,
+		name: SWITCHES[kind].name,
+		type: 'boolean',
+		noDataExpression: true,
+		default: false,
+		description: SWITCHES[kind].description,
+		displayOptions: { show: { '@tool': [true], ...guardedBy(kind) } },
+	}),
+);
 
 /**
  * Whether the node runs as an AI agent's tool: its type is the tool variant
@@ -126,7 +131,8 @@ export const agentSafetyProperties: INodeProperties[] = (Object.keys(SWITCHES) a
  */
 function runsAsAgentTool(ctx: IExecuteFunctions): boolean {
 	if (/Tool$/.test(ctx.getNode().type)) return true;
-	const isToolExecution = (ctx as Partial<Pick<IExecuteFunctions, 'isToolExecution'>>).isToolExecution;
+	const isToolExecution = (ctx as Partial<Pick<IExecuteFunctions, 'isToolExecution'>>)
+		.isToolExecution;
 	return typeof isToolExecution === 'function' && isToolExecution.call(ctx) === true;
 }
 
@@ -135,14 +141,22 @@ function runsAsAgentTool(ctx: IExecuteFunctions): boolean {
  * operation that no person has allowed in the node. The message is written
  * for the model: what was refused, why, what to do instead.
  */
-export function refuseUnconfirmedAgentUse(ctx: IExecuteFunctions, resource: string, operation: string): void {
+export function refuseUnconfirmedAgentUse(
+	ctx: IExecuteFunctions,
+	resource: string,
+	operation: string,
+): void {
 	const guarded = GUARDED[resource]?.[operation];
 	if (!guarded || !runsAsAgentTool(ctx)) return;
 	const node = ctx.getNode();
 	const allow = SWITCHES[guarded.kind];
 	// The stored value, not an evaluated one: only a switch a person set counts.
 	if (node.parameters[allow.name] === true) return;
-	throw new NodeOperationError(node, `Refused: ${guarded.name} ${guarded.risk}, and AI agents may not run it. Nothing was sent to Knolyx.`, {
-		description: `Use ${guarded.instead}. To allow this tool anyway, a person must switch on "${allow.displayName}" in the n8n node "${node.name}".`,
-	});
+	throw new NodeOperationError(
+		node,
+		`Refused: ${guarded.name} ${guarded.risk}, and AI agents may not run it. Nothing was sent to Knolyx.`,
+		{
+			description: `Use ${guarded.instead}. To allow this tool anyway, a person must switch on "${allow.displayName}" in the n8n node "${node.name}".`,
+		},
+	);
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { invalid } from '../helpers/validation';
 import type { KnolyxOperation } from './types';
@@ -12,7 +17,15 @@ import type { KnolyxOperation } from './types';
 export { resourceLocator } from '../methods/locators';
 
 export function idField(name: string, displayName: string, description: string): INodeProperties {
-	return { displayName, name, type: 'string', default: '', required: true, placeholder: 'e.g. 12', description };
+	return {
+		displayName,
+		name,
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 12',
+		description,
+	};
 }
 
 export const returnAllAndLimit: INodeProperties[] = [
@@ -46,7 +59,12 @@ export function readPaged(ctx: IExecuteFunctions, itemIndex: number): PagedParam
 	const limit = typeof raw === 'number' || typeof raw === 'string' ? Math.floor(Number(raw)) : NaN;
 	// A limit that is not a number would silently return nothing.
 	if (!Number.isFinite(limit) || limit < 1 || (typeof raw === 'string' && raw.trim() === '')) {
-		throw invalid(ctx, itemIndex, 'Limit', `${JSON.stringify(raw) ?? 'empty'} is not a whole number of 1 or more`);
+		throw invalid(
+			ctx,
+			itemIndex,
+			'Limit',
+			`${JSON.stringify(raw) ?? 'empty'} is not a whole number of 1 or more`,
+		);
 	}
 	return { returnAll, limit };
 }

@@ -34,12 +34,19 @@ async function enrol<UserId>(
 	const provisioned = await provisionUser(client, enrolment.user, itemIndex);
 	const userId = readUserId(runtime, provisioned);
 	const { workgroupId, removalDate } = enrolment;
-	const membership = await addMember(client, { workgroupId, email: enrolment.user.email, removalDate }, itemIndex);
+	const membership = await addMember(
+		client,
+		{ workgroupId, email: enrolment.user.email, removalDate },
+		itemIndex,
+	);
 	return { provisioned, userId, membership };
 }
 
 /** User → Enrol in Workgroup: provision the user, then add them to the workgroup. */
-export async function provisionAndAddMember(runtime: OperationRuntime, enrolment: Enrolment): Promise<EnrolResult> {
+export async function provisionAndAddMember(
+	runtime: OperationRuntime,
+	enrolment: Enrolment,
+): Promise<EnrolResult> {
 	return await enrol(runtime, enrolment, () => undefined);
 }
 
@@ -47,7 +54,10 @@ export async function provisionAndAddMember(runtime: OperationRuntime, enrolment
  * Event → Register: the same, with the user ID (attendance needs it) checked before the
  * membership is added, so a provision answer without one changes nothing more.
  */
-export async function provisionAndAddMemberWithUserId(runtime: OperationRuntime, enrolment: Enrolment): Promise<EnrolResult<number>> {
+export async function provisionAndAddMemberWithUserId(
+	runtime: OperationRuntime,
+	enrolment: Enrolment,
+): Promise<EnrolResult<number>> {
 	return await enrol(runtime, enrolment, userIdOf);
 }
 

@@ -7,4 +7,11 @@ import { webhook } from './webhook/Webhook.resource';
 import { workgroup } from './workgroup/Workgroup.resource';
 
 /** Every resource of the Knolyx node, in the order their fields are listed in the node. */
-export const resources: Record<string, KnolyxResource> = { course, rule, event, user, webhook, workgroup };
+export const resources: Record<string, KnolyxResource> = {
+	course,
+	rule,
+	event,
+	user,
+	webhook,
+	workgroup,
+};

@@ -12,7 +12,9 @@ interface RequestOptions {
 	timeout?: number;
 }
 
-type Outcome = { ok: true; data: IDataObject | IDataObject[] | FileResult } | { ok: false; error: Error };
+type Outcome =
+	| { ok: true; data: IDataObject | IDataObject[] | FileResult }
+	| { ok: false; error: Error };
 
 /**
  * The only place that knows about items: checks every item first (nothing is
@@ -24,9 +26,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = resources[resource]?.operations[operationName] as KnolyxOperation<unknown> | undefined;
+	const operation = resources[resource]?.operations[operationName] as
+		| KnolyxOperation<unknown>
+		| undefined;
 	if (!operation) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operationName}" of "${resource}" is not supported`,
+		);
 	}
 	refuseUnconfirmedAgentUse(this, resource, operationName);
 	const options = this.getNodeParameter('requestOptions', 0, {}) as RequestOptions;
@@ -43,7 +50,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const client = new KnolyxClient(this, {
 		limiter,
 		policy: options.timeout ? { timeoutMs: options.timeout * 1000 } : undefined,
-		credentials: { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: credentials },
+		credentials: {
+			id: stored?.id ?? '',
+			name: stored?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data: credentials,
+		},
 	});
 	const continueOnFail = this.continueOnFail();
 	// "Continue (using error output)": n8n-core moves an item to the error output when its JSON
@@ -84,7 +96,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			await runItem(i);
 		}
 	};
-	const workers = operation.mergesItems ? items.length : fixed > 0 ? fixed : options.maxConcurrency ?? 100;
+	const workers = operation.mergesItems
+		? items.length
+		: fixed > 0
+			? fixed
+			: (options.maxConcurrency ?? 100);
 	await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, items.length)) }, worker));
 
 	// 3. Output in input order, each item paired with its input.
@@ -103,9 +119,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			continue;
 		}
 		const json = outcome.data as IDataObject | IDataObject[];
-		const executionData = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(json), {
-			itemData: { item: i },
-		});
+		const executionData = this.helpers.constructExecutionMetaData(
+			this.helpers.returnJsonArray(json),
+			{
+				itemData: { item: i },
+			},
+		);
 		output.push(...executionData);
 	}
 	return [output];
@@ -121,5 +140,7 @@ function errorJson(error: Error, forErrorOutput: boolean): IDataObject {
 	if (typeof description === 'string' && description !== '') fields.description = description;
 	const httpCode = (error as { httpCode?: unknown }).httpCode;
 	if (typeof httpCode === 'string' && httpCode !== '') fields.httpCode = httpCode;
-	return forErrorOutput ? { error: { message: error.message, ...fields } } : { error: error.message, ...fields };
+	return forErrorOutput
+		? { error: { message: error.message, ...fields } }
+		: { error: error.message, ...fields };
 }

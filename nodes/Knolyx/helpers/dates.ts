@@ -11,7 +11,8 @@
 
 const API_FORMAT = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const ISO_LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
-const ISO_ZONED = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_ZONED =
+	/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 export class InvalidDateError extends Error {}
 
@@ -39,7 +40,15 @@ function fieldsOf(match: RegExpMatchArray): Fields {
 }
 
 /** Like Date.UTC, but years 0-99 stay years 0-99 (Date.UTC maps them to 1900-1999). */
-function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
+function utc(
+	year: number,
+	month: number,
+	day: number,
+	hour = 0,
+	minute = 0,
+	second = 0,
+	ms = 0,
+): number {
 	const date = new Date(0);
 	date.setUTCFullYear(year, month, day);
 	date.setUTCHours(hour, minute, second, ms);
@@ -106,7 +115,8 @@ function zonedMillis(f: Fields, timeZone: string): number {
 	const wall = utcMillis(f);
 	// Every offset the zone has around that wall time (a transition at most on each side).
 	const offsets = new Set<number>();
-	for (const hours of [-18, -9, 0, 9, 18]) offsets.add(zoneOffset(timeZone, wall + hours * 3_600_000));
+	for (const hours of [-18, -9, 0, 9, 18])
+		offsets.add(zoneOffset(timeZone, wall + hours * 3_600_000));
 	const readings = [...offsets].map((offset) => wall - offset);
 	const valid = readings.filter((millis) => millis + zoneOffset(timeZone, millis) === wall);
 	// Overlap: the wall time happens twice, take the first. Gap: it never happens, take the later reading.
@@ -178,5 +188,7 @@ export function toApiDate(value: unknown, timeZone = 'UTC'): string {
 
 /** True for an empty value: null, undefined, '' or only spaces. */
 export function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }

@@ -15,7 +15,8 @@ const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 /** Parses JSON text; an integer literal that a number would change becomes a marked string. */
 export function parseLossless(text: string): unknown {
 	const marked = text.replace(TOKENS, (token) => {
-		if (token.startsWith('"') || !/^-?\d+$/.test(token) || String(Number(token)) === token) return token;
+		if (token.startsWith('"') || !/^-?\d+$/.test(token) || String(Number(token)) === token)
+			return token;
 		return JSON.stringify(`${LONG_MARK}${token}`);
 	});
 	return JSON.parse(marked);
@@ -33,16 +34,20 @@ export function stringifyLossless(value: unknown): string {
 
 /** An id's text, whatever it was read as: 7, "7" and a long literal all compare by their digits. */
 export function idText(value: unknown): string {
-	if (typeof value === 'string') return (value.startsWith(LONG_MARK) ? value.slice(LONG_MARK.length) : value).trim();
+	if (typeof value === 'string')
+		return (value.startsWith(LONG_MARK) ? value.slice(LONG_MARK.length) : value).trim();
 	return String(value);
 }
 
 /** A copy fit for an output item: long integers become their digits as a plain string. */
 export function plainCopy<T>(value: T): T {
-	if (typeof value === 'string') return (value.startsWith(LONG_MARK) ? value.slice(LONG_MARK.length) : value) as T;
+	if (typeof value === 'string')
+		return (value.startsWith(LONG_MARK) ? value.slice(LONG_MARK.length) : value) as T;
 	if (Array.isArray(value)) return value.map(plainCopy) as T;
 	if (value && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, plainCopy(entry)])) as T;
+		return Object.fromEntries(
+			Object.entries(value).map(([key, entry]) => [key, plainCopy(entry)]),
+		) as T;
 	}
 	return value;
 }

@@ -12,7 +12,8 @@ export function redact(text: string, secrets: readonly string[]): string {
 /** Deep copy of a JSON-like value with every occurrence of the secrets redacted. */
 export function redactDeep<T>(value: T, secrets: readonly string[]): T {
 	if (typeof value === 'string') return redact(value, secrets) as unknown as T;
-	if (Array.isArray(value)) return value.map((entry: unknown) => redactDeep(entry, secrets)) as unknown as T;
+	if (Array.isArray(value))
+		return value.map((entry: unknown) => redactDeep(entry, secrets)) as unknown as T;
 	if (value && typeof value === 'object') {
 		const copy: Record<string, unknown> = {};
 		for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {

@@ -63,7 +63,11 @@ export function paymentRuleDefaults(now = Date.now()): NewRuleDefaults {
 	const start = new Date(now);
 	const end = new Date(now);
 	end.setUTCFullYear(end.getUTCFullYear() + 50);
-	return { type: 'PRIVATE', startDateTime: formatApiDate(start.getTime()), endDateTime: formatApiDate(end.getTime()) };
+	return {
+		type: 'PRIVATE',
+		startDateTime: formatApiDate(start.getTime()),
+		endDateTime: formatApiDate(end.getTime()),
+	};
 }
 
 function findRule(rules: Rule[], ruleName: string): number {
@@ -128,14 +132,16 @@ export function applyRuleEdit(rules: Rule[], edit: RuleEdit): EditOutcome {
 				return { rules: [...rules, rule], changed: true, rule, existed };
 			}
 			const current = workgroupsOf(existing);
-			if (current.some((entry) => isWorkgroup(entry, edit.workgroupId))) return { rules, changed: false, rule: existing, existed };
+			if (current.some((entry) => isWorkgroup(entry, edit.workgroupId)))
+				return { rules, changed: false, rule: existing, existed };
 			const rule = withWorkgroups(existing, [...current, edit.workgroupId]);
 			return { rules: replaceAt(rules, index, rule), changed: true, rule, existed };
 		}
 		case 'removeWorkgroup': {
 			if (!existing) return { rules, changed: false, existed };
 			const current = workgroupsOf(existing);
-			if (!current.some((entry) => isWorkgroup(entry, edit.workgroupId))) return { rules, changed: false, rule: existing, existed };
+			if (!current.some((entry) => isWorkgroup(entry, edit.workgroupId)))
+				return { rules, changed: false, rule: existing, existed };
 			const rule = withWorkgroups(
 				existing,
 				current.filter((entry) => !isWorkgroup(entry, edit.workgroupId)),
@@ -168,10 +174,13 @@ export function applyRuleEdit(rules: Rule[], edit: RuleEdit): EditOutcome {
 
 /** Checks that a value read from the API is a rule list this node can edit safely. */
 export function asRuleList(value: unknown): Rule[] {
-	if (!Array.isArray(value)) throw new RuleEditError('The platform did not answer with a rule list.');
+	if (!Array.isArray(value))
+		throw new RuleEditError('The platform did not answer with a rule list.');
 	for (const rule of value) {
 		if (!rule || typeof rule !== 'object' || typeof (rule as IDataObject).name !== 'string') {
-			throw new RuleEditError('The platform answered with a rule that has no name; the node will not edit this list.');
+			throw new RuleEditError(
+				'The platform answered with a rule that has no name; the node will not edit this list.',
+			);
 		}
 	}
 	return value as Rule[];

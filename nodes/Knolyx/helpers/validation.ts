@@ -16,7 +16,8 @@ export type Gender = (typeof GENDERS)[number];
 // (Unicode Cc and Cf), which make an address look like another.
 const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:/?#]+\.[^\s@"<>()[\]\\,;:/?#]{2,}$/u;
 const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
-const codePoint = (char: string) => `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+const codePoint = (char: string) =>
+	`U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 export function invalid(
 	ctx: IExecuteFunctions,
@@ -46,7 +47,8 @@ export function requireString(
 	options: { maxLength?: number } = {},
 ): string {
 	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	if (value === undefined || value === null) throw invalid(ctx, itemIndex, field, 'is required and was empty');
+	if (value === undefined || value === null)
+		throw invalid(ctx, itemIndex, field, 'is required and was empty');
 	if (typeof value !== 'string' && typeof value !== 'number') {
 		throw invalid(ctx, itemIndex, field, `expected text, got ${describeValue(value)}`);
 	}
@@ -59,13 +61,23 @@ export function requireString(
 }
 
 /** A required e-mail address. */
-export function requireEmail(ctx: IExecuteFunctions, itemIndex: number, name = 'email', field = 'Email'): string {
+export function requireEmail(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name = 'email',
+	field = 'Email',
+): string {
 	const text = requireString(ctx, itemIndex, name, field);
 	const invisible = text.match(INVISIBLE);
 	if (invisible) {
 		// Shown escaped: a bidi override would otherwise reorder the message itself.
 		const shown = text.replace(INVISIBLE, (char) => `<${codePoint(char)}>`);
-		throw invalid(ctx, itemIndex, field, `${describeValue(shown)} contains an invisible control or formatting character (${codePoint(invisible[0])})`);
+		throw invalid(
+			ctx,
+			itemIndex,
+			field,
+			`${describeValue(shown)} contains an invisible control or formatting character (${codePoint(invisible[0])})`,
+		);
 	}
 	const domain = text.slice(text.lastIndexOf('@') + 1);
 	if (!EMAIL.test(text) || text.length > 254 || domain.split('.').includes('')) {
@@ -85,7 +97,12 @@ export function parseId(value: unknown): number | undefined {
 }
 
 /** A required numeric id, from a plain parameter or a resource locator. */
-export function requireId(ctx: IExecuteFunctions, itemIndex: number, name: string, field: string): number {
+export function requireId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	field: string,
+): number {
 	let value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
 	if (value && typeof value === 'object' && '__rl' in (value as IDataObject)) {
 		value = (value as INodeParameterResourceLocator).value;
@@ -93,7 +110,13 @@ export function requireId(ctx: IExecuteFunctions, itemIndex: number, name: strin
 	if (isBlank(value)) throw invalid(ctx, itemIndex, field, 'is required and was empty');
 	const id = parseId(value);
 	if (id === undefined) {
-		throw invalid(ctx, itemIndex, field, `${describeValue(value)} is not a numeric ID`, 'IDs are positive whole numbers, e.g. 42.');
+		throw invalid(
+			ctx,
+			itemIndex,
+			field,
+			`${describeValue(value)} is not a numeric ID`,
+			'IDs are positive whole numbers, e.g. 42.',
+		);
 	}
 	return id;
 }
@@ -102,19 +125,33 @@ export function requireId(ctx: IExecuteFunctions, itemIndex: number, name: strin
 export const GENDER_UNCHANGED = 'unchanged';
 
 /** The gender to send, or undefined when the user left it unchanged (or an expression gave nothing). */
-export function optionalGender(ctx: IExecuteFunctions, itemIndex: number, name = 'gender'): Gender | undefined {
+export function optionalGender(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name = 'gender',
+): Gender | undefined {
 	const value = ctx.getNodeParameter(name, itemIndex, GENDER_UNCHANGED) as unknown;
 	if (isBlank(value)) return undefined;
 	const text = String(value).trim().toUpperCase();
 	if (text === GENDER_UNCHANGED.toUpperCase()) return undefined;
 	if (!(GENDERS as readonly string[]).includes(text)) {
-		throw invalid(ctx, itemIndex, 'Gender', `${describeValue(value)} is not one of ${GENDERS.join(', ')} (or empty to leave it unchanged)`);
+		throw invalid(
+			ctx,
+			itemIndex,
+			'Gender',
+			`${describeValue(value)} is not one of ${GENDERS.join(', ')} (or empty to leave it unchanged)`,
+		);
 	}
 	return text as Gender;
 }
 
 /** An optional date, converted to the API's UTC format; null when empty. */
-export function optionalApiDate(ctx: IExecuteFunctions, itemIndex: number, value: unknown, field: string): string | null {
+export function optionalApiDate(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+): string | null {
 	if (isBlank(value)) return null;
 	let problem: string;
 	try {
@@ -132,12 +169,22 @@ export function optionalApiDate(ctx: IExecuteFunctions, itemIndex: number, value
 }
 
 /** A list of numeric ids from a comma-separated string, an array or a number. */
-export function parseIdList(ctx: IExecuteFunctions, itemIndex: number, value: unknown, field: string): number[] {
+export function parseIdList(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+): number[] {
 	if (isBlank(value)) return [];
-	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+	const parts = Array.isArray(value)
+		? value
+		: typeof value === 'string'
+			? value.split(',')
+			: [value];
 	return parts.map((part) => {
 		const id = parseId(typeof part === 'string' ? part.trim() : part);
-		if (id === undefined) throw invalid(ctx, itemIndex, field, `${describeValue(part)} is not a numeric ID`);
+		if (id === undefined)
+			throw invalid(ctx, itemIndex, field, `${describeValue(part)} is not a numeric ID`);
 		return id;
 	});
 }

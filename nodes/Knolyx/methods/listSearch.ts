@@ -1,4 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { parseId } from '../helpers/validation';
@@ -19,7 +24,10 @@ interface Choice extends INodeListSearchItems {
 function choose(choices: Choice[], filter?: string): INodeListSearchResult {
 	const needle = (filter ?? '').trim().toLowerCase();
 	const results = choices
-		.filter((choice) => needle === '' || choice.name.toLowerCase().includes(needle) || choice.value === needle)
+		.filter(
+			(choice) =>
+				needle === '' || choice.name.toLowerCase().includes(needle) || choice.value === needle,
+		)
 		.sort((a, b) => (b.start ?? '').localeCompare(a.start ?? '') || a.name.localeCompare(b.name))
 		.map(({ name, value }) => ({ name, value }));
 	return { results };
@@ -31,14 +39,23 @@ async function named(
 	label: string,
 ): Promise<Choice[]> {
 	const entries = await list(new KnolyxClient(ctx), { returnAll: true });
-	return entries.map((entry) => ({ name: String(entry[label] ?? entry.name ?? entry.id), value: String(entry.id) }));
+	return entries.map((entry) => ({
+		name: String(entry[label] ?? entry.name ?? entry.id),
+		value: String(entry.id),
+	}));
 }
 
-export async function searchCourses(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchCourses(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return choose(await named(this, listCourses, 'title'), filter);
 }
 
-export async function searchWorkgroups(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchWorkgroups(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return choose(await named(this, listWorkgroups, 'name'), filter);
 }
 
@@ -48,17 +65,28 @@ function typedCommunityId(ctx: ILoadOptionsFunctions): number {
 	const id = parseId(value);
 	if (id !== undefined) return id;
 	if (typeof value === 'string' && value.startsWith('=')) {
-		throw new NodeOperationError(ctx.getNode(), 'Community ID: the event list needs a fixed community ID, not an expression', {
-			description: 'Type the numeric ID of the community, or give the event By ID.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Community ID: the event list needs a fixed community ID, not an expression',
+			{
+				description: 'Type the numeric ID of the community, or give the event By ID.',
+			},
+		);
 	}
-	throw new NodeOperationError(ctx.getNode(), 'Community ID: enter the numeric ID of the community first', {
-		description: 'The event list shows the events of that community.',
-	});
+	throw new NodeOperationError(
+		ctx.getNode(),
+		'Community ID: enter the numeric ID of the community first',
+		{
+			description: 'The event list shows the events of that community.',
+		},
+	);
 }
 
 /** The Event picker: the events of the community typed in Community ID, newest start first. */
-export async function searchCommunityEvents(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchCommunityEvents(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const communityId = typedCommunityId(this);
 	const events = await listEvents(new KnolyxClient(this), communityId, { returnAll: true });
 	const choices = events.map((event): Choice => {

@@ -6,9 +6,30 @@ import type { INodeProperties } from 'n8n-workflow';
  * Workgroup and Event pickers look and behave the same in the Knolyx node and the Poll Trigger.
  */
 const LOCATORS = {
-	course: { displayName: 'Course', name: 'courseId', searchBy: 'title', listMethod: 'searchCourses', example: '42', article: 'a' },
-	workgroup: { displayName: 'Workgroup', name: 'workgroupId', searchBy: 'name', listMethod: 'searchWorkgroups', example: '7', article: 'a' },
-	event: { displayName: 'Event', name: 'eventId', searchBy: 'title', listMethod: 'searchCommunityEvents', example: '401', article: 'an' },
+	course: {
+		displayName: 'Course',
+		name: 'courseId',
+		searchBy: 'title',
+		listMethod: 'searchCourses',
+		example: '42',
+		article: 'a',
+	},
+	workgroup: {
+		displayName: 'Workgroup',
+		name: 'workgroupId',
+		searchBy: 'name',
+		listMethod: 'searchWorkgroups',
+		example: '7',
+		article: 'a',
+	},
+	event: {
+		displayName: 'Event',
+		name: 'eventId',
+		searchBy: 'title',
+		listMethod: 'searchCommunityEvents',
+		example: '401',
+		article: 'an',
+	},
 } as const;
 
 export type LocatorKind = keyof typeof LOCATORS;
@@ -24,7 +45,9 @@ export function resourceLocator(kind: LocatorKind, description?: string): INodeP
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description: description ?? `The ${kind}. Pick it from the list (searchable by ${searchBy}) or give its numeric ID.`,
+		description:
+			description ??
+			`The ${kind}. Pick it from the list (searchable by ${searchBy}) or give its numeric ID.`,
 		modes: [
 			{
 				displayName: 'From List',
@@ -38,7 +61,15 @@ export function resourceLocator(kind: LocatorKind, description?: string): INodeP
 				name: 'id',
 				type: 'string',
 				placeholder: `e.g. ${example}`,
-				validation: [{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: `${capital(article)} ${kind} ID is a number` } }],
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: '^\\s*\\d+\\s*$',
+							errorMessage: `${capital(article)} ${kind} ID is a number`,
+						},
+					},
+				],
 			},
 		],
 	};

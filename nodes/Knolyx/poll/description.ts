@@ -25,7 +25,8 @@ export const pollProperties: INodeProperties[] = [
 			{
 				name: 'New Attendee',
 				value: 'newAttendee',
-				description: 'A person registered for a community event (also someone who cancelled and registered again)',
+				description:
+					'A person registered for a community event (also someone who cancelled and registered again)',
 			},
 			{
 				name: 'New Course',
@@ -72,7 +73,10 @@ export const pollProperties: INodeProperties[] = [
 		displayOptions: { show: { event: ['newAttendee', 'newEvent'] } },
 	},
 	{
-		...resourceLocator('event', 'The event whose attendees start the workflow. Pick it from the events of the community, or give its numeric ID.'),
+		...resourceLocator(
+			'event',
+			'The event whose attendees start the workflow. Pick it from the events of the community, or give its numeric ID.',
+		),
 		displayOptions: { show: { event: ['newAttendee'], attendeesOf: ['event'] } },
 	},
 ];

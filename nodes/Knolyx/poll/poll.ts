@@ -30,30 +30,58 @@ const attendeesList = (eventId: unknown) => `attendees:${String(eventId)}`;
  * read shifts the rest by one place, so one reading can miss an entry that existed all along; it
  * must not be taken for new at the next check.
  */
-async function readList(read: () => Promise<IDataObject[]>, twice: boolean): Promise<IDataObject[]> {
+async function readList(
+	read: () => Promise<IDataObject[]>,
+	twice: boolean,
+): Promise<IDataObject[]> {
 	const first = await read();
 	return distinct(twice ? [...first, ...(await read())] : first);
 }
 
 /** The platform answered 404 (the transport's error carries the status). */
-const isNotFound = (error: unknown) => (error as { httpCode?: unknown } | undefined)?.httpCode === '404';
+const isNotFound = (error: unknown) =>
+	(error as { httpCode?: unknown } | undefined)?.httpCode === '404';
 
 /** Reads every list the settings watch, completely; throws (after the transport's retries) if any page fails. */
-async function readAll(client: KnolyxClient, settings: PollSettings, baseline: boolean, twice: boolean): Promise<ListRead[]> {
+async function readAll(
+	client: KnolyxClient,
+	settings: PollSettings,
+	baseline: boolean,
+	twice: boolean,
+): Promise<ListRead[]> {
 	if (settings.event === 'newCourse') {
-		return [{ list: 'courses', entries: await readList(async () => await readCourses(client), twice), context: {}, emitted: true, newWhenUnknown: false }];
+		return [
+			{
+				list: 'courses',
+				entries: await readList(async () => await readCourses(client), twice),
+				context: {},
+				emitted: true,
+				newWhenUnknown: false,
+			},
+		];
 	}
 	const { communityId } = settings;
 	const events = async () => await readEvents(client, communityId);
 	if (settings.event === 'newEvent') {
-		return [{ list: EVENTS_LIST, entries: await readList(events, twice), context: {}, emitted: true, newWhenUnknown: false }];
+		return [
+			{
+				list: EVENTS_LIST,
+				entries: await readList(events, twice),
+				context: {},
+				emitted: true,
+				newWhenUnknown: false,
+			},
+		];
 	}
 	if (settings.scope === 'event') {
 		const { eventId } = settings;
 		return [
 			{
 				list: attendeesList(eventId),
-				entries: await readList(async () => await readAttendees(client, communityId, eventId), twice),
+				entries: await readList(
+					async () => await readAttendees(client, communityId, eventId),
+					twice,
+				),
 				context: { communityId, eventId },
 				emitted: true,
 				newWhenUnknown: false,
@@ -66,15 +94,22 @@ async function readAll(client: KnolyxClient, settings: PollSettings, baseline: b
 		const reads = await Promise.all(
 			listed.map(async (event): Promise<ListRead | undefined> => {
 				const eventId = event.id as number | string;
-				const entries = await readList(async () => await readAttendees(client, communityId, eventId), twice).catch(
-					async (error: unknown) => {
-						if (!isNotFound(error)) return await Promise.reject(error);
-						notFound.push({ event, error });
-						return undefined;
-					},
-				);
+				const entries = await readList(
+					async () => await readAttendees(client, communityId, eventId),
+					twice,
+				).catch(async (error: unknown) => {
+					if (!isNotFound(error)) return await Promise.reject(error);
+					notFound.push({ event, error });
+					return undefined;
+				});
 				if (entries === undefined) return undefined;
-				return { list: attendeesList(eventId), entries, context: { communityId, eventId }, emitted: true, newWhenUnknown: !baseline };
+				return {
+					list: attendeesList(eventId),
+					entries,
+					context: { communityId, eventId },
+					emitted: true,
+					newWhenUnknown: !baseline,
+				};
 			}),
 		);
 		if (notFound.length > 0) {
@@ -99,7 +134,10 @@ async function readAll(client: KnolyxClient, settings: PollSettings, baseline: b
 	}
 	const read = new Set(attendees.map((attendee) => attendee.list));
 	const present = listed.filter((event) => read.has(attendeesList(event.id)));
-	return [{ list: EVENTS_LIST, entries: present, context: {}, emitted: false, newWhenUnknown: false }, ...attendees];
+	return [
+		{ list: EVENTS_LIST, entries: present, context: {}, emitted: false, newWhenUnknown: false },
+		...attendees,
+	];
 }
 
 /**
@@ -134,22 +172,37 @@ const ENTRY_NAMES: Record<PollSettings['event'], string> = {
 
 function where(settings: PollSettings): string {
 	if (settings.event === 'newCourse') return 'the course list';
-	if (settings.event === 'newEvent' || settings.scope === 'community') return `community ${settings.communityId}`;
+	if (settings.event === 'newEvent' || settings.scope === 'community')
+		return `community ${settings.communityId}`;
 	return `event ${settings.eventId} of community ${settings.communityId}`;
 }
 
-const item = (entry: IDataObject, context: IDataObject, detectedAt: string): INodeExecutionData => ({
+const item = (
+	entry: IDataObject,
+	context: IDataObject,
+	detectedAt: string,
+): INodeExecutionData => ({
 	json: { ...entry, ...context, detectedAt },
 });
 
 /** Manual runs and "Fetch Test Event": the entry Knolyx lists last, nothing remembered. */
-async function newest(ctx: IPollFunctions, client: KnolyxClient, settings: PollSettings): Promise<INodeExecutionData[][]> {
-	const reads = (await readAll(client, settings, true, false)).filter((read) => read.emitted && read.entries.length > 0);
+async function newest(
+	ctx: IPollFunctions,
+	client: KnolyxClient,
+	settings: PollSettings,
+): Promise<INodeExecutionData[][]> {
+	const reads = (await readAll(client, settings, true, false)).filter(
+		(read) => read.emitted && read.entries.length > 0,
+	);
 	const last = reads.at(-1);
 	if (!last) {
-		throw new NodeOperationError(ctx.getNode(), `No ${ENTRY_NAMES[settings.event]} in ${where(settings)} yet, so there is no test entry to show`, {
-			description: `Add one in Knolyx, then fetch again. The active workflow starts on every ${ENTRY_NAMES[settings.event]} added after it is published.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`No ${ENTRY_NAMES[settings.event]} in ${where(settings)} yet, so there is no test entry to show`,
+			{
+				description: `Add one in Knolyx, then fetch again. The active workflow starts on every ${ENTRY_NAMES[settings.event]} added after it is published.`,
+			},
+		);
 	}
 	return [[item(last.entries[last.entries.length - 1], last.context, new Date().toISOString())]];
 }
@@ -164,7 +217,9 @@ export async function poll(ctx: IPollFunctions): Promise<INodeExecutionData[][] 
 
 	const lock = `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().id}`;
 	if (running.has(lock)) {
-		ctx.logger.debug('Knolyx Poll Trigger: the previous poll is still running, this one is skipped');
+		ctx.logger.debug(
+			'Knolyx Poll Trigger: the previous poll is still running, this one is skipped',
+		);
 		return null;
 	}
 	running.add(lock);
@@ -187,7 +242,12 @@ export async function poll(ctx: IPollFunctions): Promise<INodeExecutionData[][] 
 		}
 		const detectedAt = new Date().toISOString();
 		// Assigned whole (not edited in place) so n8n sees that the static data changed and saves it.
-		staticData.state = { v: 1, watch, lists, polledAt: detectedAt } satisfies PollState as unknown as IDataObject;
+		staticData.state = {
+			v: 1,
+			watch,
+			lists,
+			polledAt: detectedAt,
+		} satisfies PollState as unknown as IDataObject;
 		if (state === undefined || fresh.length === 0) return null;
 		return [fresh.map(({ entry, context }) => item(entry, context, detectedAt))];
 	} finally {

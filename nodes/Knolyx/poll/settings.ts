@@ -18,10 +18,12 @@ type ParameterContext = Pick<IPollFunctions, 'getNode' | 'getNodeParameter'>;
 
 function idParameter(ctx: ParameterContext, name: string, field: string, what: string): number {
 	let value = ctx.getNodeParameter(name, '') as unknown;
-	if (value && typeof value === 'object' && '__rl' in value) value = (value as INodeParameterResourceLocator).value;
+	if (value && typeof value === 'object' && '__rl' in value)
+		value = (value as INodeParameterResourceLocator).value;
 	const id = parseId(value);
 	if (id === undefined) {
-		const shown = value === undefined || value === null || value === '' ? 'empty' : `"${String(value)}"`;
+		const shown =
+			value === undefined || value === null || value === '' ? 'empty' : `"${String(value)}"`;
 		throw new NodeOperationError(ctx.getNode(), `${field}: ${shown} is not a numeric ID`, {
 			description: `Give the numeric ID of the ${what}.`,
 		});
@@ -32,14 +34,24 @@ function idParameter(ctx: ParameterContext, name: string, field: string, what: s
 export function readSettings(ctx: ParameterContext): PollSettings {
 	const event = ctx.getNodeParameter('event', 'newAttendee') as PollEvent;
 	if (event === 'newCourse') return { event };
-	const communityId = idParameter(ctx, 'communityId', 'Community ID', 'community (see its address in Knolyx)');
+	const communityId = idParameter(
+		ctx,
+		'communityId',
+		'Community ID',
+		'community (see its address in Knolyx)',
+	);
 	if (event === 'newEvent') return { event, communityId };
 	if (event !== 'newAttendee') {
 		throw new NodeOperationError(ctx.getNode(), `Trigger On: unknown value "${String(event)}"`);
 	}
 	const scope = ctx.getNodeParameter('attendeesOf', 'event') as AttendeeScope;
 	if (scope === 'community') return { event, scope, communityId };
-	return { event, scope: 'event', communityId, eventId: idParameter(ctx, 'eventId', 'Event', 'event') };
+	return {
+		event,
+		scope: 'event',
+		communityId,
+		eventId: idParameter(ctx, 'eventId', 'Event', 'event'),
+	};
 }
 
 /** What the saved state belongs to; other settings start from a new baseline. */

@@ -9,11 +9,18 @@ export function pollClient(ctx: IPollFunctions | ILoadOptionsFunctions): KnolyxC
 	return new KnolyxClient(ctx);
 }
 
-export async function readEvents(client: KnolyxClient, communityId: number): Promise<IDataObject[]> {
+export async function readEvents(
+	client: KnolyxClient,
+	communityId: number,
+): Promise<IDataObject[]> {
 	return await listEvents(client, communityId, { returnAll: true });
 }
 
-export async function readAttendees(client: KnolyxClient, communityId: number, eventId: number | string): Promise<IDataObject[]> {
+export async function readAttendees(
+	client: KnolyxClient,
+	communityId: number,
+	eventId: number | string,
+): Promise<IDataObject[]> {
 	return await listAttendees(client, { communityId, eventId }, { returnAll: true });
 }
 

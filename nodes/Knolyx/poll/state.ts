@@ -74,7 +74,11 @@ export interface ListDiff {
  * read is the baseline (nothing is fresh) unless `freshWhenUnknown` says the
  * whole list is new (the attendees of an event published after the baseline).
  */
-export function diffList(memory: ListMemory | undefined, read: IDataObject[], freshWhenUnknown = false): ListDiff {
+export function diffList(
+	memory: ListMemory | undefined,
+	read: IDataObject[],
+	freshWhenUnknown = false,
+): ListDiff {
 	const present = new Map<string, EntryKey>();
 	const fresh: IDataObject[] = [];
 	const remembered = new Set((memory?.seen ?? []).map(String));
@@ -106,6 +110,7 @@ export function presentCount(memory: ListMemory): number {
 export function readState(raw: unknown, watch: string): PollState | undefined {
 	if (!raw || typeof raw !== 'object') return undefined;
 	const state = raw as Partial<PollState>;
-	if (state.v !== 1 || state.watch !== watch || !state.lists || typeof state.lists !== 'object') return undefined;
+	if (state.v !== 1 || state.watch !== watch || !state.lists || typeof state.lists !== 'object')
+		return undefined;
 	return state as PollState;
 }

@@ -104,7 +104,9 @@ function declaredLength(headers: Record<string, unknown> | undefined): number | 
 	const value = headers?.['content-length'];
 	const text = Array.isArray(value) ? value[0] : value;
 	const length = Number(text);
-	return text !== undefined && text !== '' && Number.isFinite(length) && length >= 0 ? length : undefined;
+	return text !== undefined && text !== '' && Number.isFinite(length) && length >= 0
+		? length
+		: undefined;
 }
 
 /** A body read whole, or why reading stopped (the connection is then closed). */
@@ -125,7 +127,15 @@ export async function readBody(
 ): Promise<BodyRead> {
 	if (!isBodyStream(body)) {
 		if (Buffer.isBuffer(body)) return { bytes: body };
-		return { bytes: Buffer.from(typeof body === 'string' ? body : body === undefined || body === null ? '' : JSON.stringify(body)) };
+		return {
+			bytes: Buffer.from(
+				typeof body === 'string'
+					? body
+					: body === undefined || body === null
+						? ''
+						: JSON.stringify(body),
+			),
+		};
 	}
 	const announced = declaredLength(headers);
 	const stop = () => body.destroy(new DeadlineError(limit.timeoutMs));
@@ -137,7 +147,8 @@ export async function readBody(
 		for await (const chunk of body) {
 			// Checked once reading has begun: leaving the loop then closes the connection too (a
 			// stream n8n's helper wraps does not pass a destroy() on before it is read).
-			if (announced !== undefined && announced > maxBytes) return { tooLarge: new AnswerTooLargeError(announced, maxBytes, true) };
+			if (announced !== undefined && announced > maxBytes)
+				return { tooLarge: new AnswerTooLargeError(announced, maxBytes, true) };
 			const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
 			size += bytes.length;
 			if (size > maxBytes) return { tooLarge: new AnswerTooLargeError(size, maxBytes, false) };
@@ -154,7 +165,11 @@ export async function readBody(
 }
 
 /** Where a redirect answer points, resolved against the URL asked; undefined for other answers. */
-export function redirectTarget(statusCode: number, headers: Record<string, unknown> | undefined, from: string): URL | undefined {
+export function redirectTarget(
+	statusCode: number,
+	headers: Record<string, unknown> | undefined,
+	from: string,
+): URL | undefined {
 	if (!REDIRECT_STATUSES.has(statusCode)) return undefined;
 	const value = headers?.location;
 	const location = Array.isArray(value) ? value[0] : value;

@@ -39,8 +39,20 @@ export interface Endpoint {
 }
 
 export const ENDPOINTS = {
-	webhookCreate: { method: 'POST', path: '/webhook', permission: 'WEBHOOK_MANAGE', resend: 'afterCheck', answer: 'json' },
-	webhookList: { method: 'GET', path: '/webhook', permission: 'WEBHOOK_MANAGE', resend: 'yes', answer: 'json' },
+	webhookCreate: {
+		method: 'POST',
+		path: '/webhook',
+		permission: 'WEBHOOK_MANAGE',
+		resend: 'afterCheck',
+		answer: 'json',
+	},
+	webhookList: {
+		method: 'GET',
+		path: '/webhook',
+		permission: 'WEBHOOK_MANAGE',
+		resend: 'yes',
+		answer: 'json',
+	},
 	webhookGet: {
 		method: 'GET',
 		path: '/webhook/{webhookId}',
@@ -59,7 +71,13 @@ export const ENDPOINTS = {
 		answer: 'json',
 	},
 	// A second PING is only another test event.
-	webhookPingAll: { method: 'POST', path: '/webhook/ping', permission: 'WEBHOOK_MANAGE', resend: 'yes', answer: 'json' },
+	webhookPingAll: {
+		method: 'POST',
+		path: '/webhook/ping',
+		permission: 'WEBHOOK_MANAGE',
+		resend: 'yes',
+		answer: 'json',
+	},
 	webhookPing: {
 		method: 'POST',
 		path: '/webhook/{webhookId}/ping',
@@ -68,7 +86,13 @@ export const ENDPOINTS = {
 		resend: 'yes',
 		answer: 'json',
 	},
-	courseList: { method: 'GET', path: '/course', permission: 'COURSE_LIST', resend: 'yes', answer: 'json' },
+	courseList: {
+		method: 'GET',
+		path: '/course',
+		permission: 'COURSE_LIST',
+		resend: 'yes',
+		answer: 'json',
+	},
 	courseGet: {
 		method: 'GET',
 		path: '/course/{courseId}',
@@ -85,9 +109,21 @@ export const ENDPOINTS = {
 		resend: 'yes',
 		answer: 'binary',
 	},
-	workgroupList: { method: 'GET', path: '/workgroup', permission: 'WORKGROUP_LIST', resend: 'yes', answer: 'json' },
+	workgroupList: {
+		method: 'GET',
+		path: '/workgroup',
+		permission: 'WORKGROUP_LIST',
+		resend: 'yes',
+		answer: 'json',
+	},
 	// Create-if-missing, else update: a repeat finds the user and sends no second e-mail.
-	userProvision: { method: 'POST', path: '/user/provision', permission: 'USER_PROVISION', resend: 'yes', answer: 'json' },
+	userProvision: {
+		method: 'POST',
+		path: '/user/provision',
+		permission: 'USER_PROVISION',
+		resend: 'yes',
+		answer: 'json',
+	},
 	memberAdd: {
 		method: 'PUT',
 		path: '/workgroup/{workgroupId}/member/{email}/',
@@ -170,7 +206,12 @@ export type EndpointName = keyof typeof ENDPOINTS;
 
 /** A request to an endpoint not in the table: reads and PUT/DELETE may be re-sent, POST may not. */
 function unlisted(method: IHttpRequestMethods): Endpoint {
-	return { method, path: '', resend: method === 'POST' || method === 'PATCH' ? 'afterCheck' : 'yes', answer: 'json' };
+	return {
+		method,
+		path: '',
+		resend: method === 'POST' || method === 'PATCH' ? 'afterCheck' : 'yes',
+		answer: 'json',
+	};
 }
 
 function matcher(template: string): RegExp {
@@ -181,29 +222,42 @@ function matcher(template: string): RegExp {
 	return new RegExp(`^${source}$`);
 }
 
-const TABLE: Array<{ endpoint: Endpoint; pattern: RegExp }> = Object.values(ENDPOINTS).map((endpoint) => ({
-	endpoint,
-	pattern: matcher(endpoint.path),
-}));
+const TABLE: Array<{ endpoint: Endpoint; pattern: RegExp }> = Object.values(ENDPOINTS).map(
+	(endpoint) => ({
+		endpoint,
+		pattern: matcher(endpoint.path),
+	}),
+);
 
 /** The endpoint a request goes to (by method and path below /public/api/v1). */
 export function endpointOf(method: IHttpRequestMethods, path: string): Endpoint {
 	const bare = path.split('?')[0];
 	// Literal paths first: /webhook/ping is not /webhook/{webhookId}.
-	const literal = TABLE.find(({ endpoint }) => endpoint.method === method && endpoint.path === bare);
+	const literal = TABLE.find(
+		({ endpoint }) => endpoint.method === method && endpoint.path === bare,
+	);
 	if (literal) return literal.endpoint;
-	return TABLE.find(({ endpoint, pattern }) => endpoint.method === method && pattern.test(bare))?.endpoint ?? unlisted(method);
+	return (
+		TABLE.find(({ endpoint, pattern }) => endpoint.method === method && pattern.test(bare))
+			?.endpoint ?? unlisted(method)
+	);
 }
 
 /** The path of an endpoint with every placeholder filled and encoded (one path segment each). */
 export function pathOf(endpoint: Endpoint, params: Record<string, string | number> = {}): string {
 	return endpoint.path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
-		if (params[name] === undefined) throw new Error(`Missing path parameter ${name} of ${endpoint.path}`);
+		if (params[name] === undefined)
+			throw new Error(`Missing path parameter ${name} of ${endpoint.path}`);
 		return encodeURIComponent(String(params[name]));
 	});
 }
 
 /** The endpoint's 404 text with the parameters filled in (not encoded: it is for people). */
-export function notFoundOf(endpoint: Endpoint, params: Record<string, string | number> = {}): string | undefined {
-	return endpoint.notFound?.replace(/\{([^}]+)\}/g, (_match, name: string) => String(params[name] ?? `{${name}}`));
+export function notFoundOf(
+	endpoint: Endpoint,
+	params: Record<string, string | number> = {},
+): string | undefined {
+	return endpoint.notFound?.replace(/\{([^}]+)\}/g, (_match, name: string) =>
+		String(params[name] ?? `{${name}}`),
+	);
 }

@@ -42,7 +42,15 @@ import { parseLossless, stringifyLossless } from '../helpers/json';
 import { AdaptiveLimiter } from './limiter';
 import { readPages } from './paging';
 import type { RetryPolicy } from './retry';
-import { AMBIGUOUS_STATUSES, backoff, DEFAULT_RETRY, parseRetryAfter, RETRIED_STATUSES, seconds, THROTTLE_STATUSES } from './retry';
+import {
+	AMBIGUOUS_STATUSES,
+	backoff,
+	DEFAULT_RETRY,
+	parseRetryAfter,
+	RETRIED_STATUSES,
+	seconds,
+	THROTTLE_STATUSES,
+} from './retry';
 import { baseUrlProblem, joinUrl } from './url';
 import { redactDeep } from '../helpers/redact';
 
@@ -118,7 +126,11 @@ function contentType(headers: Record<string, unknown> | undefined): string {
 
 /** An error answer read as text or bytes (lossless and binary endpoints): its JSON when it is JSON. */
 function answerText(body: unknown): unknown {
-	const text = Buffer.isBuffer(body) ? body.toString('utf8') : body instanceof ArrayBuffer ? Buffer.from(body).toString('utf8') : body;
+	const text = Buffer.isBuffer(body)
+		? body.toString('utf8')
+		: body instanceof ArrayBuffer
+			? Buffer.from(body).toString('utf8')
+			: body;
 	if (typeof text !== 'string' || !/^\s*[[{]/.test(text)) return text;
 	try {
 		return JSON.parse(text) as unknown;
@@ -153,7 +165,11 @@ export class KnolyxClient {
 
 	constructor(
 		private readonly ctx: KnolyxContext,
-		options: { limiter?: AdaptiveLimiter; policy?: Partial<RetryPolicy>; credentials?: ICredentialsDecrypted } = {},
+		options: {
+			limiter?: AdaptiveLimiter;
+			policy?: Partial<RetryPolicy>;
+			credentials?: ICredentialsDecrypted;
+		} = {},
 	) {
 		this.credentials = options.credentials;
 		this.limiter = options.limiter ?? new AdaptiveLimiter();
@@ -167,13 +183,18 @@ export class KnolyxClient {
 	private async base(): Promise<string> {
 		if (this.baseUrl === undefined) {
 			const credentials =
-				this.credentials?.data ?? (await this.ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
+				this.credentials?.data ??
+				(await this.ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
 			const baseUrl = String(credentials.baseUrl ?? '');
 			const problem = baseUrlProblem(baseUrl);
 			if (problem) {
-				throw new NodeOperationError(this.node, `Base URL of the Knolyx API credential ${problem}`, {
-					description: `The credential's Base URL is "${baseUrl.trim().slice(0, 120)}". Fix it in the credential, then run again.`,
-				});
+				throw new NodeOperationError(
+					this.node,
+					`Base URL of the Knolyx API credential ${problem}`,
+					{
+						description: `The credential's Base URL is "${baseUrl.trim().slice(0, 120)}". Fix it in the credential, then run again.`,
+					},
+				);
 			}
 			this.baseUrl = baseUrl.trim();
 			// "https://x/" and "https://x" are the same platform.
@@ -224,14 +245,25 @@ export class KnolyxClient {
 						this.credentials && { credentialsDecrypted: this.credentials },
 					)
 				: this.ctx.helpers.httpRequest(options);
-			const response = (await beforeDeadline(limit, exchange as Promise<RawResponse>, (late) => discardBody(late.body))) as RawResponse;
+			const response = (await beforeDeadline(limit, exchange as Promise<RawResponse>, (late) =>
+				discardBody(late.body),
+			)) as RawResponse;
 			const target = redirectTarget(response.statusCode, response.headers, String(options.url));
 			if (!target) return await this.readWhole(response, endpoint, request, limit);
 			discardBody(response.body);
 			const status = response.statusCode;
-			if (hop >= MAX_REDIRECTS) throw redirectRefused(this.node, status, target, 'tooMany', request.itemIndex, MAX_REDIRECTS);
+			if (hop >= MAX_REDIRECTS)
+				throw redirectRefused(
+					this.node,
+					status,
+					target,
+					'tooMany',
+					request.itemIndex,
+					MAX_REDIRECTS,
+				);
 			if (withCredential && target.origin !== origin) {
-				if (endpoint.answer !== 'binary') throw redirectRefused(this.node, status, target, 'otherOrigin', request.itemIndex);
+				if (endpoint.answer !== 'binary')
+					throw redirectRefused(this.node, status, target, 'otherOrigin', request.itemIndex);
 				// A file may live elsewhere (a CDN): fetched there without the credential.
 				withCredential = false;
 				options.headers = {};
@@ -258,7 +290,13 @@ export class KnolyxClient {
 		if ('tooLarge' in read) {
 			const { bytes, limit: most, announced } = read.tooLarge;
 			const size = { bytes: mebibytes(bytes), limit: mebibytes(most), announced };
-			throw answerTooLarge(this.node, response.statusCode, size, endpoint.answer === 'binary' ? 'file' : 'json', request.itemIndex);
+			throw answerTooLarge(
+				this.node,
+				response.statusCode,
+				size,
+				endpoint.answer === 'binary' ? 'file' : 'json',
+				request.itemIndex,
+			);
 		}
 		const { bytes } = read;
 		let body: unknown = bytes;
@@ -298,7 +336,10 @@ export class KnolyxClient {
 	}
 
 	/** A request to an endpoint of the catalogue. */
-	async call<T = unknown>(endpoint: Endpoint, options: CallOptions = {}): Promise<KnolyxResponse<T>> {
+	async call<T = unknown>(
+		endpoint: Endpoint,
+		options: CallOptions = {},
+	): Promise<KnolyxResponse<T>> {
 		return await this.request<T>({
 			method: endpoint.method,
 			path: pathOf(endpoint, options.params),
@@ -343,10 +384,17 @@ export class KnolyxClient {
 				if (status === 404 && unsure && endpoint.goneMeansDone) {
 					// The attempt whose answer was lost removed it.
 					this.limiter.onSuccess();
-					return { statusCode: status, body: {} as T, headers: response.headers ?? {}, attempts: attempt, alreadyDone: true };
+					return {
+						statusCode: status,
+						body: {} as T,
+						headers: response.headers ?? {},
+						attempts: attempt,
+						alreadyDone: true,
+					};
 				}
 				const errorBody = redactDeep(answerText(response.body), this.secrets);
-				const fail = () => apiError(this.node, status, errorBody, request.subject ?? {}, request.itemIndex);
+				const fail = () =>
+					apiError(this.node, status, errorBody, request.subject ?? {}, request.itemIndex);
 				if (!RETRIED_STATUSES.has(status)) throw fail();
 				if (AMBIGUOUS_STATUSES.has(status)) {
 					if (!mayResend) throw fail();
@@ -372,7 +420,8 @@ export class KnolyxClient {
 				}
 				unsure = true;
 				delay = backoff(attempt, policy);
-				if (waited + delay > policy.maxTotalWaitMs) throw networkError(this.node, error, request.itemIndex);
+				if (waited + delay > policy.maxTotalWaitMs)
+					throw networkError(this.node, error, request.itemIndex);
 			}
 			waited += delay;
 			// A throttle already paused the limiter; sleeping here as well keeps this

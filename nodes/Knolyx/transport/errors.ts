@@ -32,8 +32,10 @@ function readableText(text: string): string {
 		.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
 		.replace(/<!--[\s\S]*?-->/g, ' ')
 		.replace(/<\/?[a-z!][^>]*>/gi, ' ')
-		.replace(/&(nbsp|amp|lt|gt|quot|#39);/g, (_entity, name: string) =>
-			({ nbsp: ' ', amp: '&', lt: '‹', gt: '›', quot: '"', '#39': "'" })[name] ?? ' ',
+		.replace(
+			/&(nbsp|amp|lt|gt|quot|#39);/g,
+			(_entity, name: string) =>
+				({ nbsp: ' ', amp: '&', lt: '‹', gt: '›', quot: '"', '#39': "'" })[name] ?? ' ',
 		)
 		.replace(/[\p{Cc}\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/gu, ' ')
 		.replace(/\s+/g, ' ')
@@ -80,16 +82,21 @@ function describe(status: number, message: string | undefined, subject: RequestS
 		case 429:
 			return 'The platform kept rate-limiting the requests after several retries. Lower the concurrency in the node options or retry later.';
 		default:
-			if (status >= 500) return 'The Knolyx platform failed to answer after several retries. Try again later.';
+			if (status >= 500)
+				return 'The Knolyx platform failed to answer after several retries. Try again later.';
 			return message ?? `The platform answered with status ${status}.`;
 	}
 }
 
 /** The error body kept on an n8n error: the platform's fields, long texts cut to a readable length. */
 function keptBody(body: unknown, status: number, message: string | undefined): JsonObject {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return { message: message ?? `HTTP ${status}` };
+	if (!body || typeof body !== 'object' || Array.isArray(body))
+		return { message: message ?? `HTTP ${status}` };
 	return Object.fromEntries(
-		Object.entries(body as JsonObject).map(([key, value]) => [key, typeof value === 'string' ? readableText(value) : value]),
+		Object.entries(body as JsonObject).map(([key, value]) => [
+			key,
+			typeof value === 'string' ? readableText(value) : value,
+		]),
 	) as JsonObject;
 }
 
@@ -108,7 +115,7 @@ export function apiError(
 		return new NodeApiError(node, response, {
 			message: `Knolyx: ${extra.waitTooLong} [${status}]`,
 			description:
-				'The platform asked for a pause longer than the node waits for one item, so this item failed at once and the other items went on. Retry it later (for example with the node\'s Retry On Fail setting, or a later run).',
+				"The platform asked for a pause longer than the node waits for one item, so this item failed at once and the other items went on. Retry it later (for example with the node's Retry On Fail setting, or a later run).",
 			httpCode: String(status),
 			itemIndex,
 		});
@@ -122,7 +129,9 @@ export function apiError(
 		about = ` (needs the ${subject.permission} permission)`;
 	}
 	return new NodeApiError(node, response, {
-		message: message ? `Knolyx: ${message}${about} [${status}]` : `Knolyx answered with status ${status}${about}`,
+		message: message
+			? `Knolyx: ${message}${about} [${status}]`
+			: `Knolyx answered with status ${status}${about}`,
 		description: describe(status, message, subject),
 		httpCode: String(status),
 		itemIndex,
@@ -133,8 +142,17 @@ export function apiError(
  * A 2xx answer that is not the API's JSON (a web page): the base URL points at the web app,
  * e.g. a tenant URL without its /api.
  */
-export function wrongBaseUrl(node: INode, status: number, contentType: string, text: string, itemIndex?: number): NodeApiError {
-	const what = /html/.test(contentType) || text.startsWith('<') ? 'a web page (HTML)' : 'text that is not JSON';
+export function wrongBaseUrl(
+	node: INode,
+	status: number,
+	contentType: string,
+	text: string,
+	itemIndex?: number,
+): NodeApiError {
+	const what =
+		/html/.test(contentType) || text.startsWith('<')
+			? 'a web page (HTML)'
+			: 'text that is not JSON';
 	return new NodeApiError(node, { message: readableText(text).slice(0, 120) } as JsonObject, {
 		message: `Knolyx answered with ${what}, not the API's JSON: the base URL looks wrong [${status}]`,
 		description:
@@ -171,9 +189,17 @@ const NETWORK_CODES = new Set([
 export function networkErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-		const record = current as { code?: unknown; message?: unknown; cause?: unknown; errorResponse?: unknown };
+		const record = current as {
+			code?: unknown;
+			message?: unknown;
+			cause?: unknown;
+			errorResponse?: unknown;
+		};
 		if (typeof record.code === 'string' && NETWORK_CODES.has(record.code)) return record.code;
-		if (typeof record.message === 'string' && /socket hang up|timeout of \d+ms exceeded/i.test(record.message)) {
+		if (
+			typeof record.message === 'string' &&
+			/socket hang up|timeout of \d+ms exceeded/i.test(record.message)
+		) {
 			return record.message.includes('timeout') ? 'ETIMEDOUT' : 'ECONNRESET';
 		}
 		// A NodeApiError made by networkError() keeps the code in its errorResponse (n8n
@@ -184,16 +210,21 @@ export function networkErrorCode(error: unknown): string | undefined {
 }
 
 /** An error as n8n shows it: n8n's own node errors pass through, anything else is wrapped. */
-export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+export function asNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (itemIndex !== undefined && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		if (itemIndex !== undefined && error.context.itemIndex === undefined)
+			error.context.itemIndex = itemIndex;
 		return error;
 	}
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
 const CHECK_BASE_URL =
-	'Set the Base URL of the Knolyx API credential to the API\'s own address: https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment.';
+	"Set the Base URL of the Knolyx API credential to the API's own address: https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment.";
 
 /** An address for a message: no credentials in it, cut to a readable length. */
 function shownUrl(url: URL): string {
@@ -242,7 +273,9 @@ export function answerTooLarge(
 	kind: 'json' | 'file',
 	itemIndex?: number,
 ): NodeApiError {
-	const what = size.announced ? `${size.bytes}, more than the ${size.limit}` : `more than ${size.limit}, the most`;
+	const what = size.announced
+		? `${size.bytes}, more than the ${size.limit}`
+		: `more than ${size.limit}, the most`;
 	return new NodeApiError(node, { message: `answer larger than ${size.limit}` } as JsonObject, {
 		message: `Knolyx answered with ${what} this node reads from one answer [${status}]`,
 		description:
@@ -258,8 +291,15 @@ export function answerTooLarge(
  * A list read answered with something that is neither a list nor a page of one (e.g.
  * `{"status":"MAINTENANCE"}`): taken for an empty list, it would make a poll forget what it knew.
  */
-export function notAList(node: INode, status: number, body: unknown, itemIndex?: number): NodeApiError {
-	const shown = readableText(typeof body === 'string' ? body : JSON.stringify(body) ?? String(body)).slice(0, 120);
+export function notAList(
+	node: INode,
+	status: number,
+	body: unknown,
+	itemIndex?: number,
+): NodeApiError {
+	const shown = readableText(
+		typeof body === 'string' ? body : (JSON.stringify(body) ?? String(body)),
+	).slice(0, 120);
 	return new NodeApiError(node, { message: shown } as JsonObject, {
 		message: `Knolyx answered a list request with something that is not a list [${status}]`,
 		description: `Expected a list (or a page of one); the answer began with: ${shown || '(nothing)'}. The platform may be under maintenance, or the base URL may point at something else. Nothing was changed; run it again later.`,

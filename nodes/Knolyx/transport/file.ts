@@ -38,7 +38,11 @@ function fileNameOf(contentDisposition: string | undefined): string | undefined 
 		const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(contentDisposition);
 		name = plain ? (plain[1]?.replace(/\\(.)/g, '$1') ?? plain[2]).trim() : undefined;
 	}
-	const base = name?.split(/[\\/]/).pop()?.replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
+	const base = name
+		?.split(/[\\/]/)
+		.pop()
+		?.replace(/[\p{Cc}\p{Cf}]/gu, '')
+		.trim();
 	return base && base !== '.' && base !== '..' ? fitName(base) : undefined;
 }
 
@@ -66,7 +70,10 @@ const SIGNATURES: Array<{ mimeType: string; at?: number; bytes: Array<number | n
 	{ mimeType: 'image/png', bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
 	{ mimeType: 'image/jpeg', bytes: [0xff, 0xd8, 0xff] },
 	{ mimeType: 'image/gif', bytes: [0x47, 0x49, 0x46, 0x38, null, 0x61] },
-	{ mimeType: 'image/webp', bytes: [0x52, 0x49, 0x46, 0x46, null, null, null, null, 0x57, 0x45, 0x42, 0x50] },
+	{
+		mimeType: 'image/webp',
+		bytes: [0x52, 0x49, 0x46, 0x46, null, null, null, null, 0x57, 0x45, 0x42, 0x50],
+	},
 	{ mimeType: 'image/bmp', bytes: [0x42, 0x4d, null, null, null, null, 0x00, 0x00, 0x00, 0x00] },
 	{ mimeType: 'image/tiff', bytes: [0x49, 0x49, 0x2a, 0x00] },
 	{ mimeType: 'image/tiff', bytes: [0x4d, 0x4d, 0x00, 0x2a] },
@@ -78,11 +85,21 @@ const SIGNATURES: Array<{ mimeType: string; at?: number; bytes: Array<number | n
 /** The image format of some bytes from their magic numbers (an SVG from its root element); undefined when they are no image. */
 export function imageTypeOf(data: Buffer): string | undefined {
 	for (const { mimeType, at = 0, bytes } of SIGNATURES) {
-		if (data.length >= at + bytes.length && bytes.every((byte, index) => byte === null || data[at + index] === byte)) return mimeType;
+		if (
+			data.length >= at + bytes.length &&
+			bytes.every((byte, index) => byte === null || data[at + index] === byte)
+		)
+			return mimeType;
 	}
 	// An SVG is text: an XML declaration, comments or a doctype may come before its <svg> root.
-	const head = data.subarray(0, 4096).toString('utf8').replace(/^\ufeff/, '');
-	const prolog = head.replace(/^\s*(<\?xml[^>]*\?>\s*)?((<!--[\s\S]*?-->|<!DOCTYPE svg[^>]*>)\s*)*/i, '');
+	const head = data
+		.subarray(0, 4096)
+		.toString('utf8')
+		.replace(/^\ufeff/, '');
+	const prolog = head.replace(
+		/^\s*(<\?xml[^>]*\?>\s*)?((<!--[\s\S]*?-->|<!DOCTYPE svg[^>]*>)\s*)*/i,
+		'',
+	);
 	return /^<svg[\s>]/i.test(prolog) ? 'image/svg+xml' : undefined;
 }
 

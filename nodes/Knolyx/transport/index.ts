@@ -6,7 +6,13 @@
  * per catalogue call (api/<resource>.ts).
  */
 export { CREDENTIAL_TYPE, KnolyxClient } from './client';
-export type { CallOptions, KnolyxContext, KnolyxRequest, KnolyxResponse, PagedCallOptions } from './client';
+export type {
+	CallOptions,
+	KnolyxContext,
+	KnolyxRequest,
+	KnolyxResponse,
+	PagedCallOptions,
+} from './client';
 export { outcomeUnknown } from './retry';
 export type { RetryPolicy } from './retry';
 export { API_PREFIX } from './url';

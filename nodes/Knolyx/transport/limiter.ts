@@ -129,7 +129,9 @@ export class AdaptiveLimiter {
 		const fixed = options.fixedConcurrency ?? 0;
 		this.fixed = fixed > 0;
 		this.max = this.fixed ? fixed : Math.max(1, options.maxConcurrency ?? 100);
-		this.limit = this.fixed ? fixed : Math.min(this.max, Math.max(1, options.initialConcurrency ?? 8));
+		this.limit = this.fixed
+			? fixed
+			: Math.min(this.max, Math.max(1, options.initialConcurrency ?? 8));
 	}
 
 	get concurrency(): number {
@@ -167,7 +169,11 @@ export class AdaptiveLimiter {
 		this.metrics.maxInFlight = Math.max(this.metrics.maxInFlight, this.inFlight);
 		// Pause and rate cap are waited for while holding the slot, so the number of
 		// requests released together after a pause never exceeds the concurrency.
-		if (this.gateQueue.length > 0 || this.pausedUntil > Date.now() || Number.isFinite(this.rateCap)) {
+		if (
+			this.gateQueue.length > 0 ||
+			this.pausedUntil > Date.now() ||
+			Number.isFinite(this.rateCap)
+		) {
 			await new Promise<void>((resolve) => {
 				this.gateQueue.push(resolve);
 				void this.pump();
@@ -200,7 +206,8 @@ export class AdaptiveLimiter {
 		if (!Number.isFinite(this.rateCap)) return 0;
 		const depth = Math.max(1, (this.rateCap * BURST_MS) / 1000);
 		const from = Math.max(this.tokensAt, this.pausedUntil);
-		if (now > from) this.tokens = Math.min(depth, this.tokens + ((now - from) * this.rateCap) / 1000);
+		if (now > from)
+			this.tokens = Math.min(depth, this.tokens + ((now - from) * this.rateCap) / 1000);
 		this.tokensAt = now;
 		if (this.tokens >= 1) {
 			this.tokens -= 1;
@@ -232,7 +239,10 @@ export class AdaptiveLimiter {
 			// of every throttle.
 			const from = Math.max(this.capRaisedAt, this.pausedUntil);
 			const quiet = Math.max(0, now - Math.max(this.reactedAt, this.pausedUntil));
-			const growth = Math.min(CAP_GROWTH_MAX, CAP_GROWTH_PER_SECOND * 2 ** (quiet / CAP_GROWTH_DOUBLES_MS));
+			const growth = Math.min(
+				CAP_GROWTH_MAX,
+				CAP_GROWTH_PER_SECOND * 2 ** (quiet / CAP_GROWTH_DOUBLES_MS),
+			);
 			if (now > from) this.rateCap *= Math.exp((growth * (now - from)) / 1000);
 			this.capRaisedAt = Math.max(now, this.capRaisedAt);
 		}
@@ -273,7 +283,10 @@ export class AdaptiveLimiter {
 		const learned = Number.isFinite(this.rateCap);
 		// Many 429s within a window, or a Retry-After longer than it: not a bunch at the
 		// edge of the window but a lower limit (or a block): pause everyone, learn anew.
-		const changed = learned && (pause > 2 * RATE_WINDOW_MS || this.refusals.length > Math.max(3, this.rateCap * ESCALATE_SHARE));
+		const changed =
+			learned &&
+			(pause > 2 * RATE_WINDOW_MS ||
+				this.refusals.length > Math.max(3, this.rateCap * ESCALATE_SHARE));
 		if (learned && !changed) {
 			// A few answers bunched at the platform: this request waits its Retry-After (the
 			// transport sleeps it), the others go on at a slightly lower rate.
@@ -306,7 +319,10 @@ export class AdaptiveLimiter {
 		// starve the pace when answers are slow). A client slowed down by its machine accepts
 		// fewer than the limit: never more than a third off at once.
 		this.pauseAll(now, pause);
-		this.rateCap = Math.min(this.rateCap, Math.max(this.rateCap * 0.7, inWindow.length * (1 - MARGIN)));
+		this.rateCap = Math.min(
+			this.rateCap,
+			Math.max(this.rateCap * 0.7, inWindow.length * (1 - MARGIN)),
+		);
 	}
 
 	private pauseAll(now: number, pause: number): void {

@@ -24,7 +24,11 @@ const MAX_PAGES = 10_000;
  * the list would never end), except a short first page served again: a list that is
  * not paged at all, read whole.
  */
-export async function readPages<T = IDataObject>(client: KnolyxClient, endpoint: Endpoint, options: PagedCallOptions): Promise<T[]> {
+export async function readPages<T = IDataObject>(
+	client: KnolyxClient,
+	endpoint: Endpoint,
+	options: PagedCallOptions,
+): Promise<T[]> {
 	const path = pathOf(endpoint, options.params);
 	const subject: RequestSubject = {
 		notFound: notFoundOf(endpoint, options.params),
@@ -32,12 +36,21 @@ export async function readPages<T = IDataObject>(client: KnolyxClient, endpoint:
 		...options.subject,
 	};
 	const wanted = options.returnAll ? Infinity : Math.max(0, options.limit ?? 50);
-	const size = Math.min(MAX_PAGE_SIZE, Number.isFinite(wanted) ? Math.max(1, wanted) : MAX_PAGE_SIZE);
+	const size = Math.min(
+		MAX_PAGE_SIZE,
+		Number.isFinite(wanted) ? Math.max(1, wanted) : MAX_PAGE_SIZE,
+	);
 	const results: T[] = [];
 	let longest = 0;
 	const seen = new Map<string, number>();
 	for (let page = 0; results.length < wanted; page++) {
-		if (page >= MAX_PAGES) throw endlessList(client, path, `read ${MAX_PAGES} pages without reaching the end`, options.itemIndex);
+		if (page >= MAX_PAGES)
+			throw endlessList(
+				client,
+				path,
+				`read ${MAX_PAGES} pages without reaching the end`,
+				options.itemIndex,
+			);
 		const { body, statusCode } = await client.request<unknown>({
 			method: endpoint.method,
 			path,
@@ -64,7 +77,12 @@ export async function readPages<T = IDataObject>(client: KnolyxClient, endpoint:
 	return results.slice(0, wanted);
 }
 
-function endlessList(client: KnolyxClient, path: string, what: string, itemIndex?: number): NodeApiError {
+function endlessList(
+	client: KnolyxClient,
+	path: string,
+	what: string,
+	itemIndex?: number,
+): NodeApiError {
 	return new NodeApiError(
 		client.node,
 		{ message: what },
@@ -86,7 +104,8 @@ function pageItems<T>(body: unknown): { items: T[]; last: boolean } | undefined 
 	if (body && typeof body === 'object') {
 		const record = body as IDataObject;
 		for (const key of ['content', 'items', 'data', 'results']) {
-			if (Array.isArray(record[key])) return { items: record[key] as T[], last: record.last === true };
+			if (Array.isArray(record[key]))
+				return { items: record[key] as T[], last: record.last === true };
 		}
 	}
 	return undefined;

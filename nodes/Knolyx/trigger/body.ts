@@ -38,7 +38,9 @@ export function charsetOf(contentType: unknown): string | undefined {
 	return charset === '' ? undefined : charset;
 }
 
-export type Decoded = { ok: true; text: string } | { ok: false; status: 400 | 415; message: string };
+export type Decoded =
+	| { ok: true; text: string }
+	| { ok: false; status: 400 | 415; message: string };
 
 /**
  * The text of a body the node reads itself, decoded with the charset its Content-Type
@@ -53,11 +55,19 @@ export function decodeBody(bytes: Uint8Array, contentType: unknown): Decoded {
 	try {
 		decoder = new TextDecoder(charset, { fatal: true });
 	} catch {
-		return { ok: false, status: 415, message: `The body's charset "${charset}" is not supported; send UTF-8` };
+		return {
+			ok: false,
+			status: 415,
+			message: `The body's charset "${charset}" is not supported; send UTF-8`,
+		};
 	}
 	try {
 		return { ok: true, text: decoder.decode(bytes) };
 	} catch {
-		return { ok: false, status: 400, message: `The body is not valid ${declared === undefined ? 'UTF-8 (no charset declared)' : charset}` };
+		return {
+			ok: false,
+			status: 400,
+			message: `The body is not valid ${declared === undefined ? 'UTF-8 (no charset declared)' : charset}`,
+		};
 	}
 }

@@ -37,7 +37,8 @@ export function hookWebhookUrl(ctx: IHookFunctions): string {
  * knows test from production); undefined on older versions.
  */
 export function deliveryWebhookUrl(ctx: IWebhookFunctions): string | undefined {
-	const resourceUrl = (ctx as Partial<Pick<IWebhookFunctions, 'getWebhookResourceUrl'>>).getWebhookResourceUrl;
+	const resourceUrl = (ctx as Partial<Pick<IWebhookFunctions, 'getWebhookResourceUrl'>>)
+		.getWebhookResourceUrl;
 	if (typeof resourceUrl !== 'function') return undefined;
 	try {
 		return resourceUrl.call(ctx, WEBHOOK_NAME) ?? undefined;
@@ -47,8 +48,13 @@ export function deliveryWebhookUrl(ctx: IWebhookFunctions): string | undefined {
 }
 
 /** Recognisable on the platform's webhook list: workflow, node, test or not, and a reference. */
-export function registrationName(ctx: IHookFunctions, kind: RegistrationKind, reference: string): string {
-	const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+export function registrationName(
+	ctx: IHookFunctions,
+	kind: RegistrationKind,
+	reference: string,
+): string {
+	const clip = (text: string, max: number) =>
+		text.length > max ? `${text.slice(0, max - 1)}…` : text;
 	const workflowName = clip(ctx.getWorkflow().name ?? 'Workflow', 80);
 	const nodeName = clip(ctx.getNode().name, 60);
 	return `n8n: ${workflowName} / ${nodeName}${kind === 'test' ? ' (test)' : ''} #${reference}`;

@@ -49,7 +49,13 @@ const LOOKUPS_BEFORE_INDEX = 8;
  * webhook processors), or one from before a restart, may lack any of them: every
  * id of this process's window is looked up.
  */
-function missingFrom(window: StoredWindow, writer: string | undefined, recent: RecentIds, nowMs: number, limits: DedupeLimits): Array<[string, number]> {
+function missingFrom(
+	window: StoredWindow,
+	writer: string | undefined,
+	recent: RecentIds,
+	nowMs: number,
+	limits: DedupeLimits,
+): Array<[string, number]> {
 	const [by, seq] = (writer ?? '').split(':');
 	const newest = by === recent.writer && /^\d+$/.test(seq) ? Number(seq) : -1;
 	const cutoffMs = nowMs - limits.maxAgeMs;
@@ -117,7 +123,10 @@ export function openDedupe(nodeStaticData: IDataObject, options: DedupeOptions):
 		isDuplicate(id) {
 			if (off) return false;
 			const key = hash(id);
-			return memory.has(key, nowMs, limits) || stored.holdsSince(key, Math.floor((nowMs - limits.maxAgeMs) / 1000));
+			return (
+				memory.has(key, nowMs, limits) ||
+				stored.holdsSince(key, Math.floor((nowMs - limits.maxAgeMs) / 1000))
+			);
 		},
 		accept(id) {
 			if (off) return;

@@ -17,7 +17,12 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'events',
 		type: 'multiOptions',
 		required: true,
-		default: ['COURSE_STARTED', 'COURSE_COMPLETED', 'COURSE_PAYMENT_RECEIVED', 'BUNDLE_PAYMENT_RECEIVED'],
+		default: [
+			'COURSE_STARTED',
+			'COURSE_COMPLETED',
+			'COURSE_PAYMENT_RECEIVED',
+			'BUNDLE_PAYMENT_RECEIVED',
+		],
 		description: 'The events that start the workflow; other events are acknowledged and ignored',
 		options: [
 			{

@@ -7,7 +7,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import { isRecord } from '../helpers/objects';
 
-type KnownEventType = 'COURSE_STARTED' | 'COURSE_COMPLETED' | 'COURSE_PAYMENT_RECEIVED' | 'BUNDLE_PAYMENT_RECEIVED' | 'PING';
+type KnownEventType =
+	| 'COURSE_STARTED'
+	| 'COURSE_COMPLETED'
+	| 'COURSE_PAYMENT_RECEIVED'
+	| 'BUNDLE_PAYMENT_RECEIVED'
+	| 'PING';
 
 /** The `events` parameter value that selects every event, including future types. */
 export const ALL_EVENTS = '*';
@@ -94,7 +99,6 @@ export function isKnownEvent(event: ParsedEvent): event is KnolyxEvent {
 	return !('unknownType' in event);
 }
 
-
 type EnvelopeResult = { ok: true; envelope: KnolyxEnvelope } | { ok: false; reason: string };
 
 /**
@@ -113,7 +117,8 @@ export function parseEnvelope(body: unknown): EnvelopeResult {
 	}
 	if (!isRecord(value)) return { ok: false, reason: 'The body must be a JSON object' };
 	const { id, type, data } = value;
-	if (typeof id !== 'string' || id.trim() === '') return { ok: false, reason: '"id" must be a non-empty string' };
+	if (typeof id !== 'string' || id.trim() === '')
+		return { ok: false, reason: '"id" must be a non-empty string' };
 	if (typeof type !== 'string' || type.trim() === '') {
 		return { ok: false, reason: '"type" must be a non-empty string' };
 	}
@@ -181,7 +186,13 @@ type SimplifiedItem =
 			course: KnolyxCourse;
 			receivedAt: string;
 	  }
-	| { event: 'BUNDLE_PAYMENT_RECEIVED'; eventId: string; user: KnolyxUser; bundle: KnolyxBundle; receivedAt: string }
+	| {
+			event: 'BUNDLE_PAYMENT_RECEIVED';
+			eventId: string;
+			user: KnolyxUser;
+			bundle: KnolyxBundle;
+			receivedAt: string;
+	  }
 	| { event: string; eventId: string; data: IDataObject; receivedAt: string };
 
 function simplify(event: ParsedEvent, receivedAt: string): SimplifiedItem {
@@ -192,14 +203,29 @@ function simplify(event: ParsedEvent, receivedAt: string): SimplifiedItem {
 		case 'PING':
 			return { event: event.type, eventId: event.id, message: event.data.message, receivedAt };
 		case 'BUNDLE_PAYMENT_RECEIVED':
-			return { event: event.type, eventId: event.id, user: event.data.user, bundle: event.data.bundle, receivedAt };
+			return {
+				event: event.type,
+				eventId: event.id,
+				user: event.data.user,
+				bundle: event.data.bundle,
+				receivedAt,
+			};
 		default:
-			return { event: event.type, eventId: event.id, user: event.data.user, course: event.data.course, receivedAt };
+			return {
+				event: event.type,
+				eventId: event.id,
+				user: event.data.user,
+				course: event.data.course,
+				receivedAt,
+			};
 	}
 }
 
 /** The output item: the flat shape by default, the envelope exactly as received with `raw`. */
-export function buildItem(envelope: KnolyxEnvelope, options: { raw: boolean; receivedAt: string }): IDataObject {
+export function buildItem(
+	envelope: KnolyxEnvelope,
+	options: { raw: boolean; receivedAt: string },
+): IDataObject {
 	if (options.raw) return { id: envelope.id, type: envelope.type, data: envelope.data };
 	return simplify(toEvent(envelope), options.receivedAt) as unknown as IDataObject;
 }

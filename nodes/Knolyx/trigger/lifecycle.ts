@@ -10,7 +10,15 @@ import type { IHookFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
 
-import { CREDENTIAL_TYPE, createWebhook, deleteWebhook, findOurs, getWebhook, KnolyxClient, listWebhooks } from '../transport';
+import {
+	CREDENTIAL_TYPE,
+	createWebhook,
+	deleteWebhook,
+	findOurs,
+	getWebhook,
+	KnolyxClient,
+	listWebhooks,
+} from '../transport';
 import { hookWebhookUrl, kindOf, registrationName, scopeOf } from './context';
 import {
 	beginPending,
@@ -32,17 +40,26 @@ import { isRecord } from '../helpers/objects';
 /** How long delete() waits for a creation still in flight (test listener stopped by the creation PING). */
 const PENDING_WAIT_MS = 60_000;
 
-
 /** A copy of an error with every secret replaced, so nothing the platform echoed can leak it. */
-function sanitized(node: INode, error: unknown, secrets: string[], extra?: { message?: string; description?: string }) {
+function sanitized(
+	node: INode,
+	error: unknown,
+	secrets: string[],
+	extra?: { message?: string; description?: string },
+) {
 	const source = error as {
 		message?: string;
 		description?: string | null;
 		httpCode?: string | null;
 		errorResponse?: unknown;
 	};
-	const body = isRecord(source.errorResponse) ? (redactDeep(source.errorResponse, secrets) as JsonObject) : {};
-	const message = redact(extra?.message ?? source.message ?? 'Knolyx webhook registration failed', secrets);
+	const body = isRecord(source.errorResponse)
+		? (redactDeep(source.errorResponse, secrets) as JsonObject)
+		: {};
+	const message = redact(
+		extra?.message ?? source.message ?? 'Knolyx webhook registration failed',
+		secrets,
+	);
 	const description = extra?.description ?? source.description ?? undefined;
 	return new NodeApiError(node, { ...body, message } as JsonObject, {
 		message,
@@ -52,10 +69,17 @@ function sanitized(node: INode, error: unknown, secrets: string[], extra?: { mes
 }
 
 /** Deletes one webhook by id; true when it is gone (a 404 counts). Failures are logged, not thrown. */
-async function deleteById(ctx: IHookFunctions, client: KnolyxClient, webhookId: string, why: string): Promise<boolean> {
+async function deleteById(
+	ctx: IHookFunctions,
+	client: KnolyxClient,
+	webhookId: string,
+	why: string,
+): Promise<boolean> {
 	try {
 		const response = await deleteWebhook(client, webhookId, { acceptStatuses: [404] });
-		ctx.logger.debug(`Knolyx Trigger: ${why}: webhook ${webhookId} ${response.statusCode === 404 ? 'was already gone' : 'deleted'}`);
+		ctx.logger.debug(
+			`Knolyx Trigger: ${why}: webhook ${webhookId} ${response.statusCode === 404 ? 'was already gone' : 'deleted'}`,
+		);
 		return true;
 	} catch (error) {
 		const failure = error as { message?: string; description?: string };
@@ -86,7 +110,10 @@ async function removeReplaced(
 		const replaced = recordUrl === url || record?.kind === kind;
 		if (!replaced) continue;
 		const webhookId = typeof record?.webhookId === 'string' ? record.webhookId : undefined;
-		if (webhookId === undefined || (await deleteById(ctx, client, webhookId, 'replaced by a new registration'))) {
+		if (
+			webhookId === undefined ||
+			(await deleteById(ctx, client, webhookId, 'replaced by a new registration'))
+		) {
 			delete data.registrations[recordUrl];
 		}
 	}
@@ -121,7 +148,8 @@ async function register(
 		ctx.getNode(),
 		{ message: 'Webhook created without an ID' },
 		{
-			message: 'Knolyx accepted the webhook but did not return its ID, and it is not in the webhook list',
+			message:
+				'Knolyx accepted the webhook but did not return its ID, and it is not in the webhook list',
 			description: `The webhook for ${request.url} may exist in Knolyx without n8n knowing its ID. Delete webhooks named "${request.name}" in Knolyx if you see them, then activate the workflow again.`,
 		},
 	);
@@ -134,21 +162,30 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	const record = data.registrations[url];
 	if (!record) return false;
 	if (!isComplete(record)) {
-		ctx.logger.info('Knolyx Trigger: the stored registration has no secret; registering a new webhook');
+		ctx.logger.info(
+			'Knolyx Trigger: the stored registration has no secret; registering a new webhook',
+		);
 		return false;
 	}
 	const client = new KnolyxClient(ctx);
 	const response = await getWebhook(client, record.webhookId, { acceptStatuses: [404] });
 	if (response.statusCode === 404) {
-		ctx.logger.info(`Knolyx Trigger: webhook ${record.webhookId} no longer exists in Knolyx; registering a new one`);
+		ctx.logger.info(
+			`Knolyx Trigger: webhook ${record.webhookId} no longer exists in Knolyx; registering a new one`,
+		);
 		delete data.registrations[url];
 		commit(staticData, data);
 		return false;
 	}
-	const remoteUrl = isRecord(response.body) && typeof response.body.url === 'string' ? response.body.url : undefined;
+	const remoteUrl =
+		isRecord(response.body) && typeof response.body.url === 'string'
+			? response.body.url
+			: undefined;
 	if (remoteUrl !== undefined && remoteUrl !== url) {
 		// Not pointing at us any more: not ours to delete, and not ours to use.
-		ctx.logger.warn(`Knolyx Trigger: webhook ${record.webhookId} now points elsewhere; registering a new one`);
+		ctx.logger.warn(
+			`Knolyx Trigger: webhook ${record.webhookId} now points elsewhere; registering a new one`,
+		);
 		delete data.registrations[url];
 		commit(staticData, data);
 		return false;
@@ -166,7 +203,8 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	if (verdict.action === 'refuse') {
 		throw new NodeOperationError(node, `${verdict.message}.`, { description: WEBHOOK_URL_HINT });
 	}
-	if (verdict.action === 'warn') ctx.logger.warn(`Knolyx Trigger: ${verdict.message}. ${WEBHOOK_URL_HINT}`);
+	if (verdict.action === 'warn')
+		ctx.logger.warn(`Knolyx Trigger: ${verdict.message}. ${WEBHOOK_URL_HINT}`);
 
 	const staticData = ctx.getWorkflowStaticData('node');
 	const data = triggerData(staticData);
@@ -184,7 +222,11 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	} catch (error) {
 		finishPending(scope, url, undefined);
 		const status = Number((error as { httpCode?: string }).httpCode);
-		const refused = verdict.action === 'warn' && status >= 400 && status < 500 && ![401, 403, 404, 429].includes(status);
+		const refused =
+			verdict.action === 'warn' &&
+			status >= 400 &&
+			status < 500 &&
+			![401, 403, 404, 429].includes(status);
 		if (refused) {
 			const platform = (error as Error).message;
 			throw sanitized(node, error, [secret], {
@@ -195,7 +237,12 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		throw sanitized(node, error, [secret]);
 	}
 
-	const record: StoredRegistration = { webhookId, secret, kind, createdAt: new Date().toISOString() };
+	const record: StoredRegistration = {
+		webhookId,
+		secret,
+		kind,
+		createdAt: new Date().toISOString(),
+	};
 	data.registrations[url] = record;
 	commit(staticData, data);
 	finishPending(scope, url, webhookId);

@@ -9,8 +9,21 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { decodeBody, MAX_BODY_DEPTH, nestingDepth } from './body';
 import { deliveryWebhookUrl, kindOf, scopeOf } from './context';
 import { DEFAULT_DEDUPE_WINDOW, DEFAULT_LIMITS, openDedupe } from './dedupe';
-import { buildItem, DEFAULT_EVENTS, isSelected, parseEnvelope, type KnolyxEnvelope } from './events';
-import { isComplete, pendingFor, pendingOfKind, peekTriggerData, type RegistrationKind, type StoredRegistration } from './registrations';
+import {
+	buildItem,
+	DEFAULT_EVENTS,
+	isSelected,
+	parseEnvelope,
+	type KnolyxEnvelope,
+} from './events';
+import {
+	isComplete,
+	pendingFor,
+	pendingOfKind,
+	peekTriggerData,
+	type RegistrationKind,
+	type StoredRegistration,
+} from './registrations';
 import { matchesAny, tokenFromHeaders } from './security';
 
 interface TriggerOptions {
@@ -26,13 +39,23 @@ function reply(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebh
 }
 
 function isEmptyObject(value: unknown): boolean {
-	return typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && Object.keys(value).length === 0;
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		!Buffer.isBuffer(value) &&
+		Object.keys(value).length === 0
+	);
 }
 
 type Step<T> = { ok: true; value: T } | { ok: false; response: IWebhookResponseData };
 
 /** 1. Who is calling: the token must be the secret of our registration for this URL. Says whether the static data in hand knows it. */
-function checkToken(ctx: IWebhookFunctions, staticData: IDataObject, kind: RegistrationKind, scope: string): Step<{ knownInStaticData: boolean }> {
+function checkToken(
+	ctx: IWebhookFunctions,
+	staticData: IDataObject,
+	kind: RegistrationKind,
+	scope: string,
+): Step<{ knownInStaticData: boolean }> {
 	const url = deliveryWebhookUrl(ctx);
 	const stored = peekTriggerData(staticData);
 	const records: StoredRegistration[] = (
@@ -40,23 +63,41 @@ function checkToken(ctx: IWebhookFunctions, staticData: IDataObject, kind: Regis
 			? [stored.registrations[url]]
 			: Object.values(stored.registrations).filter((record) => record?.kind === kind)
 	).filter(isComplete);
-	const pending = url !== undefined ? [pendingFor(scope, url)].flatMap((p) => (p ? [p] : [])) : pendingOfKind(scope, kind);
+	const pending =
+		url !== undefined
+			? [pendingFor(scope, url)].flatMap((p) => (p ? [p] : []))
+			: pendingOfKind(scope, kind);
 	const token = tokenFromHeaders(ctx.getHeaderData() as Record<string, unknown>);
-	const knownInStaticData = matchesAny(token, records.map((record) => record.secret));
+	const knownInStaticData = matchesAny(
+		token,
+		records.map((record) => record.secret),
+	);
 	// A registration still being stored (its creation PING can beat n8n's save of static data).
-	const knownAsPending = !knownInStaticData && matchesAny(token, pending.map((entry) => entry.secret));
+	const knownAsPending =
+		!knownInStaticData &&
+		matchesAny(
+			token,
+			pending.map((entry) => entry.secret),
+		);
 	if (!knownInStaticData && !knownAsPending) {
 		if (records.length === 0 && pending.length === 0) {
 			ctx.logger.warn(
 				'Knolyx Trigger: a delivery arrived but no webhook secret is stored for this URL; it was refused (401). Deactivate and activate the workflow again to register a new webhook.',
 			);
 		} else {
-			ctx.logger.debug(`Knolyx Trigger: refused a delivery with a ${token ? 'wrong' : 'missing'} security token`);
+			ctx.logger.debug(
+				`Knolyx Trigger: refused a delivery with a ${token ? 'wrong' : 'missing'} security token`,
+			);
 		}
-		return { ok: false, response: reply(ctx, 401, { message: 'Missing or invalid X-Webhook-Security-Token' }) };
+		return {
+			ok: false,
+			response: reply(ctx, 401, { message: 'Missing or invalid X-Webhook-Security-Token' }),
+		};
 	}
 	if (knownAsPending) {
-		ctx.logger.debug('Knolyx Trigger: delivery verified against a registration that is still being stored');
+		ctx.logger.debug(
+			'Knolyx Trigger: delivery verified against a registration that is still being stored',
+		);
 	}
 	return { ok: true, value: { knownInStaticData } };
 }
@@ -68,14 +109,21 @@ function checkToken(ctx: IWebhookFunctions, staticData: IDataObject, kind: Regis
  * left unparsed is read here (through n8n's own reader) and decoded the same way.
  */
 async function bodyOf(ctx: IWebhookFunctions): Promise<Step<unknown>> {
-	const req = ctx.getRequestObject() as { body?: unknown; rawBody?: unknown; readRawBody?: () => Promise<void> };
-	if (req.body !== undefined && !isEmptyObject(req.body)) return { ok: true, value: ctx.getBodyData() };
+	const req = ctx.getRequestObject() as {
+		body?: unknown;
+		rawBody?: unknown;
+		readRawBody?: () => Promise<void>;
+	};
+	if (req.body !== undefined && !isEmptyObject(req.body))
+		return { ok: true, value: ctx.getBodyData() };
 	if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
 	const raw = req.rawBody ?? req.body;
 	if (!Buffer.isBuffer(raw)) return { ok: true, value: raw };
 	const decoded = decodeBody(raw, ctx.getHeaderData()['content-type']);
 	if (!decoded.ok) {
-		ctx.logger.debug(`Knolyx Trigger: refused a delivery whose text could not be read: ${decoded.message}`);
+		ctx.logger.debug(
+			`Knolyx Trigger: refused a delivery whose text could not be read: ${decoded.message}`,
+		);
 		return { ok: false, response: reply(ctx, decoded.status, { message: decoded.message }) };
 	}
 	return { ok: true, value: decoded.text };
@@ -96,15 +144,26 @@ async function parse(ctx: IWebhookFunctions): Promise<Step<KnolyxEnvelope>> {
 	const parsed = parseEnvelope(body.value);
 	if (!parsed.ok) return refuse(ctx, parsed.reason);
 	if (1 + nestingDepth(parsed.envelope.data, MAX_BODY_DEPTH - 1) > MAX_BODY_DEPTH) {
-		return refuse(ctx, `the body is nested more than ${MAX_BODY_DEPTH} levels deep; a Knolyx event is 3`);
+		return refuse(
+			ctx,
+			`the body is nested more than ${MAX_BODY_DEPTH} levels deep; a Knolyx event is 3`,
+		);
 	}
 	return { ok: true, value: parsed.envelope };
 }
 
 /** 3. Is it wanted: an event type the node listens to (a PING in a test only if asked for). */
-function isWanted(ctx: IWebhookFunctions, envelope: KnolyxEnvelope, options: TriggerOptions, kind: RegistrationKind): boolean {
+function isWanted(
+	ctx: IWebhookFunctions,
+	envelope: KnolyxEnvelope,
+	options: TriggerOptions,
+	kind: RegistrationKind,
+): boolean {
 	const selected = ctx.getNodeParameter('events', DEFAULT_EVENTS) as string[];
-	return isSelected(envelope.type, selected, { test: kind === 'test', pingInTest: options.pingInTest !== false });
+	return isSelected(envelope.type, selected, {
+		test: kind === 'test',
+		pingInTest: options.pingInTest !== false,
+	});
 }
 
 /**
@@ -121,11 +180,19 @@ interface Delivery {
 	writable: boolean;
 }
 
-function isDuplicate(ctx: IWebhookFunctions, staticData: IDataObject, id: string, delivery: Delivery): boolean {
+function isDuplicate(
+	ctx: IWebhookFunctions,
+	staticData: IDataObject,
+	id: string,
+	delivery: Delivery,
+): boolean {
 	const dedupe = openDedupe(staticData, {
 		scope: `${delivery.scope}|${delivery.kind}`,
 		kind: delivery.kind,
-		limits: { maxEntries: Math.max(0, Math.floor(delivery.options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW)), maxAgeMs: DEFAULT_LIMITS.maxAgeMs },
+		limits: {
+			maxEntries: Math.max(0, Math.floor(delivery.options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW)),
+			maxAgeMs: DEFAULT_LIMITS.maxAgeMs,
+		},
 		nowMs: delivery.nowMs,
 		// Only static data that knows this registration is written: a copy that does
 		// not (the creation PING racing n8n's save) would overwrite the newer one.
@@ -146,8 +213,16 @@ function isDuplicate(ctx: IWebhookFunctions, staticData: IDataObject, id: string
  * before it starts the execution; when n8n answers, it builds the execution on a
  * reloaded copy and the seen id is lost on restart (seen in the e2e run).
  */
-function emit(ctx: IWebhookFunctions, envelope: KnolyxEnvelope, options: TriggerOptions, nowMs: number): IWebhookResponseData {
-	const item = buildItem(envelope, { raw: options.rawEnvelope === true, receivedAt: new Date(nowMs).toISOString() });
+function emit(
+	ctx: IWebhookFunctions,
+	envelope: KnolyxEnvelope,
+	options: TriggerOptions,
+	nowMs: number,
+): IWebhookResponseData {
+	const item = buildItem(envelope, {
+		raw: options.rawEnvelope === true,
+		receivedAt: new Date(nowMs).toISOString(),
+	});
 	ctx.getResponseObject().status(200).json({ received: true });
 	return { noWebhookResponse: true, workflowData: [ctx.helpers.returnJsonArray([item])] };
 }
@@ -170,7 +245,15 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	}
 
 	const nowMs = Date.now();
-	if (isDuplicate(ctx, staticData, envelope.id, { kind, scope, nowMs, options, writable: caller.value.knownInStaticData })) {
+	if (
+		isDuplicate(ctx, staticData, envelope.id, {
+			kind,
+			scope,
+			nowMs,
+			options,
+			writable: caller.value.knownInStaticData,
+		})
+	) {
 		return { webhookResponse: { received: true, ignored: 'duplicate message' } };
 	}
 

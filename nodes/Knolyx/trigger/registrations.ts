@@ -33,7 +33,6 @@ export interface TriggerStaticData {
 	seen: Partial<Record<RegistrationKind, SeenStore>>;
 }
 
-
 /**
  * The trigger's view of the node's static data. The objects returned are the
  * ones inside static data: changing them changes what n8n saves.
@@ -53,12 +52,16 @@ export function peekTriggerData(staticData: IDataObject): {
 		registrations: isRecord(staticData.registrations)
 			? (staticData.registrations as Record<string, Partial<StoredRegistration>>)
 			: {},
-		seen: isRecord(staticData.seen) ? (staticData.seen as Partial<Record<RegistrationKind, unknown>>) : {},
+		seen: isRecord(staticData.seen)
+			? (staticData.seen as Partial<Record<RegistrationKind, unknown>>)
+			: {},
 	};
 }
 
 /** A registration is usable only with both an id and a secret. */
-export function isComplete(record: Partial<StoredRegistration> | undefined): record is StoredRegistration {
+export function isComplete(
+	record: Partial<StoredRegistration> | undefined,
+): record is StoredRegistration {
 	return (
 		!!record &&
 		typeof record.webhookId === 'string' &&
@@ -104,7 +107,12 @@ function sweep(now: number): void {
 }
 
 /** Announces a registration about to be created. `scope` names the workflow and node. */
-export function beginPending(scope: string, url: string, kind: RegistrationKind, secret: string): void {
+export function beginPending(
+	scope: string,
+	url: string,
+	kind: RegistrationKind,
+	secret: string,
+): void {
 	sweep(Date.now());
 	let finish = () => {};
 	const done = new Promise<void>((resolve) => {
@@ -147,7 +155,11 @@ export function pendingOfKind(scope: string, kind: RegistrationKind): PendingReg
  * Waits for a creation in flight to finish, at most `timeoutMs`. Polls in short
  * steps rather than racing one long timer, which would outlive the wait.
  */
-export async function waitForPending(entry: PendingRegistration, timeoutMs: number, stepMs = 25): Promise<void> {
+export async function waitForPending(
+	entry: PendingRegistration,
+	timeoutMs: number,
+	stepMs = 25,
+): Promise<void> {
 	let finished = entry.doneAt !== undefined;
 	void entry.done.then(() => {
 		finished = true;

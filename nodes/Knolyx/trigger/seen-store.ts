@@ -58,22 +58,30 @@ function encodeTime(seconds: number): string {
 
 function decodeTime(text: string, from: number): number {
 	let value = 0;
-	for (let i = from; i < from + TIME_CHARS; i++) value = value * 64 + (DIGIT_VALUE.get(text[i]) ?? 0);
+	for (let i = from; i < from + TIME_CHARS; i++)
+		value = value * 64 + (DIGIT_VALUE.get(text[i]) ?? 0);
 	return value;
 }
 
 const EMPTY: SeenStore = { ids: [], at: [] };
 export const isString = (value: unknown): value is string => typeof value === 'string';
-const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isTime = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isFinite(value);
 
 /** The window stored in static data (either form); anything malformed counts as an empty window. */
 export function readSeenStore(value: unknown): SeenStore {
 	if (!isRecord(value)) return EMPTY;
 	const ids: unknown = value.ids;
 	const at: unknown = value.at;
-	if (!Array.isArray(ids) || !Array.isArray(at) || ids.length !== at.length || !ids.every(isString)) return EMPTY;
+	if (!Array.isArray(ids) || !Array.isArray(at) || ids.length !== at.length || !ids.every(isString))
+		return EMPTY;
 	if (at.every(isString)) {
-		const fits = ids.every((chunk, i) => chunk.length > 0 && chunk.length % HASH_CHARS === 0 && at[i].length === (chunk.length / HASH_CHARS) * TIME_CHARS);
+		const fits = ids.every(
+			(chunk, i) =>
+				chunk.length > 0 &&
+				chunk.length % HASH_CHARS === 0 &&
+				at[i].length === (chunk.length / HASH_CHARS) * TIME_CHARS,
+		);
 		if (!fits) return EMPTY;
 		return { ids, at, writer: isString(value.writer) ? value.writer : undefined };
 	}
@@ -81,8 +89,18 @@ export function readSeenStore(value: unknown): SeenStore {
 	if (!at.every(isTime)) return EMPTY;
 	const store: SeenStore = { ids: [], at: [] };
 	for (let i = 0; i < ids.length; i += CHUNK) {
-		store.ids.push(ids.slice(i, i + CHUNK).map(hashOf).join(''));
-		store.at.push(at.slice(i, i + CHUNK).map(encodeTime).join(''));
+		store.ids.push(
+			ids
+				.slice(i, i + CHUNK)
+				.map(hashOf)
+				.join(''),
+		);
+		store.at.push(
+			at
+				.slice(i, i + CHUNK)
+				.map(encodeTime)
+				.join(''),
+		);
 	}
 	return store;
 }
@@ -143,7 +161,8 @@ export class StoredWindow {
 		if (!this.counts && ++this.lookups > SCANS_BEFORE_INDEX) {
 			this.counts = new Map();
 			for (let chunk = 0; chunk < this.ids.length; chunk++) {
-				for (let index = 0; index < this.countOf(chunk); index++) this.count(this.hashAt(chunk, index), 1);
+				for (let index = 0; index < this.countOf(chunk); index++)
+					this.count(this.hashAt(chunk, index), 1);
 			}
 		}
 		if (this.counts && !this.counts.has(hash)) return false;
@@ -155,7 +174,8 @@ export class StoredWindow {
 	newestTimes(): Map<string, number> {
 		const times = new Map<string, number>();
 		for (let chunk = 0; chunk < this.ids.length; chunk++) {
-			for (let index = 0; index < this.countOf(chunk); index++) times.set(this.hashAt(chunk, index), this.timeAt(chunk, index));
+			for (let index = 0; index < this.countOf(chunk); index++)
+				times.set(this.hashAt(chunk, index), this.timeAt(chunk, index));
 		}
 		return times;
 	}
@@ -168,11 +188,19 @@ export class StoredWindow {
 			let index = chunk < 0 ? 0 : this.countOf(chunk);
 			while (chunk >= 0) {
 				if (index > 0 && this.timeAt(chunk, index - 1) > atSec) index--;
-				else if (index === 0 && chunk > 0 && this.timeAt(chunk - 1, this.countOf(chunk - 1) - 1) > atSec) index = this.countOf(--chunk) - 1;
+				else if (
+					index === 0 &&
+					chunk > 0 &&
+					this.timeAt(chunk - 1, this.countOf(chunk - 1) - 1) > atSec
+				)
+					index = this.countOf(--chunk) - 1;
 				else break;
 			}
 			const time = encodeTime(atSec);
-			if (chunk < 0 || (chunk === this.ids.length - 1 && index === this.countOf(chunk) && index >= CHUNK)) {
+			if (
+				chunk < 0 ||
+				(chunk === this.ids.length - 1 && index === this.countOf(chunk) && index >= CHUNK)
+			) {
 				this.ids.push(hash);
 				this.at.push(time);
 			} else {

@@ -7,7 +7,8 @@
 type UrlProblem = 'http' | 'localhost' | 'private';
 
 const LOOPBACK = /^(localhost|.+\.localhost|127(?:\.\d{1,3}){3}|::1|0\.0\.0\.0|::)$/i;
-const PRIVATE_V4 = /^(10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2})$/;
+const PRIVATE_V4 =
+	/^(10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2})$/;
 
 function hostnameOf(url: string): string | undefined {
 	try {
@@ -33,7 +34,8 @@ export function urlProblems(url: string): UrlProblem[] {
 	if (parsed.protocol !== 'https:') problems.push('http');
 	const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
 	if (isLoopbackHost(host)) problems.push('localhost');
-	else if (PRIVATE_V4.test(host) || /^(fc|fd)[0-9a-f]{2}:/i.test(host) || !host.includes('.')) problems.push('private');
+	else if (PRIVATE_V4.test(host) || /^(fc|fd)[0-9a-f]{2}:/i.test(host) || !host.includes('.'))
+		problems.push('private');
 	return problems;
 }
 
@@ -62,7 +64,8 @@ function describeProblems(url: string, problems: UrlProblem[]): string {
 	const reasons: string[] = [];
 	if (problems.includes('http')) reasons.push('it is plain http, not https');
 	if (problems.includes('localhost')) reasons.push('it points to this machine (localhost)');
-	if (problems.includes('private')) reasons.push('it is a private network address the internet cannot reach');
+	if (problems.includes('private'))
+		reasons.push('it is a private network address the internet cannot reach');
 	return `n8n's webhook URL ${url} cannot receive Knolyx events: ${reasons.join(' and ')}`;
 }
 

@@ -27,7 +27,8 @@
 			else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
 		}
 	}
-	const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+	const plural = (n, one, many = `${one}s`) =>
+		`${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 	const num = (n) => n.toLocaleString('en-US');
 
 	/** ISO → "2026-11-23 21:40:12" (UTC, like the platform's dates). */
@@ -35,8 +36,18 @@
 	const time = (iso) => (iso ? String(iso).slice(11, 19) : '');
 
 	function badgeFor(status, error) {
-		if (status === null || status === undefined) return h('span', { class: 'badge bad', title: error || '' }, error ? shortError(error) : 'no answer');
-		const kind = status >= 200 && status < 300 ? 'ok' : status === 429 || (status >= 400 && status < 500) ? 'warn' : 'bad';
+		if (status === null || status === undefined)
+			return h(
+				'span',
+				{ class: 'badge bad', title: error || '' },
+				error ? shortError(error) : 'no answer',
+			);
+		const kind =
+			status >= 200 && status < 300
+				? 'ok'
+				: status === 429 || (status >= 400 && status < 500)
+					? 'warn'
+					: 'bad';
 		return h('span', { class: `badge ${kind}` }, String(status));
 	}
 	const shortError = (error) => String(error).split(':')[0] || 'error';
@@ -49,22 +60,56 @@
 			h(
 				'table',
 				{ class: compact ? 'compact' : 'stacked' },
-				h('thead', {}, h('tr', {}, columns.map((c) => h('th', { class: c.num ? 'num' : undefined, scope: 'col' }, c.label)))),
+				h(
+					'thead',
+					{},
+					h(
+						'tr',
+						{},
+						columns.map((c) =>
+							h('th', { class: c.num ? 'num' : undefined, scope: 'col' }, c.label),
+						),
+					),
+				),
 				h('tbody', {}, rows),
 			),
 		);
 	}
 	/** A row: cells carry their column name for the narrow layout. */
 	function row(columns, cells, attrs) {
-		const isBlank = (cell) => cell === null || cell === undefined || cell === '' || (Array.isArray(cell) && cell.length === 0);
-		const classOf = (c, cell) => [c.num && 'num', c.nowrap && 'nowrap', c.line && 'line', isBlank(cell) && 'blank'].filter(Boolean).join(' ') || undefined;
+		const isBlank = (cell) =>
+			cell === null ||
+			cell === undefined ||
+			cell === '' ||
+			(Array.isArray(cell) && cell.length === 0);
+		const classOf = (c, cell) =>
+			[c.num && 'num', c.nowrap && 'nowrap', c.line && 'line', isBlank(cell) && 'blank']
+				.filter(Boolean)
+				.join(' ') || undefined;
 		// The inner div keeps a cell's parts together when the narrow layout puts the column name beside it.
-		return h('tr', attrs, cells.map((cell, i) => h('td', { class: classOf(columns[i], cell), dataset: { label: columns[i].label } }, h('div', {}, cell))));
+		return h(
+			'tr',
+			attrs,
+			cells.map((cell, i) =>
+				h(
+					'td',
+					{ class: classOf(columns[i], cell), dataset: { label: columns[i].label } },
+					h('div', {}, cell),
+				),
+			),
+		);
 	}
 	const chips = (refs, empty = '') =>
-		refs.length ? refs.map((r) => h('span', { class: 'chip', title: `id ${r.id}` }, r.name ?? `#${r.id} (unknown)`)) : h('span', { class: 'note' }, empty);
+		refs.length
+			? refs.map((r) =>
+					h('span', { class: 'chip', title: `id ${r.id}` }, r.name ?? `#${r.id} (unknown)`),
+				)
+			: h('span', { class: 'note' }, empty);
 	const empty = (text) => h('p', { class: 'empty' }, text);
-	const more = (shown, total, what) => (total > shown ? h('p', { class: 'note' }, `Showing ${num(shown)} of ${num(total)} ${what}.`) : null);
+	const more = (shown, total, what) =>
+		total > shown
+			? h('p', { class: 'note' }, `Showing ${num(shown)} of ${num(total)} ${what}.`)
+			: null;
 
 	// ------------------------------------------------------------ "new since last look"
 
@@ -80,16 +125,39 @@
 	// ------------------------------------------------------------ sections
 
 	function renderUsers(d) {
-		if (!d.users.length) return empty('No users yet. Provision one with the Knolyx node (User → Provision or Enrol), or run Flow A or Flow B.');
-		const cols = [{ label: 'Id', num: true }, { label: 'Name' }, { label: 'E-mail', line: true }, { label: 'Gender' }, { label: 'Workgroups' }, { label: 'Created (UTC)', nowrap: true }];
+		if (!d.users.length)
+			return empty(
+				'No users yet. Provision one with the Knolyx node (User → Provision or Enrol), or run Flow A or Flow B.',
+			);
+		const cols = [
+			{ label: 'Id', num: true },
+			{ label: 'Name' },
+			{ label: 'E-mail', line: true },
+			{ label: 'Gender' },
+			{ label: 'Workgroups' },
+			{ label: 'Created (UTC)', nowrap: true },
+		];
 		return [
 			table(
 				cols,
 				d.users.map((u) =>
-					row(cols, [h('span', { class: 'id' }, `#${u.id}`), h('strong', {}, `${u.firstName} ${u.lastName}`), u.email, u.gender, chips(u.workgroups, '—'), fmt(u.createdAt)], {
-						class: freshClass(`u${u.id}:${u.firstName}:${u.lastName}:${u.gender}:${u.workgroups.length}`),
-						dataset: { userId: u.id, email: u.email },
-					}),
+					row(
+						cols,
+						[
+							h('span', { class: 'id' }, `#${u.id}`),
+							h('strong', {}, `${u.firstName} ${u.lastName}`),
+							u.email,
+							u.gender,
+							chips(u.workgroups, '—'),
+							fmt(u.createdAt),
+						],
+						{
+							class: freshClass(
+								`u${u.id}:${u.firstName}:${u.lastName}:${u.gender}:${u.workgroups.length}`,
+							),
+							dataset: { userId: u.id, email: u.email },
+						},
+					),
 				),
 				{ compact: true },
 			),
@@ -98,7 +166,8 @@
 	}
 
 	function renderWorkgroups(d) {
-		if (!d.workgroups.length) return empty('No workgroups. Workgroups are created in Knolyx itself (here: the seed).');
+		if (!d.workgroups.length)
+			return empty('No workgroups. Workgroups are created in Knolyx itself (here: the seed).');
 		return [
 			h(
 				'div',
@@ -107,7 +176,12 @@
 					h(
 						'div',
 						{ class: 'block', dataset: { workgroupId: wg.id } },
-						h('div', { class: 'block-head' }, h('h3', {}, wg.name, ' ', h('span', { class: 'id' }, `#${wg.id}`)), h('span', { class: 'meta' }, plural(wg.memberCount, 'member'))),
+						h(
+							'div',
+							{ class: 'block-head' },
+							h('h3', {}, wg.name, ' ', h('span', { class: 'id' }, `#${wg.id}`)),
+							h('span', { class: 'meta' }, plural(wg.memberCount, 'member')),
+						),
 						wg.members.length
 							? h(
 									'ul',
@@ -115,11 +189,26 @@
 									wg.members.map((m) =>
 										h(
 											'li',
-											{ class: freshClass(`m${wg.id}:${m.userId}:${m.removalDate}`), dataset: { email: m.email } },
-											h('span', { class: 'who' }, m.name ?? `user #${m.userId}`, h('small', {}, m.email)),
+											{
+												class: freshClass(`m${wg.id}:${m.userId}:${m.removalDate}`),
+												dataset: { email: m.email },
+											},
+											h(
+												'span',
+												{ class: 'who' },
+												m.name ?? `user #${m.userId}`,
+												h('small', {}, m.email),
+											),
 											m.removalDate === null
 												? h('span', { class: 'badge plain' }, 'no removal date')
-												: h('span', { class: `badge ${m.active ? 'info' : 'bad'}`, title: 'removal date (UTC)' }, `${m.active ? 'until' : 'removed'} ${m.removalDate}`),
+												: h(
+														'span',
+														{
+															class: `badge ${m.active ? 'info' : 'bad'}`,
+															title: 'removal date (UTC)',
+														},
+														`${m.active ? 'until' : 'removed'} ${m.removalDate}`,
+													),
 										),
 									),
 								)
@@ -134,7 +223,13 @@
 
 	function renderCourses(d) {
 		if (!d.courses.length) return empty('No courses.');
-		const cols = [{ label: 'Rule' }, { label: 'Type' }, { label: 'Period (UTC)', nowrap: true }, { label: 'Workgroups' }, { label: 'Also' }];
+		const cols = [
+			{ label: 'Rule' },
+			{ label: 'Type' },
+			{ label: 'Period (UTC)', nowrap: true },
+			{ label: 'Workgroups' },
+			{ label: 'Also' },
+		];
 		return [
 			h(
 				'div',
@@ -143,7 +238,12 @@
 					h(
 						'div',
 						{ class: 'block', dataset: { courseId: c.id } },
-						h('div', { class: 'block-head' }, h('h3', {}, c.title, ' ', h('span', { class: 'id' }, `#${c.id}`)), h('span', { class: 'meta' }, plural(c.ruleCount, 'access rule'))),
+						h(
+							'div',
+							{ class: 'block-head' },
+							h('h3', {}, c.title, ' ', h('span', { class: 'id' }, `#${c.id}`)),
+							h('span', { class: 'meta' }, plural(c.ruleCount, 'access rule')),
+						),
 						c.rules.length
 							? table(
 									cols,
@@ -151,13 +251,32 @@
 										row(
 											cols,
 											[
-												[r.name ?? '(no name)', h('span', { class: 'sub' }, `#${r.id} · action ${r.action}`)],
-												r.type ? h('span', { class: `badge ${r.type === 'PUBLIC' ? 'ok' : 'plain'}` }, r.type) : '—',
-												r.startDateTime || r.endDateTime ? [fmt(r.startDateTime) || '…', h('span', { class: 'sub' }, `to ${fmt(r.endDateTime) || '…'}`)] : '—',
+												[
+													r.name ?? '(no name)',
+													h('span', { class: 'sub' }, `#${r.id} · action ${r.action}`),
+												],
+												r.type
+													? h(
+															'span',
+															{ class: `badge ${r.type === 'PUBLIC' ? 'ok' : 'plain'}` },
+															r.type,
+														)
+													: '—',
+												r.startDateTime || r.endDateTime
+													? [
+															fmt(r.startDateTime) || '…',
+															h('span', { class: 'sub' }, `to ${fmt(r.endDateTime) || '…'}`),
+														]
+													: '—',
 												chips(r.workgroups, 'none'),
-												Object.entries(r.otherAssociations).map(([k, n]) => h('span', { class: 'chip' }, `${k.toLowerCase()}: ${n}`)),
+												Object.entries(r.otherAssociations).map(([k, n]) =>
+													h('span', { class: 'chip' }, `${k.toLowerCase()}: ${n}`),
+												),
 											],
-											{ class: freshClass(`r${r.id}:${JSON.stringify(r)}`), dataset: { ruleId: r.id } },
+											{
+												class: freshClass(`r${r.id}:${JSON.stringify(r)}`),
+												dataset: { ruleId: r.id },
+											},
 										),
 									),
 								)
@@ -178,20 +297,44 @@
 				h(
 					'div',
 					{ class: 'block', dataset: { communityId: c.id } },
-					h('div', { class: 'block-head' }, h('h3', {}, c.name, ' ', h('span', { class: 'id' }, `#${c.id}`)), h('span', { class: 'meta' }, plural(c.events.length, 'event'))),
-					h('p', { class: 'kv' }, h('span', {}, 'Open to members of: ', chips(c.workgroups, 'no workgroup'))),
+					h(
+						'div',
+						{ class: 'block-head' },
+						h('h3', {}, c.name, ' ', h('span', { class: 'id' }, `#${c.id}`)),
+						h('span', { class: 'meta' }, plural(c.events.length, 'event')),
+					),
+					h(
+						'p',
+						{ class: 'kv' },
+						h('span', {}, 'Open to members of: ', chips(c.workgroups, 'no workgroup')),
+					),
 					c.events.length
 						? c.events.map((e) =>
 								h(
 									'div',
 									{ class: 'block', dataset: { eventId: e.id } },
-									h('div', { class: 'block-head' }, h('h3', {}, e.title, ' ', h('span', { class: 'id' }, `#${e.id}`)), h('span', { class: 'meta' }, `${e.startDateTime} → ${e.endDateTime} UTC`)),
+									h(
+										'div',
+										{ class: 'block-head' },
+										h('h3', {}, e.title, ' ', h('span', { class: 'id' }, `#${e.id}`)),
+										h('span', { class: 'meta' }, `${e.startDateTime} → ${e.endDateTime} UTC`),
+									),
 									e.attendees.length
 										? h(
 												'ul',
 												{ class: 'people' },
 												e.attendees.map((a) =>
-													h('li', { class: freshClass(`a${e.id}:${a.id}`) }, h('span', { class: 'who' }, a.name ?? `user #${a.id}`, h('small', {}, a.email ?? '')), h('span', { class: 'note' }, `registered ${fmt(a.at)}`)),
+													h(
+														'li',
+														{ class: freshClass(`a${e.id}:${a.id}`) },
+														h(
+															'span',
+															{ class: 'who' },
+															a.name ?? `user #${a.id}`,
+															h('small', {}, a.email ?? ''),
+														),
+														h('span', { class: 'note' }, `registered ${fmt(a.at)}`),
+													),
 												),
 											)
 										: h('p', { class: 'empty' }, 'No attendees yet'),
@@ -204,7 +347,15 @@
 		);
 	}
 
-	const deliveryCols = [{ label: 'Time', nowrap: true }, { label: 'Event' }, { label: 'About', line: true }, { label: 'Message id' }, { label: 'Answer' }, { label: 'Attempts', num: true }, { label: 'Resends', num: true }];
+	const deliveryCols = [
+		{ label: 'Time', nowrap: true },
+		{ label: 'Event' },
+		{ label: 'About', line: true },
+		{ label: 'Message id' },
+		{ label: 'Answer' },
+		{ label: 'Attempts', num: true },
+		{ label: 'Resends', num: true },
+	];
 	function deliveryTable(list) {
 		return table(
 			deliveryCols,
@@ -217,10 +368,19 @@
 						m.about ?? '—',
 						h('code', { title: m.messageId }, m.messageId.slice(0, 8) + '…'),
 						badgeFor(m.status, m.error),
-						[String(m.attempts), h('span', { class: 'narrow-only' }, m.attempts === 1 ? ' attempt' : ' attempts')],
-						[String(m.resends), h('span', { class: 'narrow-only' }, m.resends === 1 ? ' resend' : ' resends')],
+						[
+							String(m.attempts),
+							h('span', { class: 'narrow-only' }, m.attempts === 1 ? ' attempt' : ' attempts'),
+						],
+						[
+							String(m.resends),
+							h('span', { class: 'narrow-only' }, m.resends === 1 ? ' resend' : ' resends'),
+						],
 					],
-					{ class: freshClass(`d${m.messageId}:${m.attempts}:${m.status}`), dataset: { messageId: m.messageId, type: m.type, status: m.status ?? 'none' } },
+					{
+						class: freshClass(`d${m.messageId}:${m.attempts}:${m.status}`),
+						dataset: { messageId: m.messageId, type: m.type, status: m.status ?? 'none' },
+					},
 				),
 			),
 			{ compact: true },
@@ -230,28 +390,57 @@
 	function renderWebhooks(d) {
 		const out = [];
 		if (!d.webhooks.length) {
-			out.push(empty('No webhook registered. Publish a workflow that starts with a Knolyx Trigger: it registers its webhook here.'));
+			out.push(
+				empty(
+					'No webhook registered. Publish a workflow that starts with a Knolyx Trigger: it registers its webhook here.',
+				),
+			);
 		}
 		for (const w of d.webhooks) {
 			out.push(
 				h(
 					'div',
 					{ class: 'block', dataset: { webhookId: w.id } },
-					h('div', { class: 'block-head' }, h('h3', {}, w.name, ' ', h('span', { class: 'id' }, `#${w.id}`)), h('span', { class: 'meta' }, `created ${fmt(w.createdAt)} UTC`)),
-					h('p', { class: 'kv' }, h('span', { class: 'url' }, w.url), h('span', {}, 'token ', h('b', {}, w.securityToken))),
-					w.deliveries.length ? deliveryTable(w.deliveries) : h('p', { class: 'empty' }, 'No deliveries yet'),
+					h(
+						'div',
+						{ class: 'block-head' },
+						h('h3', {}, w.name, ' ', h('span', { class: 'id' }, `#${w.id}`)),
+						h('span', { class: 'meta' }, `created ${fmt(w.createdAt)} UTC`),
+					),
+					h(
+						'p',
+						{ class: 'kv' },
+						h('span', { class: 'url' }, w.url),
+						h('span', {}, 'token ', h('b', {}, w.securityToken)),
+					),
+					w.deliveries.length
+						? deliveryTable(w.deliveries)
+						: h('p', { class: 'empty' }, 'No deliveries yet'),
 				),
 			);
 		}
 		if (d.removedWebhookDeliveries.length) {
-			out.push(h('div', { class: 'block' }, h('div', { class: 'block-head' }, h('h3', {}, 'Deliveries to webhooks deleted since')), deliveryTable(d.removedWebhookDeliveries)));
+			out.push(
+				h(
+					'div',
+					{ class: 'block' },
+					h('div', { class: 'block-head' }, h('h3', {}, 'Deliveries to webhooks deleted since')),
+					deliveryTable(d.removedWebhookDeliveries),
+				),
+			);
 		}
 		return h('div', { class: 'stack' }, out);
 	}
 
 	function renderRequests(d) {
 		if (!d.requests.length) return empty('No API request yet. Run a workflow with a Knolyx node.');
-		const cols = [{ label: 'Time', nowrap: true }, { label: 'Request', line: true }, { label: 'Status' }, { label: 'API key' }, { label: 'ms', num: true }];
+		const cols = [
+			{ label: 'Time', nowrap: true },
+			{ label: 'Request', line: true },
+			{ label: 'Status' },
+			{ label: 'API key' },
+			{ label: 'ms', num: true },
+		];
 		return table(
 			cols,
 			d.requests.map((r) =>
@@ -260,7 +449,22 @@
 					[
 						time(r.at),
 						[h('b', {}, r.method), ' ', h('span', { class: 'url' }, r.path)],
-						[badgeFor(r.status, r.status === null ? 'dropped' : null), r.burst ? [' ', h('span', { class: 'badge plain', title: 'counted by a fault burst (Make the API misbehave)' }, 'injected')] : null],
+						[
+							badgeFor(r.status, r.status === null ? 'dropped' : null),
+							r.burst
+								? [
+										' ',
+										h(
+											'span',
+											{
+												class: 'badge plain',
+												title: 'counted by a fault burst (Make the API misbehave)',
+											},
+											'injected',
+										),
+									]
+								: null,
+						],
 						r.key ? h('code', {}, r.key) : h('span', { class: 'note' }, 'none'),
 						[String(r.ms), h('span', { class: 'narrow-only' }, ' ms')],
 					],
@@ -281,13 +485,22 @@
 	};
 	const NOTES = {
 		users: (d) => plural(d.counts.users, 'user'),
-		workgroups: (d) => `${plural(d.counts.workgroups, 'workgroup')}, ${plural(d.counts.memberships, 'membership')}`,
+		workgroups: (d) =>
+			`${plural(d.counts.workgroups, 'workgroup')}, ${plural(d.counts.memberships, 'membership')}`,
 		courses: (d) => `${plural(d.counts.courses, 'course')}, ${plural(d.counts.rules, 'rule')}`,
-		communities: (d) => `${plural(d.counts.communities, 'community', 'communities')}, ${plural(d.counts.events, 'event')}`,
+		communities: (d) =>
+			`${plural(d.counts.communities, 'community', 'communities')}, ${plural(d.counts.events, 'event')}`,
 		webhooks: (d) => plural(d.counts.webhooks, 'webhook'),
 		requests: (d) => `newest first; ${plural(d.counts.requests, 'request')} since start-up`,
 	};
-	const COUNTS = { users: 'users', workgroups: 'workgroups', courses: 'courses', communities: 'communities', webhooks: 'webhooks', requests: 'requests' };
+	const COUNTS = {
+		users: 'users',
+		workgroups: 'workgroups',
+		courses: 'courses',
+		communities: 'communities',
+		webhooks: 'webhooks',
+		requests: 'requests',
+	};
 
 	const drawn = {}; // section → JSON of what is on screen
 	const drawnKeys = {}; // section → row keys on screen
@@ -307,8 +520,10 @@
 			for (const key of drawnKeys[name]) onScreen.add(key);
 		}
 		seen = onScreen;
-		for (const [name, note] of Object.entries(NOTES)) document.querySelector(`[data-note="${name}"]`).textContent = note(d);
-		for (const [name, key] of Object.entries(COUNTS)) document.querySelector(`[data-count="${name}"]`).textContent = num(d.counts[key]);
+		for (const [name, note] of Object.entries(NOTES))
+			document.querySelector(`[data-note="${name}"]`).textContent = note(d);
+		for (const [name, key] of Object.entries(COUNTS))
+			document.querySelector(`[data-count="${name}"]`).textContent = num(d.counts[key]);
 		drawForms(d);
 	}
 
@@ -319,7 +534,11 @@
 		const text = JSON.stringify(options);
 		if (select.dataset.options === text) return;
 		const current = select.value;
-		select.replaceChildren(...(options.length ? options : [{ value: '', label: placeholder }]).map((o) => h('option', { value: o.value }, o.label)));
+		select.replaceChildren(
+			...(options.length ? options : [{ value: '', label: placeholder }]).map((o) =>
+				h('option', { value: o.value }, o.label),
+			),
+		);
 		if (options.some((o) => o.value === current)) select.value = current;
 		select.dataset.options = text;
 	}
@@ -327,7 +546,10 @@
 	function drawForms(d) {
 		setOptions(
 			$('#event-user'),
-			d.users.map((u) => ({ value: String(u.id), label: `${u.firstName} ${u.lastName} <${u.email}>` })),
+			d.users.map((u) => ({
+				value: String(u.id),
+				label: `${u.firstName} ${u.lastName} <${u.email}>`,
+			})),
 			'No users yet',
 		);
 		setOptions(
@@ -354,13 +576,17 @@
 		const parts = [];
 		if (c.latencyMs) parts.push(`latency ${c.latencyMs} ms`);
 		if (c.rateLimitPerSecond) parts.push(`rate limit ${c.rateLimitPerSecond}/s`);
-		if (c.errorRate) parts.push(`${Math.round(c.errorRate * 100)}% errors (${c.errorStatuses.join('/')})`);
+		if (c.errorRate)
+			parts.push(`${Math.round(c.errorRate * 100)}% errors (${c.errorStatuses.join('/')})`);
 		if (c.malformedRate) parts.push(`${Math.round(c.malformedRate * 100)}% malformed answers`);
 		if (c.resetRate) parts.push(`${Math.round(c.resetRate * 100)}% dropped connections`);
-		if (c.resetAfterApplyRate) parts.push(`${Math.round(c.resetAfterApplyRate * 100)}% dropped after applying`);
-		if (c.slowRate && c.slowMs) parts.push(`${Math.round(c.slowRate * 100)}% slow (+${c.slowMs} ms)`);
+		if (c.resetAfterApplyRate)
+			parts.push(`${Math.round(c.resetAfterApplyRate * 100)}% dropped after applying`);
+		if (c.slowRate && c.slowMs)
+			parts.push(`${Math.round(c.slowRate * 100)}% slow (+${c.slowMs} ms)`);
 		if (c.webhookCreateReturnsNoId) parts.push('webhook creation answers {}');
-		if (c.deliveryContentType !== 'application/json') parts.push(`deliveries sent as ${c.deliveryContentType ?? 'no Content-Type'}`);
+		if (c.deliveryContentType !== 'application/json')
+			parts.push(`deliveries sent as ${c.deliveryContentType ?? 'no Content-Type'}`);
 		return parts.length ? ` Also set: ${parts.join(', ')}.` : '';
 	}
 
@@ -371,7 +597,8 @@
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const data = await res.json().catch(() => ({}));
-		if (!res.ok) throw new Error(data.message ? `${res.status}: ${data.message}` : `HTTP ${res.status}`);
+		if (!res.ok)
+			throw new Error(data.message ? `${res.status}: ${data.message}` : `HTTP ${res.status}`);
 		return data;
 	}
 
@@ -390,7 +617,11 @@
 		}
 	}
 
-	const EVENT_NAMES = { 'course-started': 'Course started', 'course-completed': 'Course completed', 'course-payment': 'Payment received' };
+	const EVENT_NAMES = {
+		'course-started': 'Course started',
+		'course-completed': 'Course completed',
+		'course-payment': 'Payment received',
+	};
 
 	$('#event-form').addEventListener('submit', (e) => {
 		e.preventDefault();
@@ -404,9 +635,24 @@
 			try {
 				const r = await post(`/sandbox/activity/${kind}`, { userId, courseId });
 				const user = $('#event-user').selectedOptions[0]?.textContent ?? '';
-				if (!r.emitted) say(out, 'warn', `${EVENT_NAMES[kind]}: nothing sent. The platform sends a completion once per student and course.`);
-				else if (!r.messages.length) say(out, 'warn', `${r.type} for ${user}: no webhook registered, so nobody was told. Publish a workflow with a Knolyx Trigger.`);
-				else say(out, 'ok', `${r.type} for ${user} sent to ${plural(r.messages.length, 'webhook')}. Its answer shows under Webhooks.`);
+				if (!r.emitted)
+					say(
+						out,
+						'warn',
+						`${EVENT_NAMES[kind]}: nothing sent. The platform sends a completion once per student and course.`,
+					);
+				else if (!r.messages.length)
+					say(
+						out,
+						'warn',
+						`${r.type} for ${user}: no webhook registered, so nobody was told. Publish a workflow with a Knolyx Trigger.`,
+					);
+				else
+					say(
+						out,
+						'ok',
+						`${r.type} for ${user} sent to ${plural(r.messages.length, 'webhook')}. Its answer shows under Webhooks.`,
+					);
 			} catch (err) {
 				say(out, 'bad', `Not sent: ${err.message}`);
 			}
@@ -418,7 +664,13 @@
 		busy(e.currentTarget, async () => {
 			try {
 				const r = await post('/sandbox/ping', {});
-				say(out, r.messages.length ? 'ok' : 'warn', r.messages.length ? `PING sent to ${plural(r.messages.length, 'webhook')}.` : 'No webhook registered: nothing to ping.');
+				say(
+					out,
+					r.messages.length ? 'ok' : 'warn',
+					r.messages.length
+						? `PING sent to ${plural(r.messages.length, 'webhook')}.`
+						: 'No webhook registered: nothing to ping.',
+				);
 			} catch (err) {
 				say(out, 'bad', `Not sent: ${err.message}`);
 			}
@@ -431,7 +683,10 @@
 		const status = Number($('#fault-kind').value);
 		busy(e.submitter ?? e.currentTarget, async () => {
 			try {
-				await post('/sandbox/fault-burst', { requests, faults: { errorRate: 1, errorStatuses: [status] } });
+				await post('/sandbox/fault-burst', {
+					requests,
+					faults: { errorRate: 1, errorStatuses: [status] },
+				});
 			} catch (err) {
 				say($('#fault-status'), 'bad', `Not started: ${err.message}`);
 			}

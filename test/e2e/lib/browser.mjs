@@ -27,7 +27,9 @@ export const CHROMIUM_ARGS = [
  */
 export async function launchBrowser({ viewport = { width: 1440, height: 900 } } = {}) {
 	if (!fs.existsSync(CHROMIUM)) {
-		throw new Error(`${CHROMIUM} is missing: run the e2e tests with npm run test:e2e (it installs Debian's chromium), or apt-get install -y chromium`);
+		throw new Error(
+			`${CHROMIUM} is missing: run the e2e tests with npm run test:e2e (it installs Debian's chromium), or apt-get install -y chromium`,
+		);
 	}
 	const userDataDir = fs.mkdtempSync(path.join(RUN_DIR, 'chromium-'));
 	const context = await chromium.launchPersistentContext(userDataDir, {

@@ -11,7 +11,10 @@ export function lowContrastTexts(page, { min = 4.5, root = 'body' } = {}) {
 			const rgb = (css) => {
 				const m = /rgba?\(([^)]+)\)/.exec(css);
 				if (!m) return null;
-				const [r, g, b, a = 1] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+				const [r, g, b, a = 1] = m[1]
+					.split(/[ ,/]+/)
+					.filter(Boolean)
+					.map(Number);
 				return { r, g, b, a };
 			};
 			const lum = ({ r, g, b }) => {
@@ -30,16 +33,32 @@ export function lowContrastTexts(page, { min = 4.5, root = 'body' } = {}) {
 			};
 			const low = [];
 			for (const el of document.querySelector(root).querySelectorAll('*')) {
-				const ownText = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join(' ').trim();
+				const ownText = [...el.childNodes]
+					.filter((n) => n.nodeType === 3)
+					.map((n) => n.textContent.trim())
+					.join(' ')
+					.trim();
 				if (!ownText) continue;
 				const box = el.getBoundingClientRect();
 				const style = getComputedStyle(el);
-				if (box.width === 0 || box.height === 0 || style.visibility === 'hidden' || style.display === 'none') continue;
+				if (
+					box.width === 0 ||
+					box.height === 0 ||
+					style.visibility === 'hidden' ||
+					style.display === 'none'
+				)
+					continue;
 				const fg = rgb(style.color);
 				const bg = backgroundOf(el);
 				const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
 				const ratio = (hi + 0.05) / (lo + 0.05);
-				if (ratio < min) low.push({ text: ownText.slice(0, 60), ratio: Math.round(ratio * 100) / 100, color: style.color, background: `rgb(${bg.r}, ${bg.g}, ${bg.b})` });
+				if (ratio < min)
+					low.push({
+						text: ownText.slice(0, 60),
+						ratio: Math.round(ratio * 100) / 100,
+						color: style.color,
+						background: `rgb(${bg.r}, ${bg.g}, ${bg.b})`,
+					});
 			}
 			return low;
 		},

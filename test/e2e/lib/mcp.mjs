@@ -12,7 +12,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CACHE_DIR } from '../../../scripts/n8n-runtime.mjs';
 
 export const MCP_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.mcpTrigger';
-const LANGCHAIN_PACKAGE = path.join(CACHE_DIR, 'node_modules', '@n8n', 'n8n-nodes-langchain', 'package.json');
+const LANGCHAIN_PACKAGE = path.join(
+	CACHE_DIR,
+	'node_modules',
+	'@n8n',
+	'n8n-nodes-langchain',
+	'package.json',
+);
 const N8N_PACKAGE = path.join(CACHE_DIR, 'node_modules', 'n8n', 'package.json');
 
 const readJson = (file) => {
@@ -33,12 +39,25 @@ export function mcpTriggerInstalled() {
 	const n8nVersion = readJson(N8N_PACKAGE)?.version ?? 'unknown';
 	const langchain = readJson(LANGCHAIN_PACKAGE);
 	if (!readJson(N8N_PACKAGE)) {
-		return { available: false, n8nVersion, reason: `no n8n installed in ${CACHE_DIR} (run npm run test:e2e, which installs it)` };
+		return {
+			available: false,
+			n8nVersion,
+			reason: `no n8n installed in ${CACHE_DIR} (run npm run test:e2e, which installs it)`,
+		};
 	}
-	if (!langchain) return { available: false, n8nVersion, reason: `n8n ${n8nVersion} has no @n8n/n8n-nodes-langchain package` };
+	if (!langchain)
+		return {
+			available: false,
+			n8nVersion,
+			reason: `n8n ${n8nVersion} has no @n8n/n8n-nodes-langchain package`,
+		};
 	const nodes = langchain.n8n?.nodes ?? [];
 	if (!nodes.some((file) => /\/McpTrigger\.node\.js$/.test(file))) {
-		return { available: false, n8nVersion, reason: `n8n ${n8nVersion} (@n8n/n8n-nodes-langchain ${langchain.version}) has no MCP Server Trigger node` };
+		return {
+			available: false,
+			n8nVersion,
+			reason: `n8n ${n8nVersion} (@n8n/n8n-nodes-langchain ${langchain.version}) has no MCP Server Trigger node`,
+		};
 	}
 	return { available: true, n8nVersion, reason: '' };
 }
@@ -54,7 +73,10 @@ export function mcpUrl(n8nUrl, { path: mcpPath, typeVersion }) {
 /** A connected MCP client over 'streamableHttp' or 'sse'. Close it with client.close(). */
 export async function connectMcp(url, transport = 'streamableHttp') {
 	const client = new Client({ name: 'n8n-nodes-knolyx-e2e', version: '1.0.0' });
-	const t = transport === 'sse' ? new SSEClientTransport(new URL(url)) : new StreamableHTTPClientTransport(new URL(url));
+	const t =
+		transport === 'sse'
+			? new SSEClientTransport(new URL(url))
+			: new StreamableHTTPClientTransport(new URL(url));
 	await client.connect(t, { timeout: 30_000 });
 	return client;
 }

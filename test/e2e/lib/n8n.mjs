@@ -24,7 +24,12 @@ import { REPO_ROOT, RUN_DIR, startSandboxProcess, trackPid, waitFor } from './pr
 import { DEMO, SandboxClient } from './sandbox.mjs';
 
 export const USER_FOLDER = path.join(RUN_DIR, 'n8n');
-export const OWNER = { email: 'e2e-owner@example.com', password: 'Knolyx-E2e-1', firstName: 'E2E', lastName: 'Owner' };
+export const OWNER = {
+	email: 'e2e-owner@example.com',
+	password: 'Knolyx-E2e-1',
+	firstName: 'E2E',
+	lastName: 'Owner',
+};
 /** Same id and name as in examples/*.json, so the examples import unchanged. */
 export const CREDENTIAL = { id: 'knolyxSandboxCred', name: 'Knolyx sandbox', type: 'knolyxApi' };
 export const TYPES = {
@@ -53,8 +58,12 @@ export async function prepareUserFolder({ sandboxUrl, apiKey, projectId, workflo
 	for (const wf of workflows) {
 		fs.writeFileSync(path.join(dir, 'workflows', `${wf.id}.json`), JSON.stringify(wf, null, 2));
 	}
-	await runN8nCli(['import:credentials', `--input=${path.join(dir, 'credentials.json')}`], { userFolder: USER_FOLDER });
-	await runN8nCli(['import:workflow', '--separate', `--input=${path.join(dir, 'workflows')}`], { userFolder: USER_FOLDER });
+	await runN8nCli(['import:credentials', `--input=${path.join(dir, 'credentials.json')}`], {
+		userFolder: USER_FOLDER,
+	});
+	await runN8nCli(['import:workflow', '--separate', `--input=${path.join(dir, 'workflows')}`], {
+		userFolder: USER_FOLDER,
+	});
 }
 
 /** Start (or restart) the run's n8n on `port` (a free one when omitted); its group is tracked for cleanup. */
@@ -77,7 +86,12 @@ export async function startTestFile({ workflows }) {
 	let n8n;
 	try {
 		t = Date.now();
-		await prepareUserFolder({ sandboxUrl: sandbox.url, apiKey: DEMO.apiKey, projectId: DEMO.projectId, workflows });
+		await prepareUserFolder({
+			sandboxUrl: sandbox.url,
+			apiKey: DEMO.apiKey,
+			projectId: DEMO.projectId,
+			workflows,
+		});
 		timings.cliImportMs = Date.now() - t;
 		t = Date.now();
 		n8n = await startServer();
@@ -94,7 +108,12 @@ export async function startTestFile({ workflows }) {
 
 export function newWorkflowId() {
 	// n8n workflow ids: 16 alphanumeric characters.
-	return crypto.randomBytes(12).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(16, 'x').slice(0, 16);
+	return crypto
+		.randomBytes(12)
+		.toString('base64')
+		.replace(/[^A-Za-z0-9]/g, '')
+		.padEnd(16, 'x')
+		.slice(0, 16);
 }
 
 /** Executions of a workflow, newest first: [{ id, status, mode, finished?, ... }]. */
@@ -125,7 +144,8 @@ export async function waitForExecutions(rest, workflowId, count, { timeoutMs = 3
 	return waitFor(
 		async () => {
 			const list = await executionsOf(rest, workflowId);
-			if (list.length > count) throw new Error(`expected ${count} executions of ${workflowId}, found ${list.length}`);
+			if (list.length > count)
+				throw new Error(`expected ${count} executions of ${workflowId}, found ${list.length}`);
 			return list.length === count && list.every((e) => DONE.has(e.status)) ? list : undefined;
 		},
 		{ timeoutMs, what: `${count} finished execution(s) of workflow ${workflowId}` },
@@ -140,12 +160,14 @@ export async function waitForExecutions(rest, workflowId, count, { timeoutMs = 3
  */
 export async function runManually(rest, workflowId, triggerName, { timeoutMs = 60_000 } = {}) {
 	const id = encodeURIComponent(workflowId);
-	const workflowData = N8N_MAJOR < 2 ? await rest.request('GET', `/rest/workflows/${id}`) : undefined;
+	const workflowData =
+		N8N_MAJOR < 2 ? await rest.request('GET', `/rest/workflows/${id}`) : undefined;
 	const started = await rest.request('POST', `/rest/workflows/${id}/run`, {
 		...(workflowData ? { workflowData } : {}),
 		triggerToStartFrom: { name: triggerName },
 	});
-	if (!started?.executionId) throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(started)}`);
+	if (!started?.executionId)
+		throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(started)}`);
 	return waitForExecution(rest, started.executionId, { timeoutMs });
 }
 

@@ -44,7 +44,12 @@ export function attendeeWorkflow({ id, name, communityId, eventId, pollTimes }) 
 					assignments: {
 						assignments: [
 							{ id: `${id}-to`, name: 'to', value: '={{ $json.email }}', type: 'string' },
-							{ id: `${id}-text`, name: 'text', value: '=Welcome {{ $json.name }} to event {{ $json.eventId }}', type: 'string' },
+							{
+								id: `${id}-text`,
+								name: 'text',
+								value: '=Welcome {{ $json.name }} to event {{ $json.eventId }}',
+								type: 'string',
+							},
 						],
 					},
 					options: {},
@@ -60,13 +65,20 @@ export function attendeeWorkflow({ id, name, communityId, eventId, pollTimes }) 
 
 /** Registers one person for an event on the platform (a new person unless `email` is given); resolves the attendee. */
 export async function registerAttendee(sb, eventId, who = { count: 1 }) {
-	const { attendees } = await sb.request('POST', `/sandbox/events/${eventId}/attendees`, who, { expectStatus: 201 });
+	const { attendees } = await sb.request('POST', `/sandbox/events/${eventId}/attendees`, who, {
+		expectStatus: 201,
+	});
 	return attendees[0];
 }
 
 /** Registers `count` new people for an event at once; resolves the attendees. */
 export async function registerMany(sb, eventId, count) {
-	const { attendees } = await sb.request('POST', `/sandbox/events/${eventId}/attendees`, { count }, { expectStatus: 201 });
+	const { attendees } = await sb.request(
+		'POST',
+		`/sandbox/events/${eventId}/attendees`,
+		{ count },
+		{ expectStatus: 201 },
+	);
 	return attendees;
 }
 

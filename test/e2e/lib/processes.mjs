@@ -24,7 +24,8 @@ export const OWN_RUN_DIR = !process.env.KNOLYX_E2E_RUN_DIR;
 
 /** The run folder scripts/e2e.mjs made (or this module, when jest is run directly). */
 export const RUN_ROOT = (() => {
-	const dir = process.env.KNOLYX_E2E_RUN_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'knolyx-e2e-'));
+	const dir =
+		process.env.KNOLYX_E2E_RUN_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'knolyx-e2e-'));
 	fs.mkdirSync(dir, { recursive: true });
 	return path.resolve(dir);
 })();
@@ -47,7 +48,10 @@ export function trackPid(pid, label) {
 }
 
 /** Poll `fn` until it returns a truthy value (returned) or the time is up (throws with `what` and the last value). */
-export async function waitFor(fn, { timeoutMs = 20_000, intervalMs = 250, what = 'condition' } = {}) {
+export async function waitFor(
+	fn,
+	{ timeoutMs = 20_000, intervalMs = 250, what = 'condition' } = {},
+) {
 	const deadline = Date.now() + timeoutMs;
 	let last;
 	let lastError;
@@ -59,7 +63,9 @@ export async function waitFor(fn, { timeoutMs = 20_000, intervalMs = 250, what =
 			lastError = e;
 		}
 		if (Date.now() > deadline) {
-			const detail = lastError ? `; last error: ${lastError.message}` : `; last value: ${JSON.stringify(last)?.slice(0, 1000)}`;
+			const detail = lastError
+				? `; last error: ${lastError.message}`
+				: `; last value: ${JSON.stringify(last)?.slice(0, 1000)}`;
 			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail}`);
 		}
 		await sleep(intervalMs);
@@ -77,7 +83,15 @@ export async function startSandboxProcess({ seed = 'demo', timeoutMs = 60_000 } 
 	const tsNode = path.join(REPO_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
 	const child = spawn(
 		process.execPath,
-		[tsNode, '--transpile-only', path.join(REPO_ROOT, 'sandbox', 'cli.ts'), '--port', '0', '--seed', seed],
+		[
+			tsNode,
+			'--transpile-only',
+			path.join(REPO_ROOT, 'sandbox', 'cli.ts'),
+			'--port',
+			'0',
+			'--seed',
+			seed,
+		],
 		{ cwd: RUN_DIR, stdio: ['ignore', out, out], detached: true },
 	);
 	fs.closeSync(out);
@@ -113,7 +127,9 @@ export async function startSandboxProcess({ seed = 'demo', timeoutMs = 60_000 } 
  */
 export async function endTestFile(label, { n8n, sandbox }) {
 	await n8n?.stop().catch((e) => console.error(`[e2e ${label}] stopping n8n: ${e.message}`));
-	await sandbox?.stop().catch((e) => console.error(`[e2e ${label}] stopping the sandbox: ${e.message}`));
+	await sandbox
+		?.stop()
+		.catch((e) => console.error(`[e2e ${label}] stopping the sandbox: ${e.message}`));
 	for (const [from, to] of [
 		[n8n?.logFile, `${label}-n8n.log`],
 		[sandbox?.logFile, `${label}-sandbox.log`],

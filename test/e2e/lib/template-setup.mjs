@@ -25,7 +25,9 @@ export function demoFor(templateFile) {
 		const tool = file.slice(0, -'.json'.length);
 		const fx = fixture(tool);
 		if (fx.demo?.template !== templateFile) continue;
-		const pins = Object.fromEntries(Object.entries(fx.demo.pins).map(([node, key]) => [node, fx[key]]));
+		const pins = Object.fromEntries(
+			Object.entries(fx.demo.pins).map(([node, key]) => [node, fx[key]]),
+		);
 		return { tool, event: fx.demo.event, mapping: fx.demo.mapping ?? {}, pins };
 	}
 	return undefined;
@@ -33,7 +35,9 @@ export function demoFor(templateFile) {
 
 /** n8n's pinData shape: { nodeName: [{ json }] }. */
 export const pinDataOf = (pins) =>
-	Object.fromEntries(Object.entries(pins).map(([name, json]) => [name, [].concat(json).map((j) => ({ json: j }))]));
+	Object.fromEntries(
+		Object.entries(pins).map(([name, json]) => [name, [].concat(json).map((j) => ({ json: j }))]),
+	);
 
 /**
  * A template as a user has it after the set-up: its Knolyx nodes use `credential` (the file
@@ -72,12 +76,14 @@ export async function tagWorkflow(rest, workflowId, names) {
 	const existing = await rest.request('GET', '/rest/tags');
 	const ids = [];
 	for (const name of names) {
-		const tag = existing.find((t) => t.name === name) ?? (await rest.request('POST', '/rest/tags', { name }));
+		const tag =
+			existing.find((t) => t.name === name) ?? (await rest.request('POST', '/rest/tags', { name }));
 		existing.push(tag);
 		ids.push(tag.id);
 	}
 	const id = encodeURIComponent(workflowId);
 	const wf = await rest.request('GET', `/rest/workflows/${id}`);
 	const have = (wf.tags ?? []).map((t) => t.id).sort();
-	if (JSON.stringify(have) !== JSON.stringify([...ids].sort())) await rest.request('PATCH', `/rest/workflows/${id}`, { ...wf, tags: ids });
+	if (JSON.stringify(have) !== JSON.stringify([...ids].sort()))
+		await rest.request('PATCH', `/rest/workflows/${id}`, { ...wf, tags: ids });
 }

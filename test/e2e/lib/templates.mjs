@@ -23,7 +23,14 @@ export const TEMPLATE_FILES = fs
  */
 export function prepareTemplate(file, id, { disable = [] } = {}) {
 	const demo = demoFor(file);
-	return { ...setUpTemplate(readExample(file), { credential: CREDENTIAL, mapping: demo?.mapping, disable }), id };
+	return {
+		...setUpTemplate(readExample(file), {
+			credential: CREDENTIAL,
+			mapping: demo?.mapping,
+			disable,
+		}),
+		id,
+	};
 }
 
 /** The workflow for n8n's CLI import: without its tags (see tagWorkflow in template-setup.mjs). */
@@ -39,7 +46,8 @@ export async function runPinned(rest, workflowId, trigger, pins) {
 	const id = encodeURIComponent(workflowId);
 	const wf = await rest.request('GET', `/rest/workflows/${id}`);
 	for (const name of Object.keys(pins)) {
-		if (!wf.nodes.some((n) => n.name === name)) throw new Error(`workflow ${workflowId} has no node "${name}" to pin`);
+		if (!wf.nodes.some((n) => n.name === name))
+			throw new Error(`workflow ${workflowId} has no node "${name}" to pin`);
 	}
 	await rest.request('PATCH', `/rest/workflows/${id}`, { ...wf, pinData: pinDataOf(pins) });
 	return runManually(rest, workflowId, trigger);

@@ -14,7 +14,10 @@ import { CACHE_DIR, PACKAGE_NAME } from '../../../scripts/n8n-runtime.mjs';
  * time, so no registry host is written in this repository.
  */
 export function n8nDefaultRegistry(cacheDir = CACHE_DIR) {
-	const roots = [path.join(cacheDir, 'node_modules', 'n8n', 'dist'), path.join(cacheDir, 'node_modules', '@n8n', 'config', 'dist')];
+	const roots = [
+		path.join(cacheDir, 'node_modules', 'n8n', 'dist'),
+		path.join(cacheDir, 'node_modules', '@n8n', 'config', 'dist'),
+	];
 	const found = new Set();
 	const walk = (dir) => {
 		for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -27,7 +30,10 @@ export function n8nDefaultRegistry(cacheDir = CACHE_DIR) {
 		}
 	};
 	for (const r of roots) if (fs.existsSync(r)) walk(r);
-	if (found.size !== 1) throw new Error(`n8n's default community-packages registry: found ${found.size ? [...found].join(', ') : 'none'} in ${roots.join(', ')}`);
+	if (found.size !== 1)
+		throw new Error(
+			`n8n's default community-packages registry: found ${found.size ? [...found].join(', ') : 'none'} in ${roots.join(', ')}`,
+		);
 	return [...found][0];
 }
 
@@ -37,10 +43,16 @@ export async function registryUser({ registryUrl, dir }) {
 	const res = await fetch(new URL(`-/user/org.couchdb.user:${name}`, registryUrl), {
 		method: 'PUT',
 		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ name, password: `pw-${name}`, email: `${name}@example.com`, type: 'user' }),
+		body: JSON.stringify({
+			name,
+			password: `pw-${name}`,
+			email: `${name}@example.com`,
+			type: 'user',
+		}),
 	});
 	const body = await res.json().catch(() => ({}));
-	if (!res.ok || !body.token) throw new Error(`registry user ${name}: HTTP ${res.status} ${JSON.stringify(body)}`);
+	if (!res.ok || !body.token)
+		throw new Error(`registry user ${name}: HTTP ${res.status} ${JSON.stringify(body)}`);
 	const u = new URL(registryUrl);
 	const npmrc = path.join(dir, 'publisher.npmrc');
 	fs.writeFileSync(npmrc, `//${u.host}${u.pathname}:_authToken=${body.token}\n`);
@@ -59,13 +71,24 @@ export function publishTarball({ tarball, version, registryUrl, npmrc, dir }) {
 	execFileSync('tar', ['-xzf', tarball, '-C', copy, '--strip-components=1']);
 	const pkgFile = path.join(copy, 'package.json');
 	const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8'));
-	if (pkg.name !== PACKAGE_NAME) throw new Error(`${tarball} holds ${pkg.name}, not ${PACKAGE_NAME}`);
+	if (pkg.name !== PACKAGE_NAME)
+		throw new Error(`${tarball} holds ${pkg.name}, not ${PACKAGE_NAME}`);
 	if (version) pkg.version = version;
 	if (pkg.publishConfig) delete pkg.publishConfig.provenance;
 	fs.writeFileSync(pkgFile, JSON.stringify(pkg, null, 2) + '\n');
 	execFileSync(
 		'npm',
-		['publish', copy, `--registry=${registryUrl}`, `--userconfig=${npmrc}`, '--ignore-scripts', '--provenance=false', '--access=public', '--tag=latest', '--loglevel=error'],
+		[
+			'publish',
+			copy,
+			`--registry=${registryUrl}`,
+			`--userconfig=${npmrc}`,
+			'--ignore-scripts',
+			'--provenance=false',
+			'--access=public',
+			'--tag=latest',
+			'--loglevel=error',
+		],
 		{ env: cleanNpmEnv(), cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 },
 	);
 	return pkg.version;
@@ -73,12 +96,24 @@ export function publishTarball({ tarball, version, registryUrl, npmrc, dir }) {
 
 /** Move the `latest` tag (users' "update" goes to latest; a rollback is an explicit version). */
 export function setLatest({ version, registryUrl, npmrc, dir }) {
-	execFileSync('npm', ['dist-tag', 'add', `${PACKAGE_NAME}@${version}`, 'latest', `--registry=${registryUrl}`, `--userconfig=${npmrc}`, '--loglevel=error'], {
-		env: cleanNpmEnv(),
-		cwd: dir,
-		stdio: ['ignore', 'pipe', 'pipe'],
-		timeout: 60_000,
-	});
+	execFileSync(
+		'npm',
+		[
+			'dist-tag',
+			'add',
+			`${PACKAGE_NAME}@${version}`,
+			'latest',
+			`--registry=${registryUrl}`,
+			`--userconfig=${npmrc}`,
+			'--loglevel=error',
+		],
+		{
+			env: cleanNpmEnv(),
+			cwd: dir,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			timeout: 60_000,
+		},
+	);
 }
 
 /**
@@ -107,6 +142,12 @@ export function writeNodesNpmrc({ userFolder, proxy }) {
 	fs.mkdirSync(dir, { recursive: true });
 	fs.writeFileSync(
 		path.join(dir, '.npmrc'),
-		[`https-proxy=${proxy.url}`, `proxy=${proxy.url}`, `cafile=${proxy.caFile}`, 'noproxy=127.0.0.1,localhost', ''].join('\n'),
+		[
+			`https-proxy=${proxy.url}`,
+			`proxy=${proxy.url}`,
+			`cafile=${proxy.caFile}`,
+			'noproxy=127.0.0.1,localhost',
+			'',
+		].join('\n'),
 	);
 }

@@ -8,7 +8,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { freePort, linkPackage, N8nRest, REPO_ROOT, runN8nCli, startN8n } from '../../../scripts/n8n-runtime.mjs';
+import {
+	freePort,
+	linkPackage,
+	N8nRest,
+	REPO_ROOT,
+	runN8nCli,
+	startN8n,
+} from '../../../scripts/n8n-runtime.mjs';
 import { killGroup, sleep, trackPid } from '../../e2e/lib/processes.mjs';
 
 /**
@@ -59,7 +66,13 @@ export class Cluster {
 	constructor({ runDir, redisPort, postgres, publicUrl, stall }) {
 		this.runDir = runDir;
 		this.encryptionKey = crypto.randomBytes(24).toString('hex');
-		this.env = clusterEnv({ redisPort, postgres, publicUrl, encryptionKey: this.encryptionKey, stall });
+		this.env = clusterEnv({
+			redisPort,
+			postgres,
+			publicUrl,
+			encryptionKey: this.encryptionKey,
+			stall,
+		});
 		this.processes = new Map(); // name -> handle
 		this.mainFolder = path.join(runDir, 'n8n-main');
 	}
@@ -88,14 +101,30 @@ export class Cluster {
 		const dir = path.join(this.runDir, 'import');
 		fs.mkdirSync(path.join(dir, 'workflows'), { recursive: true });
 		fs.writeFileSync(path.join(dir, 'credentials.json'), JSON.stringify(credentials, null, 2));
-		for (const wf of workflows) fs.writeFileSync(path.join(dir, 'workflows', `${wf.id}.json`), JSON.stringify(wf, null, 2));
-		await runN8nCli(['import:credentials', `--input=${path.join(dir, 'credentials.json')}`], { userFolder: this.mainFolder, env: this.env, timeoutMs: 300_000 });
-		await runN8nCli(['import:workflow', '--separate', `--input=${path.join(dir, 'workflows')}`], { userFolder: this.mainFolder, env: this.env });
+		for (const wf of workflows)
+			fs.writeFileSync(path.join(dir, 'workflows', `${wf.id}.json`), JSON.stringify(wf, null, 2));
+		await runN8nCli(['import:credentials', `--input=${path.join(dir, 'credentials.json')}`], {
+			userFolder: this.mainFolder,
+			env: this.env,
+			timeoutMs: 300_000,
+		});
+		await runN8nCli(['import:workflow', '--separate', `--input=${path.join(dir, 'workflows')}`], {
+			userFolder: this.mainFolder,
+			env: this.env,
+		});
 	}
 
 	async #start(name, { command, userFolder, env = {}, args = [], port, readyUrl }) {
 		await linkPackage({ userFolder, packageDir: this.packageDir });
-		const handle = await startN8n({ command, args, port, userFolder, env: { ...this.env, ...env }, readyUrl, timeoutMs: 240_000 });
+		const handle = await startN8n({
+			command,
+			args,
+			port,
+			userFolder,
+			env: { ...this.env, ...env },
+			readyUrl,
+			timeoutMs: 240_000,
+		});
 		trackPid(handle.pid, `n8n ${name}`);
 		handle.name = name;
 		this.processes.set(name, handle);
@@ -121,7 +150,11 @@ export class Cluster {
 			args: concurrency ? [`--concurrency=${concurrency}`] : [],
 			userFolder: this.folder(name),
 			port: await freePort(), // N8N_PORT: unused by a worker, but must not collide
-			env: { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
+			env: {
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			},
 			readyUrl: `http://127.0.0.1:${healthPort}/healthz/readiness`,
 		});
 	}

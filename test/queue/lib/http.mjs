@@ -36,7 +36,9 @@ export async function startBalancer({ upstreams = [] } = {}) {
 			return;
 		}
 		const started = Date.now();
-		res.on('finish', () => state.latencies.push([req.method, Date.now() - started, res.statusCode]));
+		res.on('finish', () =>
+			state.latencies.push([req.method, Date.now() - started, res.statusCode]),
+		);
 		const upstream = new URL(state.upstreams[state.next++ % state.upstreams.length]);
 		state.byUpstream[upstream.origin] = (state.byUpstream[upstream.origin] ?? 0) + 1;
 		const forward = http.request(
@@ -45,7 +47,11 @@ export async function startBalancer({ upstreams = [] } = {}) {
 				port: upstream.port,
 				method: req.method,
 				path: req.url,
-				headers: { ...req.headers, host: `127.0.0.1:${port}`, 'x-forwarded-for': req.socket.remoteAddress },
+				headers: {
+					...req.headers,
+					host: `127.0.0.1:${port}`,
+					'x-forwarded-for': req.socket.remoteAddress,
+				},
 				agent,
 			},
 			(answer) => {

@@ -21,14 +21,25 @@ export function postgresBinDir() {
 	if (!fs.existsSync(root)) return undefined;
 	const majors = fs
 		.readdirSync(root)
-		.filter((d) => fs.existsSync(path.join(root, d, 'bin', 'initdb')) && fs.existsSync(path.join(root, d, 'bin', 'postgres')))
+		.filter(
+			(d) =>
+				fs.existsSync(path.join(root, d, 'bin', 'initdb')) &&
+				fs.existsSync(path.join(root, d, 'bin', 'postgres')),
+		)
 		.sort((a, b) => Number(b) - Number(a));
 	return majors.length ? path.join(root, majors[0], 'bin') : undefined;
 }
 
 function run(cmd, args, { timeoutMs = 15 * 60_000, env } = {}) {
-	const res = spawnSync(cmd, args, { stdio: 'inherit', timeout: timeoutMs, env: { ...process.env, ...env } });
-	if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${res.status ?? res.signal ?? res.error?.message})`);
+	const res = spawnSync(cmd, args, {
+		stdio: 'inherit',
+		timeout: timeoutMs,
+		env: { ...process.env, ...env },
+	});
+	if (res.status !== 0)
+		throw new Error(
+			`${cmd} ${args.join(' ')} failed (${res.status ?? res.signal ?? res.error?.message})`,
+		);
 }
 
 /**
@@ -44,16 +55,26 @@ export function ensureDebianPackages() {
 	const t0 = Date.now();
 	const asRoot = process.getuid?.() === 0;
 	if (!asRoot && spawnSync('sudo', ['-n', 'true']).status !== 0) {
-		throw new Error(`missing ${missing.join(', ')} and this user cannot install them: run \`apt-get install -y ${missing.join(' ')}\` as root`);
+		throw new Error(
+			`missing ${missing.join(', ')} and this user cannot install them: run \`apt-get install -y ${missing.join(' ')}\` as root`,
+		);
 	}
 	const aptGet = (args, timeoutMs) =>
 		asRoot
 			? run('apt-get', args, { env: { DEBIAN_FRONTEND: 'noninteractive' }, timeoutMs })
-			: run('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], { timeoutMs });
-	say(`installing Debian's ${missing.join(' and ')} (apt-get update; apt-get install -y redis-server postgresql)`);
+			: run('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], {
+					timeoutMs,
+				});
+	say(
+		`installing Debian's ${missing.join(' and ')} (apt-get update; apt-get install -y redis-server postgresql)`,
+	);
 	aptGet(['update', '-qq'], 10 * 60_000);
-	aptGet(['install', '-y', '-qq', '--no-install-recommends', 'redis-server', 'postgresql'], 15 * 60_000);
-	if (!fs.existsSync(REDIS_SERVER) || !postgresBinDir()) throw new Error('apt-get ran but redis-server or PostgreSQL is still missing');
+	aptGet(
+		['install', '-y', '-qq', '--no-install-recommends', 'redis-server', 'postgresql'],
+		15 * 60_000,
+	);
+	if (!fs.existsSync(REDIS_SERVER) || !postgresBinDir())
+		throw new Error('apt-get ran but redis-server or PostgreSQL is still missing');
 	const seconds = (Date.now() - t0) / 1000;
 	say(`installed in ${seconds.toFixed(1)} s`);
 	return seconds;
@@ -116,7 +137,9 @@ export function redisCommand(port, ...words) {
 			if (data.endsWith('\r\n')) socket.end();
 		});
 		socket.on('close', () => resolve(data));
-		socket.write(`*${words.length}\r\n${words.map((w) => `$${Buffer.byteLength(String(w))}\r\n${w}\r\n`).join('')}`);
+		socket.write(
+			`*${words.length}\r\n${words.map((w) => `$${Buffer.byteLength(String(w))}\r\n${w}\r\n`).join('')}`,
+		);
 	});
 }
 
@@ -127,7 +150,22 @@ export async function startRedis({ dir, port }) {
 	const logFile = path.join(dir, 'redis.log');
 	const handle = spawnServer(
 		REDIS_SERVER,
-		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', dir, '--protected-mode', 'yes'],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--daemonize',
+			'no',
+			'--dir',
+			dir,
+			'--protected-mode',
+			'yes',
+		],
 		{ logFile, cwd: dir, label: 'redis' },
 	);
 	try {
@@ -185,26 +223,55 @@ export async function startPostgres({ dir, port, database = 'n8n' }) {
 		['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions'],
 		{ cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env }, ...asOwner },
 	);
-	if (init.status !== 0) throw new Error(`initdb failed (${init.status ?? init.signal}):\n${init.stdout}\n${init.stderr}`);
+	if (init.status !== 0)
+		throw new Error(
+			`initdb failed (${init.status ?? init.signal}):\n${init.stdout}\n${init.stderr}`,
+		);
 	const handle = spawnServer(
 		path.join(bin, 'postgres'),
 		[
-			'-D', dataDir,
-			'-p', String(port),
-			'-c', 'listen_addresses=127.0.0.1',
-			'-c', `unix_socket_directories=${dir}`,
-			'-c', 'fsync=off',
-			'-c', 'synchronous_commit=off',
-			'-c', 'full_page_writes=off',
-			'-c', 'max_connections=200',
+			'-D',
+			dataDir,
+			'-p',
+			String(port),
+			'-c',
+			'listen_addresses=127.0.0.1',
+			'-c',
+			`unix_socket_directories=${dir}`,
+			'-c',
+			'fsync=off',
+			'-c',
+			'synchronous_commit=off',
+			'-c',
+			'full_page_writes=off',
+			'-c',
+			'max_connections=200',
 		],
 		{ logFile, cwd: dir, label: 'postgres', env, ...asOwner },
 	);
 	const psql = (sql, db = 'postgres') =>
-		spawnSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', db, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
-			encoding: 'utf8',
-			timeout: 60_000,
-		});
+		spawnSync(
+			path.join(bin, 'psql'),
+			[
+				'-h',
+				'127.0.0.1',
+				'-p',
+				String(port),
+				'-U',
+				'postgres',
+				'-d',
+				db,
+				'-XAtq',
+				'-v',
+				'ON_ERROR_STOP=1',
+				'-c',
+				sql,
+			],
+			{
+				encoding: 'utf8',
+				timeout: 60_000,
+			},
+		);
 	try {
 		await waitFor(
 			() => {

@@ -8,7 +8,11 @@ import type { KnolyxOperation } from '../types';
 const displayOptions = { show: { resource: ['course'], operation: ['get'] } };
 
 export const get: KnolyxOperation<{ courseId: number }> = {
-	option: { name: 'Get', description: 'Get one course by ID. Needs COURSE_GET.', action: 'Get a course' },
+	option: {
+		name: 'Get',
+		description: 'Get one course by ID. Needs COURSE_GET.',
+		action: 'Get a course',
+	},
 	description: updateDisplayOptions(displayOptions, [resourceLocator('course')]),
 	prepare(itemIndex) {
 		return { courseId: requireId(this, itemIndex, 'courseId', 'Course') };

@@ -10,7 +10,8 @@ const displayOptions = { show: { resource: ['course'], operation: ['getAll'] } }
 export const getAll: KnolyxOperation<PagedParams> = {
 	option: {
 		name: 'Get Many',
-		description: 'List courses (ID and title), e.g. to find a course ID by its title. Needs COURSE_LIST.',
+		description:
+			'List courses (ID and title), e.g. to find a course ID by its title. Needs COURSE_LIST.',
 		action: 'Get many courses',
 	},
 	description: updateDisplayOptions(displayOptions, returnAllAndLimit),

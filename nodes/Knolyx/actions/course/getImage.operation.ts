@@ -41,20 +41,32 @@ export const getImage: KnolyxOperation<GetImageParams> = {
 		description: 'Download the course image as a file (binary output). Needs COURSE_GET.',
 		action: 'Get the image of a course',
 	},
-	description: updateDisplayOptions(displayOptions, [resourceLocator('course'), binaryPropertyField]),
+	description: updateDisplayOptions(displayOptions, [
+		resourceLocator('course'),
+		binaryPropertyField,
+	]),
 	outputsFile: true,
 	prepare(itemIndex) {
 		return {
 			courseId: requireId(this, itemIndex, 'courseId', 'Course'),
-			binaryPropertyName: requireString(this, itemIndex, 'binaryPropertyName', 'Put Output File in Field'),
+			binaryPropertyName: requireString(
+				this,
+				itemIndex,
+				'binaryPropertyName',
+				'Put Output File in Field',
+			),
 		};
 	},
 	async execute({ courseId, binaryPropertyName }, runtime): Promise<FileResult> {
 		const { body: file } = await getCourseImage(runtime.client, courseId, runtime.itemIndex);
 		if (file.data.length === 0) {
-			throw new NodeOperationError(this.getNode(), `Course ${courseId} has no image: Knolyx answered with an empty file`, {
-				itemIndex: runtime.itemIndex,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`Course ${courseId} has no image: Knolyx answered with an empty file`,
+				{
+					itemIndex: runtime.itemIndex,
+				},
+			);
 		}
 		// The bytes decide, not the Content-Type: a problem+json, a sign-in page or a PNG sent
 		// without a type are told apart by their first bytes.
@@ -74,7 +86,12 @@ export const getImage: KnolyxOperation<GetImageParams> = {
 		const fileName = file.fileName ?? `course-${courseId}-image${extension ? `.${extension}` : ''}`;
 		const binary = await this.helpers.prepareBinaryData(file.data, fileName, mimeType);
 		return {
-			json: { courseId, fileName: binary.fileName, mimeType: binary.mimeType, fileSize: file.data.length },
+			json: {
+				courseId,
+				fileName: binary.fileName,
+				mimeType: binary.mimeType,
+				fileSize: file.data.length,
+			},
 			binary: { [binaryPropertyName]: binary },
 		};
 	},

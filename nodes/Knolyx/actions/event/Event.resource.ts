@@ -6,4 +6,11 @@ import { getAll } from './getAll.operation';
 import { getAttendees } from './getAttendees.operation';
 import { register } from './register.operation';
 
-export const event = defineResource('event', 'register', { register, attend, cancelAttendance, get, getAll, getAttendees });
+export const event = defineResource('event', 'register', {
+	register,
+	attend,
+	cancelAttendance,
+	get,
+	getAll,
+	getAttendees,
+});

@@ -19,7 +19,11 @@ export const cancelAttendance: KnolyxOperation<AttendanceParams> = {
 		return readAttendance(this, itemIndex);
 	},
 	async execute({ communityId, eventId, userId }, runtime) {
-		const { body } = await cancelAttendanceCall(runtime.client, { communityId, eventId, userId }, runtime.itemIndex);
+		const { body } = await cancelAttendanceCall(
+			runtime.client,
+			{ communityId, eventId, userId },
+			runtime.itemIndex,
+		);
 		return { ...asObject(body), communityId, eventId, userId, attending: false };
 	},
 };

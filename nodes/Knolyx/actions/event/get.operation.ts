@@ -9,7 +9,11 @@ import { communityField, eventField, readEventRef } from './shared';
 const displayOptions = { show: { resource: ['event'], operation: ['get'] } };
 
 export const get: KnolyxOperation<EventRef> = {
-	option: { name: 'Get', description: 'Get one event of a community. Needs EVENT_READ.', action: 'Get an event' },
+	option: {
+		name: 'Get',
+		description: 'Get one event of a community. Needs EVENT_READ.',
+		action: 'Get an event',
+	},
 	description: updateDisplayOptions(displayOptions, [communityField, eventField]),
 	prepare(itemIndex) {
 		return readEventRef(this, itemIndex);

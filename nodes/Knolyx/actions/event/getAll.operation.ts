@@ -10,12 +10,23 @@ import { communityField } from './shared';
 const displayOptions = { show: { resource: ['event'], operation: ['getAll'] } };
 
 export const getAll: KnolyxOperation<PagedParams & { communityId: number }> = {
-	option: { name: 'Get Many', description: 'List the events of a community. Needs EVENT_READ.', action: 'Get many events' },
+	option: {
+		name: 'Get Many',
+		description: 'List the events of a community. Needs EVENT_READ.',
+		action: 'Get many events',
+	},
 	description: updateDisplayOptions(displayOptions, [communityField, ...returnAllAndLimit]),
 	prepare(itemIndex) {
-		return { communityId: requireId(this, itemIndex, 'communityId', 'Community ID'), ...readPaged(this, itemIndex) };
+		return {
+			communityId: requireId(this, itemIndex, 'communityId', 'Community ID'),
+			...readPaged(this, itemIndex),
+		};
 	},
 	async execute({ communityId, returnAll, limit }, runtime) {
-		return await listEvents(runtime.client, communityId, { returnAll, limit, itemIndex: runtime.itemIndex });
+		return await listEvents(runtime.client, communityId, {
+			returnAll,
+			limit,
+			itemIndex: runtime.itemIndex,
+		});
 	},
 };

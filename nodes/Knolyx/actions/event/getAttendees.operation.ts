@@ -15,11 +15,19 @@ export const getAttendees: KnolyxOperation<PagedParams & EventRef> = {
 		description: 'List the attendees of an event. Needs EVENT_READ.',
 		action: 'Get attendees of an event',
 	},
-	description: updateDisplayOptions(displayOptions, [communityField, eventField, ...returnAllAndLimit]),
+	description: updateDisplayOptions(displayOptions, [
+		communityField,
+		eventField,
+		...returnAllAndLimit,
+	]),
 	prepare(itemIndex) {
 		return { ...readEventRef(this, itemIndex), ...readPaged(this, itemIndex) };
 	},
 	async execute({ communityId, eventId, returnAll, limit }, runtime) {
-		return await listAttendees(runtime.client, { communityId, eventId }, { returnAll, limit, itemIndex: runtime.itemIndex });
+		return await listAttendees(
+			runtime.client,
+			{ communityId, eventId },
+			{ returnAll, limit, itemIndex: runtime.itemIndex },
+		);
 	},
 };

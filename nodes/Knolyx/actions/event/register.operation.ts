@@ -32,12 +32,24 @@ export const register: KnolyxOperation<EventRef & Enrolment> = {
 			user: readUser(this, itemIndex),
 			workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup'),
 			...readEventRef(this, itemIndex),
-			removalDate: optionalApiDate(this, itemIndex, this.getNodeParameter('removalDate', itemIndex, ''), 'Removal Date'),
+			removalDate: optionalApiDate(
+				this,
+				itemIndex,
+				this.getNodeParameter('removalDate', itemIndex, ''),
+				'Removal Date',
+			),
 		};
 	},
 	async execute(params, runtime) {
-		const { provisioned, userId, membership } = await provisionAndAddMemberWithUserId(runtime, params);
-		const attendanceResult = await attendEvent(runtime.client, { communityId: params.communityId, eventId: params.eventId, userId }, runtime.itemIndex);
+		const { provisioned, userId, membership } = await provisionAndAddMemberWithUserId(
+			runtime,
+			params,
+		);
+		const attendanceResult = await attendEvent(
+			runtime.client,
+			{ communityId: params.communityId, eventId: params.eventId, userId },
+			runtime.itemIndex,
+		);
 		return {
 			email: params.user.email,
 			userId,

@@ -40,9 +40,16 @@ export interface AttendanceParams extends EventRef {
 export const attendanceFields: INodeProperties[] = [
 	communityField,
 	eventField,
-	idField('userId', 'User ID', 'Numeric Knolyx ID of the user, e.g. the "id" returned by User → Provision'),
+	idField(
+		'userId',
+		'User ID',
+		'Numeric Knolyx ID of the user, e.g. the "id" returned by User → Provision',
+	),
 ];
 
 export function readAttendance(ctx: IExecuteFunctions, itemIndex: number): AttendanceParams {
-	return { ...readEventRef(ctx, itemIndex), userId: requireId(ctx, itemIndex, 'userId', 'User ID') };
+	return {
+		...readEventRef(ctx, itemIndex),
+		userId: requireId(ctx, itemIndex, 'userId', 'User ID'),
+	};
 }

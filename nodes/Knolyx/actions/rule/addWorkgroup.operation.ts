@@ -25,7 +25,10 @@ export const addWorkgroup: KnolyxOperation<EditParams> = {
 	prepare(itemIndex) {
 		const { courseId, ruleName } = readRuleTarget(this, itemIndex);
 		const workgroupId = requireId(this, itemIndex, 'workgroupId', 'Workgroup');
-		return { courseId, edit: { kind: 'addWorkgroup', ruleName, workgroupId, defaults: paymentRuleDefaults() } };
+		return {
+			courseId,
+			edit: { kind: 'addWorkgroup', ruleName, workgroupId, defaults: paymentRuleDefaults() },
+		};
 	},
 	async execute(params, runtime) {
 		return await runRuleEdit(params, runtime);

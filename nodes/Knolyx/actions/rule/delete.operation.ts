@@ -10,7 +10,8 @@ const displayOptions = { show: { resource: ['rule'], operation: ['delete'] } };
 export const deleteRule: KnolyxOperation<EditParams> = {
 	option: {
 		name: 'Delete',
-		description: 'Delete the named rule only; every other rule is kept. Needs BUSINESS_RULE_MANAGE.',
+		description:
+			'Delete the named rule only; every other rule is kept. Needs BUSINESS_RULE_MANAGE.',
 		action: 'Delete a course rule',
 	},
 	description: updateDisplayOptions(displayOptions, [resourceLocator('course'), ruleNameField]),

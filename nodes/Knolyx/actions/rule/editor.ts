@@ -1,7 +1,13 @@
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { KnolyxClient } from '../../transport';
-import { asNodeError, networkErrorCode, outcomeUnknown, readRules, saveRules } from '../../transport';
+import {
+	asNodeError,
+	networkErrorCode,
+	outcomeUnknown,
+	readRules,
+	saveRules,
+} from '../../transport';
 import { plainCopy } from '../../helpers/json';
 import type { EditOutcome, Rule, RuleEdit } from '../../helpers/rules';
 import { applyRuleEdit, asRuleList } from '../../helpers/rules';
@@ -37,7 +43,12 @@ interface Entry {
 
 const MAX_ROUNDS = 5;
 
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
+const TIMEOUT_CODES = new Set([
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'ECONNABORTED',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
 
 /** Per-process chain of promises per course: one edit batch at a time. */
 const courseLocks = new Map<string, Promise<void>>();
@@ -123,7 +134,11 @@ class RuleEditor {
 				entry.first ??= outcome;
 			} catch (error) {
 				entry.failed = true;
-				entry.reject(new NodeOperationError(this.client.node, (error as Error).message, { itemIndex: entry.itemIndex }));
+				entry.reject(
+					new NodeOperationError(this.client.node, (error as Error).message, {
+						itemIndex: entry.itemIndex,
+					}),
+				);
 			}
 		}
 		// By content, not identity: items that set the same rule to different values (upsert)
@@ -132,7 +147,11 @@ class RuleEditor {
 		for (const entry of entries) {
 			if (entry.failed) continue;
 			const rule = list.find((r) => r.name === entry.edit.ruleName);
-			entry.resolve({ outcome: entry.first as EditOutcome, rule: rule && plainCopy(rule), ruleCount: list.length });
+			entry.resolve({
+				outcome: entry.first as EditOutcome,
+				rule: rule && plainCopy(rule),
+				ruleCount: list.length,
+			});
 		}
 		return true;
 	}
@@ -168,7 +187,11 @@ class RuleEditor {
 function canonical(value: unknown): string {
 	return JSON.stringify(value, (_key, entry: unknown) =>
 		entry && typeof entry === 'object' && !Array.isArray(entry)
-			? Object.fromEntries(Object.entries(entry as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+			? Object.fromEntries(
+					Object.entries(entry as Record<string, unknown>).sort(([a], [b]) =>
+						a < b ? -1 : a > b ? 1 : 0,
+					),
+				)
 			: entry,
 	);
 }

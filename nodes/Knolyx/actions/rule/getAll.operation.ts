@@ -8,8 +8,14 @@ import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 
 export const getAll: KnolyxOperation<{ courseId: number }> = {
-	option: { name: 'Get Many', description: 'Read the access rules of a course. Needs BUSINESS_RULE_MANAGE.', action: 'Get many course rules' },
-	description: updateDisplayOptions({ show: { resource: ['rule'], operation: ['getAll'] } }, [resourceLocator('course')]),
+	option: {
+		name: 'Get Many',
+		description: 'Read the access rules of a course. Needs BUSINESS_RULE_MANAGE.',
+		action: 'Get many course rules',
+	},
+	description: updateDisplayOptions({ show: { resource: ['rule'], operation: ['getAll'] } }, [
+		resourceLocator('course'),
+	]),
 	prepare(itemIndex) {
 		return { courseId: requireId(this, itemIndex, 'courseId', 'Course') };
 	},

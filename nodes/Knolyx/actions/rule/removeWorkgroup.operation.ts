@@ -11,7 +11,8 @@ const displayOptions = { show: { resource: ['rule'], operation: ['removeWorkgrou
 export const removeWorkgroup: KnolyxOperation<EditParams> = {
 	option: {
 		name: 'Remove Workgroup',
-		description: 'Take a workgroup out of the named rule. Other rules and associations are kept. Needs BUSINESS_RULE_MANAGE.',
+		description:
+			'Take a workgroup out of the named rule. Other rules and associations are kept. Needs BUSINESS_RULE_MANAGE.',
 		action: 'Remove a workgroup from a course rule',
 	},
 	description: updateDisplayOptions(displayOptions, [
@@ -22,7 +23,14 @@ export const removeWorkgroup: KnolyxOperation<EditParams> = {
 	mergesItems: true,
 	prepare(itemIndex) {
 		const { courseId, ruleName } = readRuleTarget(this, itemIndex);
-		return { courseId, edit: { kind: 'removeWorkgroup', ruleName, workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup') } };
+		return {
+			courseId,
+			edit: {
+				kind: 'removeWorkgroup',
+				ruleName,
+				workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup'),
+			},
+		};
 	},
 	async execute(params, runtime) {
 		return await runRuleEdit(params, runtime);

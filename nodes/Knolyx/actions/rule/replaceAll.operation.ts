@@ -15,7 +15,8 @@ const displayOptions = { show: { resource: ['rule'], operation: ['replaceAll'] }
 export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = {
 	option: {
 		name: 'Replace All',
-		description: 'Save a complete rule list (rules left out are deleted). Needs BUSINESS_RULE_MANAGE.',
+		description:
+			'Save a complete rule list (rules left out are deleted). Needs BUSINESS_RULE_MANAGE.',
 		action: 'Replace all rules of a course',
 	},
 	description: updateDisplayOptions(displayOptions, [
@@ -48,7 +49,8 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = 
 					name: 'allowEmpty',
 					type: 'boolean',
 					default: false,
-					description: 'Whether to allow saving an empty list, which deletes every rule of the course',
+					description:
+						'Whether to allow saving an empty list, which deletes every rule of the course',
 				},
 			],
 		},
@@ -60,16 +62,28 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = 
 			try {
 				value = parseLossless(value);
 			} catch (error) {
-				throw invalid(this, itemIndex, 'Rules (JSON)', `is not valid JSON: ${(error as Error).message}`);
+				throw invalid(
+					this,
+					itemIndex,
+					'Rules (JSON)',
+					`is not valid JSON: ${(error as Error).message}`,
+				);
 			}
 		}
 		let rules: Rule[];
 		try {
 			rules = asRuleList(value);
 		} catch {
-			throw invalid(this, itemIndex, 'Rules (JSON)', 'must be a JSON array of rules, each with a "name"');
+			throw invalid(
+				this,
+				itemIndex,
+				'Rules (JSON)',
+				'must be a JSON array of rules, each with a "name"',
+			);
 		}
-		const { allowEmpty } = this.getNodeParameter('options', itemIndex, {}) as { allowEmpty?: boolean };
+		const { allowEmpty } = this.getNodeParameter('options', itemIndex, {}) as {
+			allowEmpty?: boolean;
+		};
 		if (rules.length === 0 && !allowEmpty) {
 			throw invalid(
 				this,
@@ -98,7 +112,13 @@ function asSent(read: Rule, sent: Rule): Rule {
 }
 
 function holds(read: Rule[], sent: Rule[]): boolean {
-	return read.length === sent.length && sameContent(read.map((rule, i) => asSent(rule, sent[i])), sent);
+	return (
+		read.length === sent.length &&
+		sameContent(
+			read.map((rule, i) => asSent(rule, sent[i])),
+			sent,
+		)
+	);
 }
 
 /**
@@ -107,7 +127,12 @@ function holds(read: Rule[], sent: Rule[]): boolean {
  * what was read: sent again), or something else happened meanwhile: then nothing is sent and
  * the item fails, so a list saved by someone else in between is never overwritten blindly.
  */
-async function replaceRules(client: KnolyxClient, courseId: number, rules: Rule[], itemIndex: number): Promise<Rule[]> {
+async function replaceRules(
+	client: KnolyxClient,
+	courseId: number,
+	rules: Rule[],
+	itemIndex: number,
+): Promise<Rule[]> {
 	// Read as given (a rule without a name is no reason to refuse replacing the list).
 	const readList = async (): Promise<Rule[]> => {
 		const { body } = await readRules(client, courseId, itemIndex);
@@ -135,8 +160,12 @@ async function replaceRules(client: KnolyxClient, courseId: number, rules: Rule[
 			}
 		}
 	}
-	throw new NodeOperationError(client.node, `The rules of course ${courseId} could not be saved: the platform kept failing to answer`, {
-		itemIndex,
-		description: 'Nothing was saved (the rules are as they were). Try again later.',
-	});
+	throw new NodeOperationError(
+		client.node,
+		`The rules of course ${courseId} could not be saved: the platform kept failing to answer`,
+		{
+			itemIndex,
+			description: 'Nothing was saved (the rules are as they were). Try again later.',
+		},
+	);
 }

@@ -26,14 +26,19 @@ export const ruleNameField: INodeProperties = {
 
 function readRuleName(ctx: IExecuteFunctions, itemIndex: number, courseId: number): string {
 	const value = ctx.getNodeParameter('ruleName', itemIndex, '') as unknown;
-	if (value === undefined || value === null || String(value).trim() === '') return defaultRuleName(courseId);
+	if (value === undefined || value === null || String(value).trim() === '')
+		return defaultRuleName(courseId);
 	if (typeof value !== 'string') throw invalid(ctx, itemIndex, 'Rule Name', 'expected text');
-	if (value.trim().length > 255) throw invalid(ctx, itemIndex, 'Rule Name', 'is longer than 255 characters');
+	if (value.trim().length > 255)
+		throw invalid(ctx, itemIndex, 'Rule Name', 'is longer than 255 characters');
 	return value.trim();
 }
 
 /** The course and the rule an item edits (Course, then Rule Name), checked. */
-export function readRuleTarget(ctx: IExecuteFunctions, itemIndex: number): { courseId: number; ruleName: string } {
+export function readRuleTarget(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): { courseId: number; ruleName: string } {
 	const courseId = requireId(ctx, itemIndex, 'courseId', 'Course');
 	return { courseId, ruleName: readRuleName(ctx, itemIndex, courseId) };
 }
@@ -44,7 +49,10 @@ export interface EditParams {
 	edit: RuleEdit;
 }
 
-const actionWords: Record<RuleEdit['kind'], [changedNew: string, changedExisting: string, unchanged: string]> = {
+const actionWords: Record<
+	RuleEdit['kind'],
+	[changedNew: string, changedExisting: string, unchanged: string]
+> = {
 	addWorkgroup: ['created', 'workgroupAdded', 'alreadyPresent'],
 	removeWorkgroup: ['', 'workgroupRemoved', 'notPresent'],
 	upsert: ['created', 'updated', 'unchanged'],
@@ -63,7 +71,10 @@ function editResult(courseId: number, edit: RuleEdit, result: RuleEditResult): I
 }
 
 /** A safe edit's `execute`: the run's rule editor applies it (merged with the run's other edits of the course). */
-export async function runRuleEdit({ courseId, edit }: EditParams, runtime: OperationRuntime): Promise<IDataObject> {
+export async function runRuleEdit(
+	{ courseId, edit }: EditParams,
+	runtime: OperationRuntime,
+): Promise<IDataObject> {
 	const result = await ruleEditorOf(runtime.client).edit(courseId, edit, runtime.itemIndex);
 	return editResult(courseId, edit, result);
 }

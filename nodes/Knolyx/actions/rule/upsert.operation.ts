@@ -13,7 +13,8 @@ const displayOptions = { show: { resource: ['rule'], operation: ['upsert'] } };
 export const upsert: KnolyxOperation<EditParams> = {
 	option: {
 		name: 'Create or Update',
-		description: 'Create a new record, or update the current one if it already exists (upsert). Needs BUSINESS_RULE_MANAGE.',
+		description:
+			'Create a new record, or update the current one if it already exists (upsert). Needs BUSINESS_RULE_MANAGE.',
 		action: 'Create or update a course rule',
 	},
 	description: updateDisplayOptions(displayOptions, [
@@ -68,11 +69,22 @@ export const upsert: KnolyxOperation<EditParams> = {
 			throw invalid(this, itemIndex, 'Type', 'must be PRIVATE, PUBLIC or unchanged');
 		}
 		if (type !== 'unchanged') fields.type = type;
-		const start = optionalApiDate(this, itemIndex, this.getNodeParameter('startDateTime', itemIndex, ''), 'Start');
-		const end = optionalApiDate(this, itemIndex, this.getNodeParameter('endDateTime', itemIndex, ''), 'End');
+		const start = optionalApiDate(
+			this,
+			itemIndex,
+			this.getNodeParameter('startDateTime', itemIndex, ''),
+			'Start',
+		);
+		const end = optionalApiDate(
+			this,
+			itemIndex,
+			this.getNodeParameter('endDateTime', itemIndex, ''),
+			'End',
+		);
 		if (start !== null) fields.startDateTime = start;
 		if (end !== null) fields.endDateTime = end;
-		if (start !== null && end !== null && start >= end) throw invalid(this, itemIndex, 'End', 'must be after Start');
+		if (start !== null && end !== null && start >= end)
+			throw invalid(this, itemIndex, 'End', 'must be after Start');
 		const rawIds = this.getNodeParameter('workgroupIds', itemIndex, '');
 		const ids = parseIdList(this, itemIndex, rawIds, 'Workgroup IDs');
 		if (ids.length > 0) fields.workgroupIds = ids;

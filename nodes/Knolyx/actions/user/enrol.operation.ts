@@ -20,14 +20,22 @@ export const enrol: KnolyxOperation<Enrolment> = {
 	},
 	description: updateDisplayOptions(displayOptions, [
 		...userFields,
-		resourceLocator('workgroup', 'The workgroup assigned to a rule of the course; membership gives access to the course'),
+		resourceLocator(
+			'workgroup',
+			'The workgroup assigned to a rule of the course; membership gives access to the course',
+		),
 		removalDateField,
 	]),
 	prepare(this: IExecuteFunctions, itemIndex) {
 		return {
 			user: readUser(this, itemIndex),
 			workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup'),
-			removalDate: optionalApiDate(this, itemIndex, this.getNodeParameter('removalDate', itemIndex, ''), 'Removal Date'),
+			removalDate: optionalApiDate(
+				this,
+				itemIndex,
+				this.getNodeParameter('removalDate', itemIndex, ''),
+				'Removal Date',
+			),
 		};
 	},
 	async execute(params, runtime) {

@@ -1,6 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { GENDER_UNCHANGED, optionalGender, requireEmail, requireString } from '../../helpers/validation';
+import {
+	GENDER_UNCHANGED,
+	optionalGender,
+	requireEmail,
+	requireString,
+} from '../../helpers/validation';
 import type { UserInput } from '../../transport';
 import { emailField } from '../common';
 
@@ -26,13 +31,19 @@ export const userFields: INodeProperties[] = [
 		name: 'gender',
 		type: 'options',
 		options: [
-			{ name: 'Leave Unchanged', value: GENDER_UNCHANGED, description: 'Send no gender: an existing user keeps theirs, a new user gets the Knolyx default (Non-Binary)' },
+			{
+				name: 'Leave Unchanged',
+				value: GENDER_UNCHANGED,
+				description:
+					'Send no gender: an existing user keeps theirs, a new user gets the Knolyx default (Non-Binary)',
+			},
 			{ name: 'Female', value: 'FEMALE' },
 			{ name: 'Male', value: 'MALE' },
 			{ name: 'Non-Binary', value: 'NON-BINARY' },
 		],
 		default: GENDER_UNCHANGED,
-		description: 'Sent only when chosen. From an expression: FEMALE, MALE, NON-BINARY, or empty to leave it unchanged.',
+		description:
+			'Sent only when chosen. From an expression: FEMALE, MALE, NON-BINARY, or empty to leave it unchanged.',
 	},
 ];
 

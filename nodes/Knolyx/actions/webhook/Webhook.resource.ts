@@ -6,4 +6,11 @@ import { getAll } from './getAll.operation';
 import { ping } from './ping.operation';
 import { pingAll } from './pingAll.operation';
 
-export const webhook = defineResource('webhook', 'getAll', { create, getAll, get, delete: deleteWebhook, pingAll, ping });
+export const webhook = defineResource('webhook', 'getAll', {
+	create,
+	getAll,
+	get,
+	delete: deleteWebhook,
+	pingAll,
+	ping,
+});

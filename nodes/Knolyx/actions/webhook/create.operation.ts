@@ -50,7 +50,8 @@ const properties: INodeProperties[] = [
 export const create: KnolyxOperation<CreateParams> = {
 	option: {
 		name: 'Create',
-		description: 'Register a URL that receives events; Knolyx pings it at once. Needs WEBHOOK_MANAGE.',
+		description:
+			'Register a URL that receives events; Knolyx pings it at once. Needs WEBHOOK_MANAGE.',
 		action: 'Create a webhook',
 	},
 	description: updateDisplayOptions(displayOptions, properties),
@@ -85,7 +86,9 @@ export const create: KnolyxOperation<CreateParams> = {
 			url: params.url,
 			...asObject(created.body),
 			// The new webhook's id whatever the answer's shape ({ webhookId }, a bare id, or none: found in the list).
-			...(created.id !== undefined && asObject(created.body).id === undefined ? { id: created.id } : {}),
+			...(created.id !== undefined && asObject(created.body).id === undefined
+				? { id: created.id }
+				: {}),
 			securityToken: params.securityToken,
 			securityTokenGenerated: params.generated,
 		};

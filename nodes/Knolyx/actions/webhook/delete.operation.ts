@@ -8,13 +8,19 @@ import { readWebhookId, webhookIdField } from './shared';
 const displayOptions = { show: { resource: ['webhook'], operation: ['delete'] } };
 
 export const deleteWebhook: KnolyxOperation<{ webhookId: string }> = {
-	option: { name: 'Delete', description: 'Delete a webhook. Needs WEBHOOK_MANAGE.', action: 'Delete a webhook' },
+	option: {
+		name: 'Delete',
+		description: 'Delete a webhook. Needs WEBHOOK_MANAGE.',
+		action: 'Delete a webhook',
+	},
 	description: updateDisplayOptions(displayOptions, [webhookIdField]),
 	prepare(itemIndex) {
 		return { webhookId: readWebhookId(this, itemIndex) };
 	},
 	async execute({ webhookId }, runtime) {
-		const { body } = await deleteWebhookCall(runtime.client, webhookId, { itemIndex: runtime.itemIndex });
+		const { body } = await deleteWebhookCall(runtime.client, webhookId, {
+			itemIndex: runtime.itemIndex,
+		});
 		return { ...asObject(body), webhookId, deleted: true };
 	},
 };

@@ -8,7 +8,11 @@ import { readWebhookId, webhookIdField } from './shared';
 const displayOptions = { show: { resource: ['webhook'], operation: ['get'] } };
 
 export const get: KnolyxOperation<{ webhookId: string }> = {
-	option: { name: 'Get', description: 'Get one webhook. Needs WEBHOOK_MANAGE.', action: 'Get a webhook' },
+	option: {
+		name: 'Get',
+		description: 'Get one webhook. Needs WEBHOOK_MANAGE.',
+		action: 'Get a webhook',
+	},
 	description: updateDisplayOptions(displayOptions, [webhookIdField]),
 	prepare(itemIndex) {
 		return { webhookId: readWebhookId(this, itemIndex) };

@@ -2,7 +2,11 @@ import { listWebhooks, webhookEntries } from '../../transport';
 import type { KnolyxOperation } from '../types';
 
 export const getAll: KnolyxOperation<Record<string, never>> = {
-	option: { name: 'Get Many', description: 'List many webhooks. Needs WEBHOOK_MANAGE.', action: 'Get many webhooks' },
+	option: {
+		name: 'Get Many',
+		description: 'List many webhooks. Needs WEBHOOK_MANAGE.',
+		action: 'Get many webhooks',
+	},
 	description: [],
 	prepare() {
 		return {};

@@ -6,7 +6,11 @@ import { ping as pingWebhooks, readWebhookId, webhookIdField } from './shared';
 const displayOptions = { show: { resource: ['webhook'], operation: ['ping'] } };
 
 export const ping: KnolyxOperation<{ webhookId: string }> = {
-	option: { name: 'Ping', description: 'Send a PING event to one webhook. Needs WEBHOOK_MANAGE.', action: 'Ping a webhook' },
+	option: {
+		name: 'Ping',
+		description: 'Send a PING event to one webhook. Needs WEBHOOK_MANAGE.',
+		action: 'Ping a webhook',
+	},
 	description: updateDisplayOptions(displayOptions, [webhookIdField]),
 	prepare(itemIndex) {
 		return { webhookId: readWebhookId(this, itemIndex) };

@@ -2,7 +2,11 @@ import type { KnolyxOperation } from '../types';
 import { ping } from './shared';
 
 export const pingAll: KnolyxOperation<Record<string, never>> = {
-	option: { name: 'Ping All', description: 'Send a PING event to every webhook. Needs WEBHOOK_MANAGE.', action: 'Ping all webhooks' },
+	option: {
+		name: 'Ping All',
+		description: 'Send a PING event to every webhook. Needs WEBHOOK_MANAGE.',
+		action: 'Ping all webhooks',
+	},
 	description: [],
 	prepare() {
 		return {};

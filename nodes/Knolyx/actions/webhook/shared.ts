@@ -20,7 +20,12 @@ export const webhookIdField: INodeProperties = {
 export function readWebhookId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const id = requireString(ctx, itemIndex, 'webhookId', 'Webhook ID');
 	if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
-		throw invalid(ctx, itemIndex, 'Webhook ID', `"${id.slice(0, 60)}" is not a webhook ID (letters, digits, - and _ only)`);
+		throw invalid(
+			ctx,
+			itemIndex,
+			'Webhook ID',
+			`"${id.slice(0, 60)}" is not a webhook ID (letters, digits, - and _ only)`,
+		);
 	}
 	return id;
 }

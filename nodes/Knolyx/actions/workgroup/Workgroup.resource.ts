@@ -3,4 +3,8 @@ import { addMember } from './addMember.operation';
 import { getAll } from './getAll.operation';
 import { removeMember } from './removeMember.operation';
 
-export const workgroup = defineResource('workgroup', 'addMember', { addMember, getAll, removeMember });
+export const workgroup = defineResource('workgroup', 'addMember', {
+	addMember,
+	getAll,
+	removeMember,
+});

@@ -29,7 +29,12 @@ export const addMember: KnolyxOperation<AddMemberParams> = {
 		return {
 			workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup'),
 			email: requireEmail(this, itemIndex),
-			removalDate: optionalApiDate(this, itemIndex, this.getNodeParameter('removalDate', itemIndex, ''), 'Removal Date'),
+			removalDate: optionalApiDate(
+				this,
+				itemIndex,
+				this.getNodeParameter('removalDate', itemIndex, ''),
+				'Removal Date',
+			),
 		};
 	},
 	async execute(params, runtime) {

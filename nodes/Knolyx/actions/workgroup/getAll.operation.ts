@@ -6,8 +6,15 @@ import type { PagedParams } from '../common';
 import type { KnolyxOperation } from '../types';
 
 export const getAll: KnolyxOperation<PagedParams> = {
-	option: { name: 'Get Many', description: 'List workgroups (ID and name). Needs WORKGROUP_LIST.', action: 'Get many workgroups' },
-	description: updateDisplayOptions({ show: { resource: ['workgroup'], operation: ['getAll'] } }, returnAllAndLimit),
+	option: {
+		name: 'Get Many',
+		description: 'List workgroups (ID and name). Needs WORKGROUP_LIST.',
+		action: 'Get many workgroups',
+	},
+	description: updateDisplayOptions(
+		{ show: { resource: ['workgroup'], operation: ['getAll'] } },
+		returnAllAndLimit,
+	),
 	prepare(itemIndex) {
 		return readPaged(this, itemIndex);
 	},

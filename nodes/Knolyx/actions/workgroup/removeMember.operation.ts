@@ -29,7 +29,11 @@ export const removeMember: KnolyxOperation<RemoveMemberParams> = {
 		};
 	},
 	async execute({ workgroupId, email }, runtime) {
-		const { body } = await removeMemberCall(runtime.client, { workgroupId, email }, runtime.itemIndex);
+		const { body } = await removeMemberCall(
+			runtime.client,
+			{ workgroupId, email },
+			runtime.itemIndex,
+		);
 		return { ...asObject(body), workgroupId, email, removed: true };
 	},
 };

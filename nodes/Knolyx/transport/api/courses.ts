@@ -13,12 +13,20 @@ export async function listCourses(client: KnolyxClient, paging: Paging): Promise
 }
 
 /** `courseGet`. */
-export async function getCourse(client: KnolyxClient, courseId: number, itemIndex?: number): Promise<KnolyxResponse> {
+export async function getCourse(
+	client: KnolyxClient,
+	courseId: number,
+	itemIndex?: number,
+): Promise<KnolyxResponse> {
 	return await client.call(ENDPOINTS.courseGet, { params: { courseId }, itemIndex });
 }
 
 /** `courseImage`: the course's image file. */
-export async function getCourseImage(client: KnolyxClient, courseId: number, itemIndex?: number): Promise<KnolyxResponse<KnolyxFile>> {
+export async function getCourseImage(
+	client: KnolyxClient,
+	courseId: number,
+	itemIndex?: number,
+): Promise<KnolyxResponse<KnolyxFile>> {
 	return await client.call<KnolyxFile>(ENDPOINTS.courseImage, {
 		params: { courseId },
 		subject: { notFound: `course ${courseId}, or its image: the course may have none` },

@@ -19,22 +19,44 @@ export interface Attendance {
 }
 
 /** `eventList`: the events of a community. */
-export async function listEvents(client: KnolyxClient, communityId: number, paging: Paging): Promise<IDataObject[]> {
-	return await client.callPaged<IDataObject>(ENDPOINTS.eventList, { params: { communityId }, ...paging });
+export async function listEvents(
+	client: KnolyxClient,
+	communityId: number,
+	paging: Paging,
+): Promise<IDataObject[]> {
+	return await client.callPaged<IDataObject>(ENDPOINTS.eventList, {
+		params: { communityId },
+		...paging,
+	});
 }
 
 /** `eventGet`. */
-export async function getEvent(client: KnolyxClient, event: EventRef, itemIndex?: number): Promise<KnolyxResponse> {
+export async function getEvent(
+	client: KnolyxClient,
+	event: EventRef,
+	itemIndex?: number,
+): Promise<KnolyxResponse> {
 	return await client.call(ENDPOINTS.eventGet, { params: { ...event }, itemIndex });
 }
 
 /** `eventAttendees`: the attendees of an event. */
-export async function listAttendees(client: KnolyxClient, event: EventRef, paging: Paging): Promise<IDataObject[]> {
-	return await client.callPaged<IDataObject>(ENDPOINTS.eventAttendees, { params: { ...event }, ...paging });
+export async function listAttendees(
+	client: KnolyxClient,
+	event: EventRef,
+	paging: Paging,
+): Promise<IDataObject[]> {
+	return await client.callPaged<IDataObject>(ENDPOINTS.eventAttendees, {
+		params: { ...event },
+		...paging,
+	});
 }
 
 /** `eventAttend`: 200 on success; 409 (already registered) is success too, the call is idempotent. */
-export async function attendEvent(client: KnolyxClient, attendance: Attendance, itemIndex?: number): Promise<IDataObject> {
+export async function attendEvent(
+	client: KnolyxClient,
+	attendance: Attendance,
+	itemIndex?: number,
+): Promise<IDataObject> {
 	const { communityId, eventId, userId } = attendance;
 	const { statusCode, body } = await client.call(ENDPOINTS.eventAttend, {
 		params: { communityId, eventId, userId },
@@ -55,6 +77,13 @@ export async function attendEvent(client: KnolyxClient, attendance: Attendance, 
 }
 
 /** `eventCancelAttendance`. */
-export async function cancelAttendance(client: KnolyxClient, attendance: Attendance, itemIndex?: number): Promise<KnolyxResponse> {
-	return await client.call(ENDPOINTS.eventCancelAttendance, { params: { ...attendance }, itemIndex });
+export async function cancelAttendance(
+	client: KnolyxClient,
+	attendance: Attendance,
+	itemIndex?: number,
+): Promise<KnolyxResponse> {
+	return await client.call(ENDPOINTS.eventCancelAttendance, {
+		params: { ...attendance },
+		itemIndex,
+	});
 }

@@ -9,7 +9,11 @@ import { ENDPOINTS } from '../catalogue';
  */
 
 /** `rulesRead`: the rule list of a course, as read (long ids kept exact). */
-export async function readRules(client: KnolyxClient, courseId: number, itemIndex?: number): Promise<KnolyxResponse> {
+export async function readRules(
+	client: KnolyxClient,
+	courseId: number,
+	itemIndex?: number,
+): Promise<KnolyxResponse> {
 	return await client.call(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex });
 }
 

@@ -21,7 +21,11 @@ export interface ProvisionResult {
 }
 
 /** `userProvision`: 201 when the user was created (on-boarding e-mail sent), 200 when it existed. */
-export async function provisionUser(client: KnolyxClient, user: UserInput, itemIndex?: number): Promise<ProvisionResult> {
+export async function provisionUser(
+	client: KnolyxClient,
+	user: UserInput,
+	itemIndex?: number,
+): Promise<ProvisionResult> {
 	const { statusCode, body } = await client.call(ENDPOINTS.userProvision, {
 		body: {
 			firstName: user.firstName,
@@ -31,5 +35,8 @@ export async function provisionUser(client: KnolyxClient, user: UserInput, itemI
 		},
 		itemIndex,
 	});
-	return { created: statusCode === 201, user: { email: user.email, ...(isRecord(body) ? body : {}) } };
+	return {
+		created: statusCode === 201,
+		user: { email: user.email, ...(isRecord(body) ? body : {}) },
+	};
 }

@@ -72,7 +72,10 @@ export function webhookList(body: unknown): RemoteWebhook[] {
 }
 
 /** The platform's webhooks, raw (for output) and parsed. */
-export async function listWebhooks(client: KnolyxClient, itemIndex?: number): Promise<{ body: unknown; webhooks: RemoteWebhook[] }> {
+export async function listWebhooks(
+	client: KnolyxClient,
+	itemIndex?: number,
+): Promise<{ body: unknown; webhooks: RemoteWebhook[] }> {
 	const { body } = await client.call(ENDPOINTS.webhookList, { itemIndex });
 	return { body, webhooks: webhookList(body) };
 }
@@ -92,7 +95,8 @@ export function findOurs(
 	const sameUrl = list.filter((webhook) => webhook.url === url && !before.has(webhook.id));
 	const named = sameUrl.filter((webhook) => webhook.name === name);
 	if (named.length > 0) return named[named.length - 1].id;
-	if (!byUrlAlone || sameUrl.length === 0 || sameUrl.some((webhook) => webhook.name !== undefined)) return undefined;
+	if (!byUrlAlone || sameUrl.length === 0 || sameUrl.some((webhook) => webhook.name !== undefined))
+		return undefined;
 	const numeric = sameUrl.every((webhook) => /^\d+$/.test(webhook.id));
 	const sorted = numeric ? [...sameUrl].sort((a, b) => Number(a.id) - Number(b.id)) : sameUrl;
 	return sorted[sorted.length - 1].id;
@@ -112,7 +116,11 @@ export interface CreatedWebhook {
 export async function createWebhook(
 	client: KnolyxClient,
 	request: WebhookRequest,
-	options: { itemIndex?: number; before?: ReadonlySet<string>; onUnsure?: (attempt: number, error: Error) => void } = {},
+	options: {
+		itemIndex?: number;
+		before?: ReadonlySet<string>;
+		onUnsure?: (attempt: number, error: Error) => void;
+	} = {},
 ): Promise<CreatedWebhook> {
 	let lastError: unknown;
 	for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
@@ -157,7 +165,11 @@ export async function deleteWebhook(
 }
 
 /** `webhookPing` to one webhook, or `webhookPingAll` when no id is given. */
-export async function pingWebhooks(client: KnolyxClient, webhookId: string | undefined, itemIndex?: number): Promise<KnolyxResponse> {
+export async function pingWebhooks(
+	client: KnolyxClient,
+	webhookId: string | undefined,
+	itemIndex?: number,
+): Promise<KnolyxResponse> {
 	return webhookId === undefined
 		? await client.call(ENDPOINTS.webhookPingAll, { itemIndex })
 		: await client.call(ENDPOINTS.webhookPing, { params: { webhookId }, itemIndex });

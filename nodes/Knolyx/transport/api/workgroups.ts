@@ -19,7 +19,11 @@ export async function addMember(
 	itemIndex?: number,
 ): Promise<IDataObject> {
 	const { workgroupId, email, removalDate } = member;
-	const { body } = await client.call(ENDPOINTS.memberAdd, { params: { workgroupId, email }, body: { removalDate }, itemIndex });
+	const { body } = await client.call(ENDPOINTS.memberAdd, {
+		params: { workgroupId, email },
+		body: { removalDate },
+		itemIndex,
+	});
 	return { workgroupId, email, removalDate, ...(isRecord(body) ? body : {}) };
 }
 
