@@ -76,8 +76,9 @@ export class KnolyxApi implements ICredentialType {
 		}
 		// n8n gives a declarative test request its own timeout of 5 minutes, whatever the request
 		// says, and that timeout only fires when the connection goes idle; the test's request
-		// (GET /key, which no operation calls) gets a short one here that also bounds a body that
-		// trickles in (the abort signal ends the whole request at the deadline).
+		// (GET /key) gets a short one here that also bounds a body that trickles in (the abort
+		// signal ends the whole request at the deadline). API Key → Get makes the same request and
+		// so gets the same bound: at most 10 s an attempt, whatever its Timeout option says.
 		const isTest = /\/public\/api\/v1\/key$/.test(String(requestOptions.url ?? ''));
 		const testLimits: Partial<IHttpRequestOptions> = isTest
 			? {

@@ -55,6 +55,7 @@ export class Knolyx implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{ name: 'API Key', value: 'apiKey' },
 					{ name: 'Course', value: 'course' },
 					{ name: 'Course Access Rule', value: 'rule' },
 					{ name: 'Event', value: 'event' },

@@ -21,7 +21,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { createNodeTypes, manualWorkflow, runNode, runWorkflow, stepNode } from '../harness';
-import { credentialsFor, rl, routes, rulesOf, runOk, useSandbox } from './setup';
+import { credentialsFor, DEMO, rl, routes, rulesOf, runOk, useSandbox } from './setup';
 
 const ctx = useSandbox();
 
@@ -531,5 +531,17 @@ describe('an agent cannot open a data flow or widen course access on its own', (
 			});
 			expect([parameters.operation, answer.error]).toEqual([parameters.operation, undefined]);
 		}
+	});
+
+	test('API Key → Get, a read, runs as a tool: the agent sees the permissions, never the key', async () => {
+		const answer = await callTool(
+			{ resource: 'apiKey', operation: 'get' },
+			{},
+			{ toolName: 'Get_key_permissions' },
+		);
+		expect(answer.error).toBeUndefined();
+		expect(answerText(answer)).toContain('WEBHOOK_MANAGE');
+		expect(JSON.stringify(answer)).not.toContain(DEMO.apiKey);
+		expect(routes(ctx.sandbox)).toEqual({ 'GET /public/api/v1/key': 1 });
 	});
 });

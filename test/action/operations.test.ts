@@ -4,8 +4,10 @@
  */
 import { startReceiver, type Receiver } from '../sandbox/helpers';
 import { readRules } from '../../sandbox/rules';
+import { clearEdges, setEdge } from '../harness';
 import {
 	apiDate,
+	DEMO,
 	run,
 	listSearch,
 	membership,
@@ -687,6 +689,70 @@ describe('event', () => {
 			attending: true,
 			alreadyAttending: false,
 		});
+	});
+});
+
+describe('apiKey', () => {
+	const getKey = { resource: 'apiKey', operation: 'get' };
+
+	afterEach(async () => {
+		await clearEdges(ctx.sandbox.url);
+	});
+
+	it('get outputs the project and the permissions of the demo key as Knolyx gives them, never the key', async () => {
+		const out = await runOk(ctx.sandbox, getKey);
+		expect(out).toEqual([
+			{
+				projectId: DEMO.projectId,
+				permissions: ctx.sandbox.state.apiKeys.get(DEMO.apiKey)?.permissions,
+			},
+		]);
+		expect(out[0].permissions).toEqual(
+			expect.arrayContaining(['USER_PROVISION', 'WEBHOOK_MANAGE', 'BUSINESS_RULE_MANAGE']),
+		);
+		expect(routes(ctx.sandbox)).toEqual({ 'GET /public/api/v1/key': 1 });
+	});
+
+	it('get shows what a key lacks: a key seeded with two permissions, and a key with none (needs no permission itself)', async () => {
+		ctx.sandbox.seed({
+			apiKeys: [{ apiKey: 'course-reader-key', permissions: ['COURSE_LIST', 'COURSE_GET'] }],
+		});
+		const [reader] = await runOk(ctx.sandbox, getKey, [{}], {
+			credentials: { apiKey: 'course-reader-key' },
+		});
+		expect(reader).toEqual({
+			projectId: DEMO.projectId,
+			permissions: ['COURSE_LIST', 'COURSE_GET'],
+		});
+		const [none] = await runOk(ctx.sandbox, getKey, [{}], {
+			credentials: { apiKey: DEMO.noPermissionApiKey },
+		});
+		expect(none).toEqual({ projectId: DEMO.projectId, permissions: [] });
+	});
+
+	it('get never outputs the key, even when Knolyx answers with it in clear', async () => {
+		const answer = {
+			apiKey: DEMO.apiKey,
+			projectId: DEMO.projectId,
+			permissions: ['COURSE_LIST'],
+			label: `integration key ${DEMO.apiKey}`,
+			key: { value: DEMO.apiKey },
+		};
+		await setEdge(ctx.sandbox.url, {
+			path: '/public/api/v1/key',
+			answer: { contentType: 'application/json', body: JSON.stringify(answer) },
+		});
+		const result = await run(ctx.sandbox, getKey);
+		expect(result.error).toBeUndefined();
+		expect(JSON.stringify(result.items)).not.toContain(DEMO.apiKey);
+		expect(result.json).toEqual([
+			{
+				projectId: DEMO.projectId,
+				permissions: ['COURSE_LIST'],
+				label: 'integration key [redacted]',
+				key: { value: '[redacted]' },
+			},
+		]);
 	});
 });
 

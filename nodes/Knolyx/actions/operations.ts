@@ -1,4 +1,5 @@
 import type { KnolyxResource } from './common';
+import { apiKey } from './apiKey/ApiKey.resource';
 import { course } from './course/Course.resource';
 import { event } from './event/Event.resource';
 import { rule } from './rule/Rule.resource';
@@ -14,4 +15,5 @@ export const resources: Record<string, KnolyxResource> = {
 	user,
 	webhook,
 	workgroup,
+	apiKey,
 };

@@ -25,6 +25,7 @@ export type { KnolyxFile } from './file';
 
 export * from './api/courses';
 export * from './api/events';
+export * from './api/key';
 export * from './api/rules';
 export * from './api/users';
 export * from './api/webhooks';
