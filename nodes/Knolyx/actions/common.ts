@@ -5,7 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { invalid } from '../helpers/validation';
+import { invalid, optionalApiDate } from '../helpers/validation';
 import type { KnolyxOperation } from './types';
 
 /**
@@ -90,6 +90,16 @@ export const removalDateField: INodeProperties = {
 		'When the membership ends (and the access it gives). Leave empty to never remove. Pick a date (read in the workflow time zone), or pass an ISO 8601 date or yyyy-MM-dd HH:mm:ss (UTC).',
 	hint: 'Sent to Knolyx in UTC as yyyy-MM-dd HH:mm:ss',
 };
+
+/** The item's Removal Date, checked and in the API's form, or null when left empty. */
+export function readRemovalDate(ctx: IExecuteFunctions, itemIndex: number): string | null {
+	return optionalApiDate(
+		ctx,
+		itemIndex,
+		ctx.getNodeParameter('removalDate', itemIndex, ''),
+		'Removal Date',
+	);
+}
 
 /** The object an API answered with, or an empty object for an empty body. */
 export function asObject(body: unknown): IDataObject {

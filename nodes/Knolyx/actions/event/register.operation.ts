@@ -1,10 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionalApiDate, requireId } from '../../helpers/validation';
+import { requireId } from '../../helpers/validation';
 import { attendEvent } from '../../transport';
 import { provisionAndAddMemberWithUserId } from '../enrol';
 import type { Enrolment } from '../enrol';
-import { removalDateField, resourceLocator } from '../common';
+import { readRemovalDate, removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 import { readUser, userFields } from '../user/shared';
 import type { EventRef } from './shared';
@@ -32,12 +32,7 @@ export const register: KnolyxOperation<EventRef & Enrolment> = {
 			user: readUser(this, itemIndex),
 			workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup'),
 			...readEventRef(this, itemIndex),
-			removalDate: optionalApiDate(
-				this,
-				itemIndex,
-				this.getNodeParameter('removalDate', itemIndex, ''),
-				'Removal Date',
-			),
+			removalDate: readRemovalDate(this, itemIndex),
 		};
 	},
 	async execute(params, runtime) {

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionalApiDate, requireId } from '../../helpers/validation';
+import { requireId } from '../../helpers/validation';
 import { provisionAndAddMember } from '../enrol';
 import type { Enrolment } from '../enrol';
-import { removalDateField, resourceLocator } from '../common';
+import { readRemovalDate, removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 import { readUser, userFields } from './shared';
 
@@ -30,12 +30,7 @@ export const enrol: KnolyxOperation<Enrolment> = {
 		return {
 			user: readUser(this, itemIndex),
 			workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup'),
-			removalDate: optionalApiDate(
-				this,
-				itemIndex,
-				this.getNodeParameter('removalDate', itemIndex, ''),
-				'Removal Date',
-			),
+			removalDate: readRemovalDate(this, itemIndex),
 		};
 	},
 	async execute(params, runtime) {

@@ -1,8 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionalApiDate, requireEmail, requireId } from '../../helpers/validation';
+import { requireEmail, requireId } from '../../helpers/validation';
 import { addMember as addMemberCall } from '../../transport';
-import { emailField, removalDateField, resourceLocator } from '../common';
+import { emailField, readRemovalDate, removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 
 interface AddMemberParams {
@@ -29,12 +29,7 @@ export const addMember: KnolyxOperation<AddMemberParams> = {
 		return {
 			workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup'),
 			email: requireEmail(this, itemIndex),
-			removalDate: optionalApiDate(
-				this,
-				itemIndex,
-				this.getNodeParameter('removalDate', itemIndex, ''),
-				'Removal Date',
-			),
+			removalDate: readRemovalDate(this, itemIndex),
 		};
 	},
 	async execute(params, runtime) {
