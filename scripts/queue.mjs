@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { keepRunLogs } from './lib/artifacts.mjs';
 import { endRunProcesses, killGroup, killRunProcesses } from './lib/processes.mjs';
 import { ensureN8n, N8N_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
 
@@ -47,27 +48,13 @@ function ensureBuild() {
 }
 
 function keepArtifacts() {
-	fs.rmSync(ARTIFACTS_DIR, { recursive: true, force: true });
-	fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
-	const wanted = (rel) =>
-		/(^|\/)(n8n\.log|sandbox\.log|redis\.log|postgres\.log|summary\.json)$/.test(rel);
-	const walk = (dir, rel = '') => {
-		for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-			const r = path.join(rel, entry.name);
-			if (entry.isDirectory() && !['node_modules', 'data', '.n8n'].includes(entry.name))
-				walk(path.join(dir, entry.name), r);
-			else if (entry.isFile() && wanted(r))
-				fs.copyFileSync(
-					path.join(dir, entry.name),
-					path.join(ARTIFACTS_DIR, r.replace(/\//g, '__')),
-				);
-		}
-	};
-	try {
-		walk(runDir);
-	} catch (e) {
-		say(`could not copy the logs: ${e.message}`);
-	}
+	keepRunLogs(
+		runDir,
+		ARTIFACTS_DIR,
+		/(^|\/)(n8n\.log|sandbox\.log|redis\.log|postgres\.log|summary\.json)$/,
+		['node_modules', 'data', '.n8n'],
+		say,
+	);
 }
 
 let child = null;
