@@ -40,7 +40,7 @@ import { nodeOutput, readExample, runManually as runManuallyE2e } from '../e2e/l
 import { RUN_DIR, sleep, startSandboxProcess, trackPid, waitFor } from '../e2e/lib/processes.mjs';
 import { DEMO, SandboxClient } from '../e2e/lib/sandbox.mjs';
 import { clusterEnv } from '../queue/lib/cluster.mjs';
-import { startSink } from '../queue/lib/http.mjs';
+import { reportingToSink, startSink } from '../queue/lib/http.mjs';
 import { startPostgres, startRedis } from '../queue/lib/services.mjs';
 import {
 	n8nDefaultRegistry,
@@ -219,39 +219,12 @@ async function runExamples(inst, cred, sb) {
 
 /** examples/course-completed-notification.json plus one POST per execution to a sink: { eventId, executionId }. */
 function triggerWorkflow(cred, sinkUrl) {
-	const ex = withCredential(readExample('course-completed-notification.json'), cred);
-	const trigger = ex.nodes.find((n) => n.type === `${PACKAGE_NAME}.knolyxTrigger`);
-	const set = ex.nodes.find((n) => n.type === 'n8n-nodes-base.set');
-	const report = {
-		parameters: {
-			method: 'POST',
-			url: `${sinkUrl}/event`,
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'keypair',
-			bodyParameters: {
-				parameters: [
-					{ name: 'eventId', value: `={{ $('${trigger.name}').item.json.eventId }}` },
-					{ name: 'executionId', value: '={{ $execution.id }}' },
-				],
-			},
-			options: {},
-		},
-		id: 'e4b6f4d0-0001-4da1-8f94-0000000000aa',
-		name: 'Report to the test sink',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [480, 0],
-	};
-	return {
-		...ex,
-		name: 'install: Knolyx Trigger, course completed',
-		nodes: [{ ...trigger, webhookId: crypto.randomUUID() }, set, report],
-		connections: {
-			...ex.connections,
-			[set.name]: { main: [[{ node: report.name, type: 'main', index: 0 }]] },
-		},
-	};
+	return reportingToSink(withCredential(readExample('course-completed-notification.json'), cred), {
+		triggerType: `${PACKAGE_NAME}.knolyxTrigger`,
+		sinkUrl,
+		reportId: 'e4b6f4d0-0001-4da1-8f94-0000000000aa',
+		top: { name: 'install: Knolyx Trigger, course completed' },
+	});
 }
 
 /** Events on the platform: fresh users completing course 101; each event's messages (one per webhook). */

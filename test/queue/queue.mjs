@@ -26,7 +26,7 @@ import { readExample } from '../e2e/lib/n8n.mjs';
 import { RUN_DIR, sleep, startSandboxProcess, waitFor } from '../e2e/lib/processes.mjs';
 import { DEMO, SandboxClient } from '../e2e/lib/sandbox.mjs';
 import { Cluster } from './lib/cluster.mjs';
-import { startBalancer, startSink } from './lib/http.mjs';
+import { reportingToSink, startBalancer, startSink } from './lib/http.mjs';
 import { startPostgres, startRedis } from './lib/services.mjs';
 
 // ------------------------------------------------------------------ options
@@ -140,41 +140,13 @@ function flowBWorkflow(responseMode) {
 
 /** examples/course-completed-notification.json + one POST per execution to the sink: { eventId, executionId }. */
 function triggerWorkflow(sinkUrl) {
-	const ex = readExample('course-completed-notification.json');
-	const trigger = ex.nodes.find((n) => n.type === 'n8n-nodes-knolyx.knolyxTrigger');
-	const set = ex.nodes.find((n) => n.type === 'n8n-nodes-base.set');
-	const report = {
-		parameters: {
-			method: 'POST',
-			url: `${sinkUrl}/event`,
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'keypair',
-			bodyParameters: {
-				parameters: [
-					{ name: 'eventId', value: `={{ $('${trigger.name}').item.json.eventId }}` },
-					{ name: 'executionId', value: '={{ $execution.id }}' },
-					{ name: 'to', value: '={{ $json.to }}' },
-				],
-			},
-			options: {},
-		},
-		id: 'd4b6f4d0-0001-4da1-8f94-0000000000aa',
-		name: 'Report to the test sink',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [480, 0],
-	};
-	return {
-		...ex,
-		id: IDS.trigger,
-		name: 'queue: Knolyx Trigger, course completed',
-		nodes: [{ ...trigger, webhookId: crypto.randomUUID() }, set, report],
-		connections: {
-			...ex.connections,
-			[set.name]: { main: [[{ node: report.name, type: 'main', index: 0 }]] },
-		},
-	};
+	return reportingToSink(readExample('course-completed-notification.json'), {
+		triggerType: 'n8n-nodes-knolyx.knolyxTrigger',
+		sinkUrl,
+		reportId: 'd4b6f4d0-0001-4da1-8f94-0000000000aa',
+		fields: [{ name: 'to', value: '={{ $json.to }}' }],
+		top: { id: IDS.trigger, name: 'queue: Knolyx Trigger, course completed' },
+	});
 }
 
 const buyer = (i) => ({

@@ -7,6 +7,7 @@
 // - `startSink`: what the trigger workflow's last node POSTs to, one request per
 //   execution: { eventId, executionId }. Counting there is exact and cheap.
 
+import crypto from 'node:crypto';
 import http from 'node:http';
 
 import { freePort } from '../../../scripts/n8n-runtime.mjs';
@@ -99,4 +100,45 @@ export async function startSink() {
 	});
 	await listen(server, port);
 	return { url: `http://127.0.0.1:${port}`, port, received, close: () => close(server) };
+}
+
+/**
+ * `example` (a workflow with a Knolyx Trigger and a Set node, e.g. examples/course-completed-
+ * notification.json) with one more node after the Set: one POST per execution to `${sinkUrl}/event`
+ * with { eventId, executionId } and `fields` (more keypairs). `top` sets the workflow's name (and id).
+ */
+export function reportingToSink(example, { triggerType, sinkUrl, reportId, fields = [], top }) {
+	const trigger = example.nodes.find((n) => n.type === triggerType);
+	const set = example.nodes.find((n) => n.type === 'n8n-nodes-base.set');
+	const report = {
+		parameters: {
+			method: 'POST',
+			url: `${sinkUrl}/event`,
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters: {
+				parameters: [
+					{ name: 'eventId', value: `={{ $('${trigger.name}').item.json.eventId }}` },
+					{ name: 'executionId', value: '={{ $execution.id }}' },
+					...fields,
+				],
+			},
+			options: {},
+		},
+		id: reportId,
+		name: 'Report to the test sink',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [480, 0],
+	};
+	return {
+		...example,
+		...top,
+		nodes: [{ ...trigger, webhookId: crypto.randomUUID() }, set, report],
+		connections: {
+			...example.connections,
+			[set.name]: { main: [[{ node: report.name, type: 'main', index: 0 }]] },
+		},
+	};
 }
