@@ -5,8 +5,9 @@
  * holds only the request that got it (it waits its Retry-After) while the others go on; a limit
  * lowered in the middle of a run is learned again; nothing is lost or written twice.
  */
-import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+
+import { forwardTo, listenOnLoopback } from '../faults/proxy';
 
 import { membership, rl, run, useSandbox } from './setup';
 
@@ -61,33 +62,9 @@ async function startRecordingProxy(
 			});
 			return;
 		}
-		const upstream = httpRequest(
-			{
-				host: targetUrl.hostname,
-				port: targetUrl.port,
-				method: req.method,
-				path: req.url,
-				headers: req.headers,
-			},
-			(answer) => {
-				done(answer.statusCode ?? 502);
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			},
-		);
-		upstream.on('error', () => res.destroy());
-		req.pipe(upstream);
+		forwardTo(targetUrl, req, res, done);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-		seen,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			}),
-	};
+	return { ...(await listenOnLoopback(server)), seen };
 }
 
 const enrol = {

@@ -4,18 +4,13 @@
  * Retry-After, 5xx bursts, lost connections), what is not retried, the credential test, the
  * error messages of 401/403/404, and the base URL forms (trailing slash, tenant path prefix).
  */
-import {
-	createServer,
-	request as httpRequest,
-	type IncomingHttpHeaders,
-	type OutgoingHttpHeaders,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import type { IBinaryData } from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { demoKeyWithout } from '../../sandbox';
+import { forwardTo, listenOnLoopback } from '../faults/proxy';
 import { runNode, testCredential } from '../harness';
 import {
 	credentialsFor,
@@ -68,33 +63,9 @@ async function startGateway(target: string, gateway: Gateway): Promise<void> {
 			res.writeHead(rewrite.status, rewrite.headers).end(rewrite.body);
 			return;
 		}
-		const upstream = httpRequest(
-			{
-				host: targetUrl.hostname,
-				port: targetUrl.port,
-				method: req.method,
-				path: req.url,
-				headers: req.headers,
-			},
-			(answer) => {
-				const headers: IncomingHttpHeaders | OutgoingHttpHeaders = {
-					...answer.headers,
-					...(rewrite?.addHeaders ?? {}),
-				};
-				res.writeHead(answer.statusCode ?? 502, headers);
-				answer.pipe(res);
-			},
-		);
-		upstream.on('error', () => res.destroy());
-		req.pipe(upstream);
+		forwardTo(targetUrl, req, res, () => rewrite?.addHeaders);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	gateway.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	gateway.close = () =>
-		new Promise<void>((resolve) => {
-			server.close(() => resolve());
-			server.closeAllConnections();
-		});
+	({ url: gateway.url, close: gateway.close } = await listenOnLoopback(server));
 }
 
 /** A gateway for the tests of one describe block: started before them, closed after them. */

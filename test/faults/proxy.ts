@@ -6,7 +6,14 @@
  * writers), delay it past the client's timeout (the platform applies it late), or watch its answer.
  * A request is forwarded whole even when the client has given up on it: the platform got it.
  */
-import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+	createServer,
+	request as httpRequest,
+	type IncomingMessage,
+	type OutgoingHttpHeaders,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ProxiedRequest {
@@ -94,16 +101,52 @@ export async function startScriptedProxy(
 			upstream.end(body);
 		})();
 	});
+	const { url, close } = await listenOnLoopback(server);
+	return { url: `${url}${prefix}`, log, close };
+}
+
+/** Starts `server` on a free port of 127.0.0.1: its URL, and a close that also drops kept-alive connections. */
+export async function listenOnLoopback(
+	server: Server,
+): Promise<{ url: string; close(): Promise<void> }> {
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`,
-		log,
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
 		close: () =>
 			new Promise<void>((resolve) => {
 				server.close(() => resolve());
 				server.closeAllConnections();
 			}),
 	};
+}
+
+/**
+ * Streams one request to `target` unchanged and its answer back; `answered` sees the status before
+ * the client does and may add headers to the answer.
+ */
+export function forwardTo(
+	target: URL,
+	req: IncomingMessage,
+	res: ServerResponse,
+	answered?: (status: number) => OutgoingHttpHeaders | void,
+): void {
+	const upstream = httpRequest(
+		{
+			host: target.hostname,
+			port: target.port,
+			method: req.method,
+			path: req.url,
+			headers: req.headers,
+		},
+		(answer) => {
+			const status = answer.statusCode ?? 502;
+			const extra = answered?.(status);
+			res.writeHead(status, extra ? { ...answer.headers, ...extra } : answer.headers);
+			answer.pipe(res);
+		},
+	);
+	upstream.on('error', () => res.destroy());
+	req.pipe(upstream);
 }
 
 /** A promise with its resolve function, to release a held request. */
