@@ -132,101 +132,102 @@ function seedCourse(rules: Json[], existing: 'first' | 'last' | undefined, rando
 	return { courseId, before, beforeTarget, present, workgroupId: picked ?? randomId };
 }
 
+/** Adds or removes one workgroup on the target rule of a course; the node's one output item. */
+async function editWorkgroup(operation: string, courseId: number, workgroupId: number) {
+	const [out] = await runOk(ctx.sandbox, {
+		resource: 'rule',
+		operation,
+		courseId: rl(courseId),
+		ruleName: TARGET,
+		workgroupId: rl(workgroupId),
+	});
+	return out;
+}
+
+/**
+ * The property both workgroup edits share: on a random course, every other rule is kept as read,
+ * `changed` and the requests are as `changedBy` says, and `checkTarget` checks the target rule.
+ */
+async function assertWorkgroupEdit(
+	operation: 'addWorkgroup' | 'removeWorkgroup',
+	existing: 'first' | 'last',
+	changedBy: (present: number[], workgroupId: number) => boolean,
+	checkTarget: (seeded: ReturnType<typeof seedCourse>, after: Json[], changed: boolean) => void,
+): Promise<void> {
+	await fc.assert(
+		fc.asyncProperty(
+			courseRules,
+			fc.integer({ min: 1, max: 999_999 }),
+			fc.boolean(),
+			async (rules, randomId, pickExisting) => {
+				const seeded = seedCourse(rules, pickExisting ? existing : undefined, randomId);
+				const { courseId, before, present, workgroupId } = seeded;
+
+				const out = await editWorkgroup(operation, courseId, workgroupId);
+
+				const after = read(courseId);
+				expect(withoutTarget(after)).toEqual(withoutTarget(before));
+				const changed = changedBy(present, workgroupId);
+				expect(out.changed).toBe(changed);
+				checkTarget(seeded, after, changed);
+				expectRequests(changed);
+			},
+		),
+		runs,
+	);
+}
+
 describe('every other rule is kept exactly as read (random rule lists)', () => {
 	it('addWorkgroup', async () => {
-		await fc.assert(
-			fc.asyncProperty(
-				courseRules,
-				fc.integer({ min: 1, max: 999_999 }),
-				fc.boolean(),
-				async (rules, randomId, pickExisting) => {
-					const { courseId, before, beforeTarget, present, workgroupId } = seedCourse(
-						rules,
-						pickExisting ? 'first' : undefined,
-						randomId,
+		await assertWorkgroupEdit(
+			'addWorkgroup',
+			'first',
+			(present, workgroupId) => !present.includes(workgroupId),
+			({ before, beforeTarget, present, workgroupId }, after, changed) => {
+				if (beforeTarget) {
+					expect(after.findIndex((rule) => rule.name === TARGET)).toBe(
+						before.findIndex((rule) => rule.name === TARGET),
 					);
-
-					const [out] = await runOk(ctx.sandbox, {
-						resource: 'rule',
-						operation: 'addWorkgroup',
-						courseId: rl(courseId),
-						ruleName: TARGET,
-						workgroupId: rl(workgroupId),
+					expect(targetOf(after)).toEqual({
+						...beforeTarget,
+						associations: {
+							...(beforeTarget.associations as Json),
+							WORKGROUP: changed ? [...present, workgroupId] : present,
+						},
 					});
-
-					const after = read(courseId);
-					expect(withoutTarget(after)).toEqual(withoutTarget(before));
-					const changed = !present.includes(workgroupId);
-					expect(out.changed).toBe(changed);
-					if (beforeTarget) {
-						expect(after.findIndex((rule) => rule.name === TARGET)).toBe(
-							before.findIndex((rule) => rule.name === TARGET),
-						);
-						expect(targetOf(after)).toEqual({
-							...beforeTarget,
-							associations: {
-								...(beforeTarget.associations as Json),
-								WORKGROUP: changed ? [...present, workgroupId] : present,
-							},
-						});
-					} else {
-						expect(after.at(-1)).toMatchObject({
-							name: TARGET,
-							type: 'PRIVATE',
-							associations: { WORKGROUP: [workgroupId] },
-						});
-					}
-					expectRequests(changed);
-				},
-			),
-			runs,
+				} else {
+					expect(after.at(-1)).toMatchObject({
+						name: TARGET,
+						type: 'PRIVATE',
+						associations: { WORKGROUP: [workgroupId] },
+					});
+				}
+			},
 		);
 	});
 
 	it('removeWorkgroup', async () => {
-		await fc.assert(
-			fc.asyncProperty(
-				courseRules,
-				fc.integer({ min: 1, max: 999_999 }),
-				fc.boolean(),
-				async (rules, randomId, pickExisting) => {
-					const { courseId, before, beforeTarget, present, workgroupId } = seedCourse(
-						rules,
-						pickExisting ? 'last' : undefined,
-						randomId,
+		await assertWorkgroupEdit(
+			'removeWorkgroup',
+			'last',
+			(present, workgroupId) => present.includes(workgroupId),
+			({ before, beforeTarget, present, workgroupId }, after, changed) => {
+				if (beforeTarget) {
+					expect(targetOf(after)).toEqual(
+						changed
+							? {
+									...beforeTarget,
+									associations: {
+										...(beforeTarget.associations as Json),
+										WORKGROUP: present.filter((id) => id !== workgroupId),
+									},
+								}
+							: beforeTarget,
 					);
-
-					const [out] = await runOk(ctx.sandbox, {
-						resource: 'rule',
-						operation: 'removeWorkgroup',
-						courseId: rl(courseId),
-						ruleName: TARGET,
-						workgroupId: rl(workgroupId),
-					});
-
-					const after = read(courseId);
-					expect(withoutTarget(after)).toEqual(withoutTarget(before));
-					const changed = present.includes(workgroupId);
-					expect(out.changed).toBe(changed);
-					if (beforeTarget) {
-						expect(targetOf(after)).toEqual(
-							changed
-								? {
-										...beforeTarget,
-										associations: {
-											...(beforeTarget.associations as Json),
-											WORKGROUP: present.filter((id) => id !== workgroupId),
-										},
-									}
-								: beforeTarget,
-						);
-					} else {
-						expect(after).toEqual(before);
-					}
-					expectRequests(changed);
-				},
-			),
-			runs,
+				} else {
+					expect(after).toEqual(before);
+				}
+			},
 		);
 	});
 
@@ -341,13 +342,7 @@ describe('rule edits that change nothing send no save', () => {
 	])('%s of workgroup %d', async (operation, workgroupId, action) => {
 		const courseId = seedTarget();
 		const before = read(courseId);
-		const [out] = await runOk(ctx.sandbox, {
-			resource: 'rule',
-			operation,
-			courseId: rl(courseId),
-			ruleName: TARGET,
-			workgroupId: rl(workgroupId),
-		});
+		const out = await editWorkgroup(operation, courseId, workgroupId);
 		expect(out).toMatchObject({ action, changed: false });
 		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
 		expect(read(courseId)).toEqual(before);
