@@ -37,6 +37,17 @@ async function hundredAndOneEvents(): Promise<number[]> {
 	return [eventId, ...published.map((event) => Number(event.id))];
 }
 
+/** While the next check reads the events, the first one is rescheduled to the end of the list. */
+async function moveFirstEventToEndWhileRead(events: number[]): Promise<void> {
+	await platform.duringRead({
+		list: 'events',
+		communityId,
+		id: events[0],
+		action: 'moveToEnd',
+		beforePage: 1,
+	});
+}
+
 describe('Knolyx Poll Trigger: a list edited while its pages are read', () => {
 	it('reads an event listed twice in one check once: its new attendee starts the workflow once', async () => {
 		const events = await hundredAndOneEvents();
@@ -73,13 +84,7 @@ describe('Knolyx Poll Trigger: a list edited while its pages are read', () => {
 		await platform.register(lastEvent, { count: 3 });
 		// While the first check reads the events, the first event is rescheduled to the end of the list:
 		// the last event shifts to the page already read and the first reading of the list misses it.
-		await platform.duringRead({
-			list: 'events',
-			communityId,
-			id: events[0],
-			action: 'moveToEnd',
-			beforePage: 1,
-		});
+		await moveFirstEventToEndWhileRead(events);
 		const trigger = host(sandbox, everyEvent());
 		expect(await trigger.activate()).toEqual({});
 		expect(await platform.pendingEdits()).toEqual([]);
@@ -161,13 +166,7 @@ describe('Knolyx Poll Trigger: a list edited while its pages are read', () => {
 
 	it('New Event: an event hidden from the first check by a moved event is not announced later as new', async () => {
 		const events = await hundredAndOneEvents();
-		await platform.duringRead({
-			list: 'events',
-			communityId,
-			id: events[0],
-			action: 'moveToEnd',
-			beforePage: 1,
-		});
+		await moveFirstEventToEndWhileRead(events);
 		const trigger = host(sandbox, { event: 'newEvent', communityId: String(communityId) });
 		expect(await trigger.activate()).toEqual({});
 		expect(await platform.pendingEdits()).toEqual([]);
