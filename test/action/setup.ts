@@ -131,6 +131,21 @@ export async function run(
 	return { items: result.items, json: result.items.map((item) => item.json), error: result.error };
 }
 
+/**
+ * Runs the node on one empty item and expects a refusal before anything is sent: the run's error is
+ * `message` (the exact text, or a pattern) and no request reached the sandbox.
+ */
+export async function expectRefused(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	message: string | RegExp,
+): Promise<void> {
+	const result = await run(sandbox, parameters);
+	if (typeof message === 'string') expect(result.error?.message).toBe(message);
+	else expect(result.error?.message).toMatch(message);
+	expect(sandbox.stats().requests).toBe(0);
+}
+
 /** Like `run`, but fails the test with the node's error when the run failed. */
 export async function runOk(
 	sandbox: Sandbox,
