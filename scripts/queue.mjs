@@ -14,13 +14,13 @@
 //
 // Extra arguments go to test/queue/queue.mjs, e.g. `npm run test:queue -- --events 200 --no-two`.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { keepRunLogs } from './lib/artifacts.mjs';
-import { endRunProcesses, killGroup, killRunProcesses } from './lib/processes.mjs';
+import { endRunProcesses, killRunProcesses, suiteChild } from './lib/processes.mjs';
 import { ensureN8n, N8N_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
 
 const TIMEOUT_MS = Number(process.env.KNOLYX_QUEUE_TIMEOUT_MS ?? 15 * 60_000);
@@ -57,16 +57,7 @@ function keepArtifacts() {
 	);
 }
 
-let child = null;
-let interrupted = null;
-for (const signal of ['SIGINT', 'SIGTERM']) {
-	process.on(signal, () => {
-		interrupted = signal;
-		if (!child) return;
-		killGroup(child.pid, 'SIGTERM');
-		setTimeout(() => killGroup(child.pid, 'SIGKILL'), 20_000).unref();
-	});
-}
+const suite = suiteChild(say);
 
 async function main() {
 	const aptSeconds = ensureDebianPackages();
@@ -79,29 +70,18 @@ async function main() {
 
 	let code = 1;
 	let timedOut = false;
-	if (!interrupted) {
+	if (!suite.interrupted) {
 		const tRun = Date.now();
 		say(`test/queue/queue.mjs (run folder ${runDir}, limit ${TIMEOUT_MS / 1000} s)`);
-		child = spawn(
-			process.execPath,
-			[path.join(REPO_ROOT, 'test', 'queue', 'queue.mjs'), ...process.argv.slice(2)],
+		({ code, timedOut } = await suite.run(
+			path.join(REPO_ROOT, 'test', 'queue', 'queue.mjs'),
+			process.argv.slice(2),
 			{
 				cwd: REPO_ROOT,
-				stdio: 'inherit',
-				detached: true,
 				env: { ...process.env, KNOLYX_E2E_RUN_DIR: runDir },
+				timeoutMs: TIMEOUT_MS,
 			},
-		);
-		const exited = new Promise((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))));
-		const timer = setTimeout(() => {
-			timedOut = true;
-			say(`still running after ${TIMEOUT_MS / 1000} s: stopping it`);
-			killGroup(child.pid, 'SIGTERM');
-			setTimeout(() => killGroup(child.pid, 'SIGKILL'), 30_000).unref();
-		}, TIMEOUT_MS);
-		code = await exited;
-		clearTimeout(timer);
-		killGroup(child.pid, 'SIGKILL');
+		));
 		say(`queue run exited ${code} after ${secs(tRun)}`);
 	}
 
@@ -110,7 +90,7 @@ async function main() {
 	if (process.env.KNOLYX_QUEUE_KEEP === '1') say(`kept the run folder ${runDir}`);
 	else fs.rmSync(runDir, { recursive: true, force: true });
 	if (timedOut) code ||= 1;
-	if (interrupted) code ||= 130;
+	if (suite.interrupted) code ||= 130;
 	say(
 		`exit ${code}; total ${secs()}; logs and summary.json in ${path.relative(REPO_ROOT, ARTIFACTS_DIR)}/`,
 	);
