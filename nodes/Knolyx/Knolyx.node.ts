@@ -98,7 +98,8 @@ export class Knolyx implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1 },
 						default: 30,
-						description: 'How long to wait for one answer before retrying it',
+						description:
+							'How long one attempt may take, from connecting to the last byte of the answer, before it is retried',
 					},
 				],
 			},
