@@ -8,6 +8,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 
+import { ENDPOINTS } from '../../nodes/Knolyx/transport';
+
 const ROOT = join(__dirname, '..', '..');
 const NODE_DIR = 'nodes/Knolyx';
 
@@ -93,5 +95,30 @@ describe('the code map layers (README, Code map)', () => {
 			.filter(({ target }) => layerOf(target) === '')
 			.map(({ file, target }) => `${file} imports ${target}`);
 		expect(intoNodes).toEqual([]);
+	});
+});
+
+describe('the API module (transport/api/)', () => {
+	const apiFiles = tsFiles(`${NODE_DIR}/transport/api`);
+	/** Each `ENDPOINTS.<name>` a file names, with the file. */
+	const uses = tsFiles(NODE_DIR).flatMap((file) =>
+		[...readFileSync(join(ROOT, file), 'utf8').matchAll(/\bENDPOINTS\.(\w+)/g)].map((match) => ({
+			file,
+			name: match[1],
+		})),
+	);
+
+	it('names every endpoint of the catalogue exactly once, in one file of transport/api/', () => {
+		// So an operation over any endpoint of the contract finds its call already there: adding
+		// it touches its operation file and its resource's list only (docs/development.md).
+		const apiUses = uses.filter(({ file }) => apiFiles.includes(file)).map(({ name }) => name);
+		expect([...apiUses].sort()).toEqual(Object.keys(ENDPOINTS).sort());
+	});
+
+	it('is the only code that names an endpoint', () => {
+		const elsewhere = uses
+			.filter(({ file }) => !apiFiles.includes(file))
+			.map(({ file, name }) => `${file} names ENDPOINTS.${name}`);
+		expect(elsewhere).toEqual([]);
 	});
 });
