@@ -288,6 +288,22 @@ describe('destructive operations offered to an AI agent', () => {
 		);
 		expect(answer.error).toBeUndefined();
 		expect(JSON.parse(String(answer.result))).toEqual(rulesOf(ctx.sandbox, course));
+
+		// Course Access Rule → Get, a read too, needs no switch.
+		const [rule] = rulesOf(ctx.sandbox, course);
+		const one = await callTool(
+			{
+				resource: 'rule',
+				operation: 'get',
+				courseId: rl(course),
+				ruleName: "={{ $fromAI('ruleName', 'The rule name', 'string') }}",
+			},
+			{ ruleName: rule.name },
+			{ toolName: 'Get_rule' },
+		);
+		expect(one.error).toBeUndefined();
+		expect(answerText(one)).toContain(String(rule.name));
+		expect(routes(ctx.sandbox)['POST /public/api/v1/business-rule/course/{id}']).toBeUndefined();
 	});
 
 	test('each switch is offered on the tool variant only, for its own operations only', () => {

@@ -366,6 +366,62 @@ describe('rule', () => {
 		});
 	});
 
+	/** Course Access Rule → Get of the rule named `ruleName` on "Intro to n8n". */
+	const getRule = (ruleName: string) => ({
+		resource: 'rule',
+		operation: 'get',
+		courseId: rl(intro()),
+		ruleName,
+	});
+
+	it('get outputs the one named rule as the platform reads it, and saves nothing', async () => {
+		const out = await runOk(ctx.sandbox, getRule('Staff early access'));
+		expect(out).toEqual([seededRule()]);
+		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+	});
+
+	it('get of a rule the course does not have fails with a 404 naming the rule and the course, per item, and saves nothing', async () => {
+		const missing = await run(ctx.sandbox, getRule('Spring cohort'));
+		expect(missing.error?.message).toBe(
+			`Course ${intro()} has no access rule named "Spring cohort"`,
+		);
+		expect(missing.error).toMatchObject({ httpCode: '404' });
+		expect((missing.error as { description?: string }).description).toContain(
+			'"Staff early access"',
+		);
+
+		// With On Error set to continue, the missing rule is that item's error; the other item gets
+		// its rule. An empty Rule Name is the default payment rule, which "Intro to n8n" lacks.
+		ctx.sandbox.resetStats();
+		const items = await run(
+			ctx.sandbox,
+			getRule('={{ $json.name }}'),
+			[{ name: 'Staff early access' }, { name: '' }],
+			{ continueOnFail: true },
+		);
+		expect(items.error).toBeUndefined();
+		expect(items.json).toEqual([
+			seededRule(),
+			expect.objectContaining({
+				error: `Course ${intro()} has no access rule named "PAYMENT_INTEGRATION_COURSE_${intro()}"`,
+				httpCode: '404',
+			}),
+		]);
+		expect(items.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(routes(ctx.sandbox)[RULE_SAVE]).toBeUndefined();
+		expect(rulesOf(ctx.sandbox, intro())).toEqual([seededRule()]);
+	});
+
+	it('get does not guess between two rules of the same name (as the rule edits do not)', async () => {
+		const rules = ctx.sandbox.state.rules.get(intro())!;
+		rules.push({ ...rules[0], id: 999 });
+		const twice = await run(ctx.sandbox, getRule('Staff early access'));
+		expect(twice.error?.message).toBe(
+			`Course ${intro()} has 2 access rules named "Staff early access"`,
+		);
+		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+	});
+
 	it('replaceAll saves the given list as the complete list', async () => {
 		const kept = seededRule();
 		const added = {

@@ -1,6 +1,7 @@
 import { defineResource } from '../common';
 import { addWorkgroup } from './addWorkgroup.operation';
 import { deleteRule } from './delete.operation';
+import { get } from './get.operation';
 import { getAll } from './getAll.operation';
 import { removeWorkgroup } from './removeWorkgroup.operation';
 import { replaceAll } from './replaceAll.operation';
@@ -13,4 +14,5 @@ export const rule = defineResource('rule', 'addWorkgroup', {
 	removeWorkgroup,
 	getAll,
 	replaceAll,
+	get,
 });
