@@ -302,7 +302,7 @@ export function notAList(
 	).slice(0, 120);
 	return new NodeApiError(node, { message: shown } as JsonObject, {
 		message: `Knolyx answered a list request with something that is not a list [${status}]`,
-		description: `Expected a list (or a page of one); the answer began with: ${shown || '(nothing)'}. The platform may be under maintenance, or the base URL may point at something else. Nothing was changed; run it again later.`,
+		description: `Expected a list (or a page of one); the answer began with: ${shown || '(nothing)'}. The platform may be under maintenance, or the base URL may point at something else. The node did not act on this answer; run it again later.`,
 		httpCode: String(status),
 		itemIndex,
 	});

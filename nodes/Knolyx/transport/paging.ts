@@ -96,14 +96,15 @@ function endlessList(
 }
 
 /**
- * A page may be a plain array or a Spring-style page object `{ content, last }`; anything else
- * (an object of another shape, null, text) is no page: undefined.
+ * A page may be a plain array or a page object (Spring's `{ content, last }`, or the list under
+ * `items`, `data`, `results`, `webhooks`); anything else (an object of another shape, null, text)
+ * is no page: undefined, which a caller must not take for an empty list.
  */
-function pageItems<T>(body: unknown): { items: T[]; last: boolean } | undefined {
+export function pageItems<T>(body: unknown): { items: T[]; last: boolean } | undefined {
 	if (Array.isArray(body)) return { items: body as T[], last: false };
 	if (body && typeof body === 'object') {
 		const record = body as IDataObject;
-		for (const key of ['content', 'items', 'data', 'results']) {
+		for (const key of ['content', 'items', 'data', 'results', 'webhooks']) {
 			if (Array.isArray(record[key]))
 				return { items: record[key] as T[], last: record.last === true };
 		}

@@ -31,7 +31,7 @@ export const get: KnolyxOperation<{ courseId: number; ruleName: string }> = {
 	},
 	async execute({ courseId, ruleName }, runtime) {
 		const { body } = await readRules(runtime.client, courseId, runtime.itemIndex);
-		const rules = Array.isArray(body) ? (body as IDataObject[]) : [];
+		const rules = body as IDataObject[];
 		// The same match as the rule edits: the exact name, and never a guess between two.
 		const named = rules.filter((rule) => rule?.name === ruleName);
 		if (named.length > 1) {

@@ -22,6 +22,6 @@ export const getAll: KnolyxOperation<{ courseId: number }> = {
 	async execute({ courseId }, runtime) {
 		const { body } = await readRules(runtime.client, courseId, runtime.itemIndex);
 		// Long ids come out as their exact digits (text), every other value as read.
-		return Array.isArray(body) ? plainCopy(body as IDataObject[]) : [];
+		return plainCopy(body as IDataObject[]);
 	},
 };

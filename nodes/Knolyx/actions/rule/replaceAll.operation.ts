@@ -136,7 +136,7 @@ async function replaceRules(
 	// Read as given (a rule without a name is no reason to refuse replacing the list).
 	const readList = async (): Promise<Rule[]> => {
 		const { body } = await readRules(client, courseId, itemIndex);
-		return Array.isArray(body) ? (body as Rule[]) : [];
+		return body as Rule[];
 	};
 	const before = await readList();
 	for (let attempt = 1; attempt <= REPLACE_ATTEMPTS; attempt++) {
@@ -145,7 +145,20 @@ async function replaceRules(
 			return Array.isArray(body) ? (body as Rule[]) : await readList();
 		} catch (error) {
 			if (!outcomeUnknown(error)) throw asNodeError(client.node, error, itemIndex);
-			const now = await readList();
+			let now: Rule[];
+			try {
+				now = await readList();
+			} catch (readError) {
+				const cause = asNodeError(client.node, readError, itemIndex);
+				throw new NodeOperationError(
+					client.node,
+					`The save of the rules of course ${courseId} got no clear answer, and the rules could not be read back to check it: nothing was sent again`,
+					{
+						itemIndex,
+						description: `The save may have been applied. Read the rules with Get Many before you run Replace All again. The read failed with: ${cause.message}`,
+					},
+				);
+			}
 			if (holds(now, rules)) return now;
 			if (!sameContent(now, before)) {
 				throw new NodeOperationError(

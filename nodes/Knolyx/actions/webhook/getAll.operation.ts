@@ -1,4 +1,4 @@
-import { listWebhooks, webhookEntries } from '../../transport';
+import { listWebhooks } from '../../transport';
 import type { KnolyxOperation } from '../types';
 
 export const getAll: KnolyxOperation<Record<string, never>> = {
@@ -13,6 +13,6 @@ export const getAll: KnolyxOperation<Record<string, never>> = {
 	},
 	async execute(_params, runtime) {
 		// A plain array or a page object: the same reading as the trigger's.
-		return webhookEntries((await listWebhooks(runtime.client, runtime.itemIndex)).body);
+		return (await listWebhooks(runtime.client, runtime.itemIndex)).entries;
 	},
 };

@@ -2,19 +2,27 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
+import { notAList } from '../errors';
 
 /**
  * A course's access rules. The platform replaces the whole list on save; the safe edits that
  * build on these two calls are in actions/rule/.
  */
 
-/** `rulesRead`: the rule list of a course, as read (long ids kept exact). */
+/**
+ * `rulesRead`: the rule list of a course, as read (long ids kept exact). An answer that is not a
+ * list fails: taken for "no rules", it would make Get name no rule and Replace All send a save
+ * whose outcome was unknown again.
+ */
 export async function readRules(
 	client: KnolyxClient,
 	courseId: number,
 	itemIndex?: number,
-): Promise<KnolyxResponse> {
-	return await client.call(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex });
+): Promise<KnolyxResponse<unknown[]>> {
+	const response = await client.call(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex });
+	if (!Array.isArray(response.body))
+		throw notAList(client.node, response.statusCode, response.body, itemIndex);
+	return response as KnolyxResponse<unknown[]>;
 }
 
 /** `rulesSave`: saves the complete list; every rule left out is deleted. */

@@ -1,9 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import type { IDataObject, JsonObject } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
-import { asNodeError } from '../errors';
+import { asNodeError, notAList } from '../errors';
+import { pageItems } from '../paging';
 import { outcomeUnknown } from '../retry';
 import { isRecord } from '../../helpers/objects';
 
@@ -41,24 +42,14 @@ function createdId(body: unknown): string | undefined {
 	return idFrom(body);
 }
 
-/** The entries of a webhook list answer as given: a plain array or a page object. */
-export function webhookEntries(body: unknown): IDataObject[] {
-	let entries: unknown[] = [];
-	if (Array.isArray(body)) entries = body;
-	else if (isRecord(body)) {
-		for (const key of ['content', 'items', 'data', 'results', 'webhooks']) {
-			if (Array.isArray(body[key])) {
-				entries = body[key] as unknown[];
-				break;
-			}
-		}
-	}
-	return entries.filter(isRecord);
+/** The entries of a webhook list answer as given (a plain array or a page object); undefined when it is no list. */
+export function webhookEntries(body: unknown): IDataObject[] | undefined {
+	return pageItems<unknown>(body)?.items.filter(isRecord);
 }
 
 /** The webhooks of a list answer, with the fields this package reads. */
 export function webhookList(body: unknown): RemoteWebhook[] {
-	return webhookEntries(body).flatMap((entry) => {
+	return (webhookEntries(body) ?? []).flatMap((entry) => {
 		const id = idFrom(entry.id);
 		if (id === undefined) return [];
 		return [
@@ -71,13 +62,19 @@ export function webhookList(body: unknown): RemoteWebhook[] {
 	});
 }
 
-/** The platform's webhooks, raw (for output) and parsed. */
+/**
+ * The platform's webhooks: the entries as given (for output) and parsed. An answer that is no list
+ * fails: taken for "no webhooks", it would make a creation whose answer was lost send its POST
+ * again.
+ */
 export async function listWebhooks(
 	client: KnolyxClient,
 	itemIndex?: number,
-): Promise<{ body: unknown; webhooks: RemoteWebhook[] }> {
-	const { body } = await client.call(ENDPOINTS.webhookList, { itemIndex });
-	return { body, webhooks: webhookList(body) };
+): Promise<{ entries: IDataObject[]; webhooks: RemoteWebhook[] }> {
+	const { statusCode, body } = await client.call(ENDPOINTS.webhookList, { itemIndex });
+	const entries = webhookEntries(body);
+	if (entries === undefined) throw notAList(client.node, statusCode, body, itemIndex);
+	return { entries, webhooks: webhookList(entries) };
 }
 
 /**
@@ -126,7 +123,12 @@ export async function createWebhook(
 	for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
 		if (attempt > 1) {
 			await sleep(500 * 2 ** (attempt - 2));
-			const { webhooks } = await listWebhooks(client, options.itemIndex);
+			let webhooks: RemoteWebhook[];
+			try {
+				({ webhooks } = await listWebhooks(client, options.itemIndex));
+			} catch (error) {
+				throw uncheckedCreation(client, request, error, options.itemIndex);
+			}
 			const found = findOurs(webhooks, request.url, request.name, false, options.before);
 			if (found !== undefined) return { id: found };
 		}
@@ -144,6 +146,22 @@ export async function createWebhook(
 		}
 	}
 	throw asNodeError(client.node, lastError, options.itemIndex);
+}
+
+/** A creation whose answer was lost, and the list that would tell whether it was applied failed. */
+function uncheckedCreation(
+	client: KnolyxClient,
+	request: WebhookRequest,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError {
+	const listError = asNodeError(client.node, error, itemIndex);
+	return new NodeApiError(client.node, { message: listError.message } as JsonObject, {
+		message: `The webhook registration for ${request.url} got no clear answer, and the webhook list that would show whether it was applied could not be read: it was not sent again`,
+		description: `The webhook may exist in Knolyx. Check the list (Webhook → Get Many) and delete webhooks named "${request.name}" that n8n does not use before you try again. The list read failed with: ${listError.message}`,
+		httpCode: 'httpCode' in listError ? (listError.httpCode ?? undefined) : undefined,
+		itemIndex,
+	});
 }
 
 /** `webhookGet`; `acceptStatuses: [404]` hands a missing webhook back instead of failing. */

@@ -1,0 +1,127 @@
+/**
+ * A list read that answers 200 with something that is not a list (a maintenance notice, `null`,
+ * a number) never counts as an empty list, over real HTTP against the sandbox's edge rules:
+ * the reads fail the item, and a write whose outcome is unknown is not sent again on the word of
+ * such an answer (taken for "no webhooks" or "no rules", it would make the node create a second
+ * webhook or save the rules twice).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
+import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
+import { clearEdges, setEdge, triggerHosts } from '../harness';
+import { DEMO, RULE_READ, RULE_SAVE, rl, routes, run, useSandbox } from './setup';
+
+const ctx = useSandbox();
+const hosts = triggerHosts();
+
+afterEach(async () => {
+	await hosts.endAll();
+	await clearEdges(ctx.sandbox.url);
+	ctx.sandbox.setFaults({});
+});
+
+const API = '/public/api/v1';
+const firstCourse = (): number => Object.values(ctx.demo.courses)[0];
+const NOT_A_LIST = 'Knolyx answered a list request with something that is not a list [200]';
+const ODD_BODIES = [
+	['a maintenance notice', '{"status":"MAINTENANCE"}'],
+	['null', 'null'],
+	['a number', '42'],
+];
+
+/** The next `times` answers to GET `path` are 200 with `body` (JSON). */
+const answerOddly = async (path: string, body: string, times?: number): Promise<void> => {
+	const rule: IDataObject = { path, method: 'GET', answer: { body } };
+	if (times !== undefined) rule.times = times;
+	await setEdge(ctx.sandbox.url, rule);
+};
+
+describe('a list read answered with something that is not a list fails the item', () => {
+	it.each(ODD_BODIES)('Course Access Rule → Get Many, answered with %s', async (_what, body) => {
+		const courseId = firstCourse();
+		await answerOddly(`${API}/business-rule/course/${courseId}`, body);
+		const result = await run(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'getAll',
+			courseId: rl(courseId),
+		});
+		expect(result.error?.message).toBe(NOT_A_LIST);
+		expect(result.items).toEqual([]);
+	});
+
+	it.each(ODD_BODIES)(
+		'Course Access Rule → Get, answered with %s: not "no rule named …"',
+		async (_what, body) => {
+			const courseId = firstCourse();
+			await answerOddly(`${API}/business-rule/course/${courseId}`, body);
+			const result = await run(ctx.sandbox, {
+				resource: 'rule',
+				operation: 'get',
+				courseId: rl(courseId),
+				ruleName: 'Access',
+			});
+			expect(result.error?.message).toBe(NOT_A_LIST);
+		},
+	);
+
+	it.each(ODD_BODIES)('Webhook → Get Many, answered with %s', async (_what, body) => {
+		await answerOddly(`${API}/webhook`, body);
+		const result = await run(ctx.sandbox, { resource: 'webhook', operation: 'getAll' });
+		expect(result.error?.message).toBe(NOT_A_LIST);
+		expect(result.items).toEqual([]);
+	});
+
+	it('Replace All: the rules read first answered oddly: nothing is saved', async () => {
+		const courseId = firstCourse();
+		await answerOddly(`${API}/business-rule/course/${courseId}`, '{"status":"MAINTENANCE"}');
+		ctx.sandbox.resetStats();
+		const result = await run(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'replaceAll',
+			courseId: rl(courseId),
+			rules: '[]',
+			options: { allowEmpty: true },
+		});
+		expect(result.error?.message).toBe(NOT_A_LIST);
+		expect(routes(ctx.sandbox)[RULE_SAVE]).toBeUndefined();
+		expect(routes(ctx.sandbox)[RULE_READ]).toBeUndefined(); // answered by the edge rule
+	});
+});
+
+describe('a write whose answer was lost is not sent again on the word of an odd list', () => {
+	it('Knolyx Trigger: registration applied, then 502, then the webhook list answers a maintenance notice: one webhook, activation fails clearly', async () => {
+		const host = await hosts.start({
+			nodeType: new KnolyxTrigger(),
+			type: 'n8n-nodes-knolyx.knolyxTrigger',
+			parameters: { events: ['COURSE_STARTED'], options: {} },
+			credentials: {
+				knolyxApi: { baseUrl: ctx.sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
+			},
+			credentialTypes: [new KnolyxApi()],
+		});
+		ctx.sandbox.setFaults({
+			applyThenFailRate: 1,
+			applyThenStatus: 502,
+			onlyMethod: 'POST',
+			onlyPath: '^/webhook$',
+			maxFaults: 1,
+		});
+		// The registration sends no list read before its POST: the first GET is the check after it.
+		await answerOddly(`${API}/webhook`, '{"status":"MAINTENANCE"}', 1);
+		const failure = (await host.activate('trigger').then(
+			() => undefined,
+			(error: unknown) => error,
+		)) as { message: string; description?: string } | undefined;
+		expect(failure?.message).toBe(
+			`The webhook registration for ${host.url('trigger')} got no clear answer, and the webhook list that would show whether it was applied could not be read: it was not sent again`,
+		);
+		expect(failure?.description).toContain('The webhook may exist in Knolyx.');
+		expect(failure?.description).toContain(NOT_A_LIST);
+		const ours = [...ctx.sandbox.state.webhooks.values()].filter(
+			(webhook) => webhook.url === host.url('trigger'),
+		);
+		expect(ours).toHaveLength(1);
+		expect(ctx.sandbox.stats().faultsInjected.applyThenFail).toBe(1);
+	});
+});
