@@ -18,7 +18,7 @@ import { Router, type RequestHandler } from 'express';
 
 import { badRequest } from './errors';
 import { coursePng } from './image';
-import { isObject } from './validation';
+import { checkObject, is, type Schema } from './validation';
 
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308] as const;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -81,145 +81,107 @@ interface Entry {
 	answers: EdgeAnswerLog[];
 }
 
-// ---- strict validation: an unknown field or a wrong type is a 400 naming the field ----
+// ---- strict validation (sandbox/validation.ts): an unknown field or a wrong value is a 400 naming it ----
 
-function only(value: Record<string, unknown>, allowed: string[], at: string): void {
-	for (const key of Object.keys(value)) {
-		if (!allowed.includes(key))
-			throw badRequest(`${at}${key} is not a known field (known: ${allowed.join(', ')})`);
-	}
-}
+/** What a rule's fields are called in messages ("colour is not a rule field here"). */
+const NOUN = 'rule field';
+const ONE_LINE = /^[^\r\n]*$/;
+const oneLine = (maxLength: number) =>
+	is.text({ pattern: ONE_LINE, meaning: 'one line of text', maxLength });
+/** null: no Content-Type header at all. */
+const contentType = is.text({
+	nullable: true,
+	pattern: ONE_LINE,
+	meaning: 'one line of text',
+	maxLength: 200,
+});
 
-function objectAt(value: unknown, field: string): Record<string, unknown> {
-	if (!isObject(value)) throw badRequest(`${field} must be a JSON object`);
-	return value;
-}
+const REDIRECT_SCHEMA: Schema = {
+	status: is.oneOf(REDIRECT_STATUSES),
+	location: is.text({
+		pattern: /^(https?:\/\/|\/)[^\r\n]*$/,
+		meaning: 'an http(s) URL or a path starting with /',
+		maxLength: 2000,
+	}),
+};
 
-function intAt(value: unknown, field: string, min: number, max: number): number {
-	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-		throw badRequest(`${field} must be an integer between ${min} and ${max}`);
-	}
-	return value;
-}
+/** What an answer and a stream both take: their status and Content-Type. */
+const HEAD_SCHEMA: Schema = { status: is.integer(200, 599), contentType };
 
-/** An optional integer field of `raw`: `fallback` when absent. */
-function intOr(
-	raw: Record<string, unknown>,
-	key: string,
-	at: string,
-	fallback: number,
-	min: number,
-	max: number,
-): number {
-	return raw[key] === undefined ? fallback : intAt(raw[key], `${at}.${key}`, min, max);
-}
+const ANSWER_SCHEMA: Schema = {
+	...HEAD_SCHEMA,
+	contentDisposition: oneLine(4000),
+	body: is.text({ maxLength: 20_000_000 }),
+	png: is.boolean,
+	trickleMs: is.integer(0, 60_000),
+};
 
-function stringAt(value: unknown, field: string, maxLength = 100_000): string {
-	if (typeof value !== 'string' || value.length > maxLength)
-		throw badRequest(`${field} must be a string of at most ${maxLength} characters`);
-	return value;
-}
+const STREAM_SCHEMA: Schema = {
+	...HEAD_SCHEMA,
+	png: is.boolean,
+	chunkBytes: is.integer(1, 1_048_576),
+	everyMs: is.integer(0, 60_000),
+	totalBytes: is.integer(1),
+};
 
-function boolAt(value: unknown, field: string): boolean {
-	if (typeof value !== 'boolean') throw badRequest(`${field} must be true or false`);
-	return value;
-}
+const RULE_SCHEMA: Schema = {
+	path: is.text({
+		pattern: /^\/[^?]*$/,
+		meaning: 'a path that starts with / and holds no query',
+		maxLength: 2000,
+	}),
+	// Taken in any case ("get" is GET).
+	method: (value, field) =>
+		is.oneOf(METHODS)(typeof value === 'string' ? value.toUpperCase() : value, field),
+	times: is.integer(1, 1_000_000),
+	redirect: is.shape(REDIRECT_SCHEMA, { required: ['location'], noun: NOUN }),
+	answer: is.shape(ANSWER_SCHEMA, { noun: NOUN, oneOf: [{ names: ['body', 'png'] }] }),
+	stream: is.shape(STREAM_SCHEMA, { noun: NOUN }),
+};
 
-function contentTypeAt(value: unknown, field: string, fallback: string | null): string | null {
-	if (value === undefined) return fallback;
-	if (value === null) return null;
-	const text = stringAt(value, field, 200);
-	if (/[\r\n]/.test(text)) throw badRequest(`${field} must be one line`);
-	return text;
-}
-
-function parseRedirect(value: unknown): EdgeRedirect {
-	const raw = objectAt(value, 'redirect');
-	only(raw, ['status', 'location'], 'redirect.');
-	const status = raw.status ?? 302;
-	if (!REDIRECT_STATUSES.includes(status as EdgeRedirect['status']))
-		throw badRequest(`redirect.status must be one of ${REDIRECT_STATUSES.join(', ')}`);
-	const location = stringAt(raw.location, 'redirect.location', 2000);
-	if (!/^(https?:\/\/|\/)/.test(location) || /[\r\n]/.test(location))
-		throw badRequest('redirect.location must be an http(s) URL or a path starting with /');
-	return { status: status as EdgeRedirect['status'], location };
-}
-
-/** The object at `at` with only the `fields` named, and its status and Content-Type (defaults: 200, `contentType`). */
-function answerHead(value: unknown, at: string, fields: string[], contentType: string) {
-	const raw = objectAt(value, at);
-	only(raw, ['status', 'contentType', ...fields], `${at}.`);
-	return {
-		raw,
-		status: intOr(raw, 'status', at, 200, 200, 599),
-		contentType: contentTypeAt(raw.contentType, `${at}.contentType`, contentType),
-	};
-}
-
-function parseAnswer(value: unknown): EdgeAnswer {
-	const { raw, status, contentType } = answerHead(
-		value,
-		'answer',
-		['contentDisposition', 'body', 'png', 'trickleMs'],
-		'application/json',
-	);
-	const answer: EdgeAnswer = {
-		status,
-		contentType,
-		trickleMs: intOr(raw, 'trickleMs', 'answer', 0, 0, 60_000),
-	};
-	if (raw.contentDisposition !== undefined) {
-		answer.contentDisposition = stringAt(raw.contentDisposition, 'answer.contentDisposition', 4000);
-		if (/[\r\n]/.test(answer.contentDisposition))
-			throw badRequest('answer.contentDisposition must be one line');
-	}
-	if (raw.body !== undefined) answer.body = stringAt(raw.body, 'answer.body', 20_000_000);
-	if (raw.png !== undefined) answer.png = boolAt(raw.png, 'answer.png');
-	if (answer.png && answer.body !== undefined)
-		throw badRequest('answer.body and answer.png exclude each other');
-	return answer;
-}
-
-function parseStream(value: unknown): EdgeStream {
-	const { raw, status, contentType } = answerHead(
-		value,
-		'stream',
-		['png', 'chunkBytes', 'everyMs', 'totalBytes'],
-		'application/octet-stream',
-	);
-	const stream: EdgeStream = {
-		status,
-		contentType,
-		png: raw.png === undefined ? false : boolAt(raw.png, 'stream.png'),
-		chunkBytes: intOr(raw, 'chunkBytes', 'stream', 65_536, 1, 1_048_576),
-		everyMs: intOr(raw, 'everyMs', 'stream', 0, 0, 60_000),
-	};
-	if (raw.totalBytes !== undefined)
-		stream.totalBytes = intAt(raw.totalBytes, 'stream.totalBytes', 1, Number.MAX_SAFE_INTEGER);
-	return stream;
+/** A rule's body as RULE_SCHEMA has checked it. */
+interface RuleBody {
+	path: string;
+	method?: string;
+	times?: number;
+	redirect?: Partial<EdgeRedirect>;
+	answer?: Partial<EdgeAnswer>;
+	stream?: Partial<EdgeStream>;
 }
 
 /** A rule from a control request body; throws ApiError(400) naming the first bad field. */
 export function parseEdgeRule(body: unknown, id: number): EdgeRule {
-	const raw = objectAt(body, 'Body');
-	only(raw, ['path', 'method', 'times', 'redirect', 'answer', 'stream'], '');
-	const path = stringAt(raw.path, 'path', 2000);
-	if (!path.startsWith('/') || path.includes('?'))
-		throw badRequest('path must start with / and hold no query');
-	const rule: EdgeRule = { id, path };
-	if (raw.method !== undefined) {
-		const method = stringAt(raw.method, 'method', 10).toUpperCase();
-		if (!METHODS.includes(method)) throw badRequest(`method must be one of ${METHODS.join(', ')}`);
-		rule.method = method;
+	const raw = checkObject(body, RULE_SCHEMA, 'body', {
+		required: ['path'],
+		noun: NOUN,
+		oneOf: [{ names: ['redirect', 'answer', 'stream'], required: true }],
+	}) as unknown as RuleBody;
+	const rule: EdgeRule = { id, path: raw.path };
+	if (raw.method !== undefined) rule.method = raw.method.toUpperCase();
+	if (raw.times !== undefined) rule.times = raw.times;
+	const { redirect, answer, stream } = raw;
+	if (redirect)
+		rule.redirect = { status: redirect.status ?? 302, location: redirect.location as string };
+	if (answer) {
+		rule.answer = {
+			status: answer.status ?? 200,
+			contentType: answer.contentType === undefined ? 'application/json' : answer.contentType,
+			trickleMs: answer.trickleMs ?? 0,
+		};
+		for (const key of ['contentDisposition', 'body', 'png'] as const)
+			if (answer[key] !== undefined) Object.assign(rule.answer, { [key]: answer[key] });
 	}
-	if (raw.times !== undefined) rule.times = intAt(raw.times, 'times', 1, 1_000_000);
-	const kinds = (['redirect', 'answer', 'stream'] as const).filter(
-		(kind) => raw[kind] !== undefined,
-	);
-	if (kinds.length !== 1) throw badRequest('exactly one of redirect, answer, stream is required');
-	if (raw.redirect !== undefined) rule.redirect = parseRedirect(raw.redirect);
-	if (raw.answer !== undefined) rule.answer = parseAnswer(raw.answer);
-	if (raw.stream !== undefined) rule.stream = parseStream(raw.stream);
+	if (stream) {
+		rule.stream = {
+			status: stream.status ?? 200,
+			contentType:
+				stream.contentType === undefined ? 'application/octet-stream' : stream.contentType,
+			png: stream.png ?? false,
+			chunkBytes: stream.chunkBytes ?? 65_536,
+			everyMs: stream.everyMs ?? 0,
+		};
+		if (stream.totalBytes !== undefined) rule.stream.totalBytes = stream.totalBytes;
+	}
 	return rule;
 }
 

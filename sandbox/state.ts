@@ -187,21 +187,11 @@ export class SandboxState {
 	}
 
 	membersOf(workgroupId: number): Map<string, Membership> {
-		let members = this.memberships.get(workgroupId);
-		if (!members) {
-			members = new Map();
-			this.memberships.set(workgroupId, members);
-		}
-		return members;
+		return innerMap(this.memberships, workgroupId);
 	}
 
 	attendeesOf(eventId: number): Map<number, string> {
-		let attendees = this.attendance.get(eventId);
-		if (!attendees) {
-			attendees = new Map();
-			this.attendance.set(eventId, attendees);
-		}
-		return attendees;
+		return innerMap(this.attendance, eventId);
 	}
 
 	/** True when the membership exists and its removalDate (UTC) is not reached at `now`. */
@@ -247,7 +237,16 @@ export class SandboxState {
 	}
 }
 
-/** "demo-api-key" → "demo****key": keeps 4 leading and 3 trailing characters. */
+/** The map kept under `key` in `outer`, made (empty) and kept there if there was none yet. */
+function innerMap<K, IK, IV>(outer: Map<K, Map<IK, IV>>, key: K): Map<IK, IV> {
+	let inner = outer.get(key);
+	if (!inner) {
+		inner = new Map();
+		outer.set(key, inner);
+	}
+	return inner;
+}
+
 /**
  * A secret as the page and the state dump show it: at most an eighth of it at each end (so at
  * most a quarter in all, and never more than 4 + 3 characters), the rest as ****.

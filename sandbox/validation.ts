@@ -114,24 +114,49 @@ function hasSetting(schema: Schema, name: string): boolean {
 	return Object.prototype.hasOwnProperty.call(schema, name);
 }
 
+/** A name counts as given when it is there and not `false` (a switch that is off is not given). */
+function given(value: Record<string, unknown>, name: string): boolean {
+	return (
+		Object.prototype.hasOwnProperty.call(value, name) &&
+		value[name] !== undefined &&
+		value[name] !== false
+	);
+}
+
+/** What `checkObject` asks beyond each value's own check. */
+export interface CheckOptions {
+	/** Names that must be there (a missing one gets its check's message). */
+	required?: readonly string[];
+	/** What the settings are called in messages ("fault setting"); default "setting". */
+	noun?: string;
+	/** Names of which at most one may be given; `required`: exactly one. */
+	oneOf?: readonly { names: readonly string[]; required?: boolean }[];
+	/**
+	 * Names taken only when another is given (`field`), or has one of the values `is`;
+	 * `required`: then it must be there too.
+	 */
+	when?: Readonly<Record<string, { field: string; is?: readonly unknown[]; required?: boolean }>>;
+}
+
 /**
  * Checks an object against a schema: only the schema's own setting names, each value of its
- * type. `where` names the object in messages (`faults`, or `body` for a request's body, whose
- * fields are named bare); `noun` says what its settings are ("fault setting"). A name in
- * `required` that is missing gets its check's message. Returns the object unchanged.
+ * type, then `options` (required names, exclusive names, names that depend on another). `where`
+ * names the object in messages (`faults`, or `body` for a request's body, whose fields are named
+ * bare). Returns the object unchanged.
  */
 export function checkObject(
 	value: unknown,
 	schema: Schema,
 	where: string,
-	{ required = [], noun = 'setting' }: { required?: readonly string[]; noun?: string } = {},
+	{ required = [], noun = 'setting', oneOf = [], when = {} }: CheckOptions = {},
 ): Record<string, unknown> {
 	if (!isObject(value))
 		throw badRequest(`${where === 'body' ? 'Body' : where} must be a JSON object`);
 	const prefix = where === 'body' ? '' : `${where}.`;
+	const named = (names: readonly string[]) => names.map((k) => `${prefix}${k}`);
 	for (const [name, fieldValue] of Object.entries(value)) {
 		if (!hasSetting(schema, name)) {
-			const known = Object.keys(schema).map((k) => `${prefix}${k}`);
+			const known = named(Object.keys(schema));
 			throw badRequest(
 				`${prefix}${name} is not a ${noun} here; ${known.length === 0 ? 'none is taken' : `use ${known.join(', ')}`}`,
 			);
@@ -141,6 +166,24 @@ export function checkObject(
 	for (const name of required) {
 		if (!Object.prototype.hasOwnProperty.call(value, name))
 			schema[name](undefined, `${prefix}${name}`);
+	}
+	for (const group of oneOf) {
+		const there = group.names.filter((name) => given(value, name));
+		if (there.length > 1)
+			throw badRequest(
+				`${prefix}${there[1]} cannot be given with ${prefix}${there[0]}: give ${group.required ? 'exactly' : 'at most'} one of ${named(group.names).join(', ')}`,
+			);
+		if (there.length === 0 && group.required)
+			throw badRequest(`exactly one of ${named(group.names).join(', ')} is required`);
+	}
+	for (const [name, rule] of Object.entries(when)) {
+		const holds =
+			rule.is === undefined ? given(value, rule.field) : rule.is.includes(value[rule.field]);
+		const condition = `${prefix}${rule.field}${rule.is === undefined ? ' is given' : ` is ${rule.is.join(' or ')}`}`;
+		if (!holds && given(value, name))
+			throw badRequest(`${prefix}${name} is only taken when ${condition}`);
+		if (holds && rule.required && !given(value, name))
+			throw badRequest(`${prefix}${name} is required when ${condition}`);
 	}
 	return value;
 }
@@ -152,7 +195,7 @@ export function checkObject(
 export function checkBody(
 	req: { body?: unknown; headers: Record<string, unknown> },
 	schema: Schema,
-	options: { required?: readonly string[]; noun?: string } = {},
+	options: CheckOptions = {},
 ): Record<string, unknown> {
 	if (req.body === undefined) {
 		const length = req.headers['content-length'];
@@ -190,19 +233,42 @@ export const is = {
 			}
 		};
 	},
-	/** Text; `nullable` also takes null; `pattern` (with what it means) restricts it. */
+	/**
+	 * Text; `nullable` also takes null; `pattern` (with what it means) restricts it, `maxLength`
+	 * bounds it.
+	 */
 	text({
 		nullable = false,
 		pattern,
 		meaning,
-	}: { nullable?: boolean; pattern?: RegExp; meaning?: string } = {}): FieldCheck {
+		maxLength,
+	}: {
+		nullable?: boolean;
+		pattern?: RegExp;
+		meaning?: string;
+		maxLength?: number;
+	} = {}): FieldCheck {
 		return (value, field) => {
 			if (value === null && nullable) return;
-			const what = `${meaning ?? 'a text'}${nullable ? ' or null' : ''}`;
-			if (typeof value !== 'string' || (pattern !== undefined && !pattern.test(value)))
+			const bound = maxLength === undefined ? '' : ` of at most ${maxLength} characters`;
+			const what = `${meaning ?? 'a text'}${bound}${nullable ? ' or null' : ''}`;
+			if (
+				typeof value !== 'string' ||
+				(pattern !== undefined && !pattern.test(value)) ||
+				(maxLength !== undefined && value.length > maxLength)
+			)
 				throw badRequest(`${field} must be ${what}`);
 		};
 	},
+	/** An e-mail address (white space around it is taken; callers trim it). */
+	email: ((value, field) => {
+		if (typeof value !== 'string' || !isEmail(value.trim()))
+			throw badRequest(`${field} must be an e-mail address`);
+	}) as FieldCheck,
+	/** A date-time "yyyy-MM-dd HH:mm:ss" (UTC). */
+	dateTime: ((value, field) => {
+		requireDateTime(value, field);
+	}) as FieldCheck,
 	oneOf(values: readonly unknown[]): FieldCheck {
 		return (value, field) => {
 			if (!values.includes(value))
@@ -224,10 +290,15 @@ export const is = {
 			value.forEach((item, i) => entry(item, `${field}[${i}]`));
 		};
 	},
-	/** An object checked against its own schema (for nested settings). */
-	shape(schema: Schema, required: readonly string[] = []): FieldCheck {
+	/** An object checked against its own schema (for nested settings): `required` names, or all of `checkObject`'s options. */
+	shape(schema: Schema, options: readonly string[] | CheckOptions = {}): FieldCheck {
+		const checks = isCheckOptions(options) ? options : { required: options };
 		return (value, field) => {
-			checkObject(value, schema, field, { required });
+			checkObject(value, schema, field, checks);
 		};
 	},
 };
+
+function isCheckOptions(options: readonly string[] | CheckOptions): options is CheckOptions {
+	return !Array.isArray(options);
+}

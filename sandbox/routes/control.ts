@@ -72,9 +72,8 @@ const SEED_SCHEMA: Schema = {
 	),
 	// Rules are stored as given (any fields): per course id, a list of objects.
 	rules: (value, field) => {
-		if (value === null || typeof value !== 'object' || Array.isArray(value))
-			throw badRequest(`${field} must be a JSON object`);
-		for (const [courseId, rules] of Object.entries(value)) {
+		is.object(value, field);
+		for (const [courseId, rules] of Object.entries(value as Record<string, unknown>)) {
 			if (!DIGITS.test(courseId)) throw badRequest(`${field}.${courseId} is not a course id`);
 			is.listOf(is.object)(rules, `${field}.${courseId}`);
 		}

@@ -15,72 +15,79 @@
  *   DELETE /sandbox/read-edits                            disarms them all
  *     (an entry deleted or moved while a list is read: see ../poll-edits.ts)
  *
- * Every body is checked: a field the endpoint does not take, or of the wrong type, is a 400 naming it.
+ * Every body is checked against its schema (sandbox/validation.ts) before anything is changed: a
+ * field the endpoint does not take, of the wrong type, or not taken with another, is a 400 naming it.
  */
 import { Router, type Request } from 'express';
 import type { SandboxContext } from '../context';
-import { ApiError, badRequest, notFound } from '../errors';
+import { ApiError, notFound } from '../errors';
 import {
 	armReadEdit,
 	clearReadEdits,
 	listMap,
 	pendingReadEdits,
+	type ReadEdit,
 	type ReadEditAction,
 	type ReadEditList,
 } from '../poll-edits';
 import type { CommunityEvent, User } from '../types';
-import { isEmail, isObject, parseId, requireDateTime } from '../validation';
+import { checkBody, is, parseId, type CheckOptions, type Schema } from '../validation';
 
 const MAX_COUNT = 100_000;
 
-/** The JSON body, refused (400 naming the field) when it holds a field the endpoint does not take. */
-function bodyOf(req: Request, fields: readonly string[]): Record<string, unknown> {
-	if (req.body === undefined) return {};
-	if (!isObject(req.body)) throw badRequest('Body must be a JSON object');
-	for (const field of Object.keys(req.body)) {
-		if (!fields.includes(field))
-			throw badRequest(`${field}: unknown field (this endpoint takes ${fields.join(', ')})`);
-	}
-	return req.body;
-}
+const positive = is.integer(1);
+/** How many entries to add in one call (default 1). */
+const howMany = is.integer(1, MAX_COUNT);
+const nonEmpty = is.text({ pattern: /\S/, meaning: 'a non-empty text' });
 
-function integerOf(
-	body: Record<string, unknown>,
-	field: string,
-	min: number,
-	max = Number.MAX_SAFE_INTEGER,
-): number | undefined {
-	const value = body[field];
-	if (value === undefined) return undefined;
-	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-		throw badRequest(`${field} must be an integer between ${min} and ${max}`);
-	}
-	return value;
-}
+const ATTENDEE_SCHEMA: Schema = {
+	userId: positive,
+	email: is.email,
+	firstName: nonEmpty,
+	lastName: nonEmpty,
+	count: howMany,
+};
+const ATTENDEE_OPTIONS: CheckOptions = {
+	oneOf: [{ names: ['userId', 'email', 'count'] }],
+	when: { firstName: { field: 'email' }, lastName: { field: 'email' } },
+};
 
-function choiceOf<T extends string>(
-	body: Record<string, unknown>,
-	field: string,
-	choices: readonly T[],
-): T | undefined {
-	const value = body[field];
-	if (value === undefined) return undefined;
-	if (typeof value !== 'string' || !choices.includes(value as T))
-		throw badRequest(`${field} must be one of ${choices.join(', ')}`);
-	return value as T;
-}
+const EVENT_SCHEMA: Schema = {
+	title: nonEmpty,
+	startDateTime: is.dateTime,
+	endDateTime: is.dateTime,
+	count: howMany,
+};
 
-/** `count` (default 1): how many entries to add in one call. */
-function countOf(body: Record<string, unknown>): number {
-	return integerOf(body, 'count', 1, MAX_COUNT) ?? 1;
-}
+const COURSE_SCHEMA: Schema = {
+	title: nonEmpty,
+	description: nonEmpty,
+	image: is.boolean,
+	count: howMany,
+};
 
-function optionalText(body: Record<string, unknown>, field: string): string | undefined {
-	const value = body[field];
-	if (value === undefined) return undefined;
-	if (typeof value !== 'string' || value.trim() === '')
-		throw badRequest(`${field} must be a non-empty string`);
-	return value.trim();
+const CANCELLATION_SCHEMA: Schema = { count: howMany, from: is.oneOf(['first', 'last']) };
+
+const READ_EDIT_SCHEMA: Schema = {
+	list: is.oneOf(['events', 'attendees', 'courses'] satisfies ReadEditList[]),
+	communityId: positive,
+	eventId: positive,
+	id: positive,
+	action: is.oneOf(['delete', 'moveToFront', 'moveToEnd'] satisfies ReadEditAction[]),
+	beforePage: positive,
+};
+const READ_EDIT_OPTIONS: CheckOptions = {
+	required: ['list', 'id', 'action', 'beforePage'],
+	// The list's own owner: the community of an events list, the event of an attendees list.
+	when: {
+		communityId: { field: 'list', is: ['events'], required: true },
+		eventId: { field: 'list', is: ['attendees'], required: true },
+	},
+};
+
+/** A text field that was checked non-empty, trimmed; undefined when absent. */
+function trimmed(value: unknown): string | undefined {
+	return typeof value === 'string' ? value.trim() : undefined;
 }
 
 const attendeeView = (user: User) => ({
@@ -99,36 +106,26 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 		return event;
 	};
 
-	/** The user to register: an existing one by id, one found or created by e-mail, or `count` new ones. */
+	/** The users to register: an existing one by id, one found or created by e-mail, or `count` new ones. */
 	const usersFor = (body: Record<string, unknown>): User[] => {
-		const given = ['userId', 'email', 'count'].filter((field) => body[field] !== undefined);
-		if (given.length > 1)
-			throw badRequest(
-				`${given[1]}: give one of userId, email or count, not ${given.join(' and ')}`,
-			);
-		const userId = integerOf(body, 'userId', 1);
-		if (userId !== undefined) {
-			const user = state.users.get(userId);
-			if (!user) throw notFound(`No user ${userId}`);
+		if (body.userId !== undefined) {
+			const user = state.users.get(body.userId as number);
+			if (!user) throw notFound(`No user ${body.userId}`);
 			return [user];
 		}
-		const email = optionalText(body, 'email');
-		if (email === undefined) {
-			for (const field of ['firstName', 'lastName'])
-				if (body[field] !== undefined) throw badRequest(`${field} is only taken with email`);
-		} else {
-			if (!isEmail(email)) throw badRequest('email must be an e-mail address');
+		const email = trimmed(body.email);
+		if (email !== undefined) {
 			const local = email.split('@')[0];
 			return [
 				state.findUserByEmail(email) ??
 					state.addUser({
-						firstName: optionalText(body, 'firstName') ?? local,
-						lastName: optionalText(body, 'lastName') ?? 'Attendee',
+						firstName: trimmed(body.firstName) ?? local,
+						lastName: trimmed(body.lastName) ?? 'Attendee',
 						email,
 					}),
 			];
 		}
-		return Array.from({ length: countOf(body) }, () => {
+		return Array.from({ length: (body.count as number | undefined) ?? 1 }, () => {
 			// Users are never deleted, so users.size + 1 gives a fresh e-mail.
 			const n = state.users.size + 1;
 			return state.addUser({
@@ -141,7 +138,7 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 
 	router.post('/events/:eventId/attendees', (req, res) => {
 		const event = eventOf(req);
-		const users = usersFor(bodyOf(req, ['userId', 'email', 'firstName', 'lastName', 'count']));
+		const users = usersFor(checkBody(req, ATTENDEE_SCHEMA, ATTENDEE_OPTIONS));
 		const attendees = state.attendeesOf(event.id);
 		if (users.length === 1 && attendees.has(users[0].id))
 			throw new ApiError(409, 'User is already registered for this event');
@@ -161,16 +158,10 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 	router.post('/communities/:communityId/events', (req, res) => {
 		const community = state.communities.get(parseId(req.params.communityId, 'communityId'));
 		if (!community) throw notFound(`No community ${req.params.communityId}`);
-		const body = bodyOf(req, ['title', 'startDateTime', 'endDateTime', 'count']);
-		const title = optionalText(body, 'title');
-		const [startDateTime, endDateTime] = (['startDateTime', 'endDateTime'] as const).map(
-			(field) => {
-				if (body[field] === undefined) return undefined;
-				requireDateTime(body[field], field);
-				return body[field] as string;
-			},
-		);
-		const events = Array.from({ length: countOf(body) }, () => {
+		const body = checkBody(req, EVENT_SCHEMA);
+		const title = trimmed(body.title);
+		const { startDateTime, endDateTime } = body as { startDateTime?: string; endDateTime?: string };
+		const events = Array.from({ length: (body.count as number | undefined) ?? 1 }, () => {
 			const n = state.events.size + 1;
 			return state.addEvent({
 				communityId: community.id,
@@ -183,13 +174,11 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 	});
 
 	router.post('/courses', (req, res) => {
-		const body = bodyOf(req, ['title', 'description', 'image', 'count']);
-		const title = optionalText(body, 'title');
-		const description = optionalText(body, 'description');
-		if (body.image !== undefined && typeof body.image !== 'boolean')
-			throw badRequest('image must be true or false');
+		const body = checkBody(req, COURSE_SCHEMA);
+		const title = trimmed(body.title);
+		const description = trimmed(body.description);
 		const image = body.image as boolean | undefined;
-		const courses = Array.from({ length: countOf(body) }, () =>
+		const courses = Array.from({ length: (body.count as number | undefined) ?? 1 }, () =>
 			state.addCourse({ title: title ?? `Course ${state.courses.size + 1}`, description, image }),
 		);
 		res.status(201).json({ courses });
@@ -197,10 +186,9 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 
 	router.post('/events/:eventId/cancellations', (req, res) => {
 		const event = eventOf(req);
-		const body = bodyOf(req, ['count', 'from']);
-		if (body.count === undefined) throw badRequest('count is required');
-		const count = countOf(body);
-		const from = choiceOf(body, 'from', ['first', 'last'] as const) ?? 'first';
+		const body = checkBody(req, CANCELLATION_SCHEMA, { required: ['count'] });
+		const count = body.count as number;
+		const from = (body.from ?? 'first') as 'first' | 'last';
 		const attendees = state.attendeesOf(event.id);
 		const listed = [...attendees.keys()];
 		const userIds = from === 'first' ? listed.slice(0, count) : listed.slice(-count);
@@ -209,35 +197,11 @@ export function pollControlRoutes(ctx: SandboxContext): Router {
 	});
 
 	router.post('/read-edits', (req, res) => {
-		const body = bodyOf(req, ['list', 'communityId', 'eventId', 'id', 'action', 'beforePage']);
-		const list = choiceOf(body, 'list', [
-			'events',
-			'attendees',
-			'courses',
-		] as const satisfies readonly ReadEditList[]);
-		if (list === undefined) throw badRequest('list is required');
-		const action = choiceOf(body, 'action', [
-			'delete',
-			'moveToFront',
-			'moveToEnd',
-		] as const satisfies readonly ReadEditAction[]);
-		if (action === undefined) throw badRequest('action is required');
-		const id = integerOf(body, 'id', 1);
-		if (id === undefined) throw badRequest('id is required');
-		const beforePage = integerOf(body, 'beforePage', 1);
-		if (beforePage === undefined) throw badRequest('beforePage is required');
-		const communityId = integerOf(body, 'communityId', 1);
-		const eventId = integerOf(body, 'eventId', 1);
-		const needs = { events: 'communityId', attendees: 'eventId', courses: undefined }[list];
-		for (const [field, value] of [
-			['communityId', communityId],
-			['eventId', eventId],
-		] as const) {
-			if (field === needs && value === undefined)
-				throw badRequest(`${field} is required for list ${list}`);
-			if (field !== needs && value !== undefined)
-				throw badRequest(`${field} is not taken for list ${list}`);
-		}
+		const { list, communityId, eventId, id, action, beforePage } = checkBody(
+			req,
+			READ_EDIT_SCHEMA,
+			READ_EDIT_OPTIONS,
+		) as unknown as ReadEdit;
 		const entries = listMap(state, { list, eventId });
 		const inList =
 			list === 'events'

@@ -273,9 +273,9 @@ describe('a list that is not a list', () => {
 
 describe("the sandbox's edge control checks what it is sent", () => {
 	it.each([
-		[{ path: '/x', answer: {}, colour: 'red' }, 'colour is not a known field'],
+		[{ path: '/x', answer: {}, colour: 'red' }, 'colour is not a rule field here'],
 		[{ path: '/x', answer: { status: '200' } }, 'answer.status must be an integer'],
-		[{ path: '/x', answer: { trickle: 5 } }, 'answer.trickle is not a known field'],
+		[{ path: '/x', answer: { trickle: 5 } }, 'answer.trickle is not a rule field here'],
 		[
 			{ path: '/x', redirect: { status: 300, location: '/y' } },
 			'redirect.status must be one of 301, 302, 303, 307, 308',
@@ -285,11 +285,11 @@ describe("the sandbox's edge control checks what it is sent", () => {
 			'redirect.location must be an http(s) URL',
 		],
 		[{ path: '/x', stream: { everyMs: true } }, 'stream.everyMs must be an integer'],
-		[{ path: 'x', answer: {} }, 'path must start with /'],
+		[{ path: 'x', answer: {} }, 'path must be a path that starts with /'],
 		[{ path: '/x' }, 'exactly one of redirect, answer, stream'],
 		[{ path: '/x', answer: {}, stream: {} }, 'exactly one of redirect, answer, stream'],
 		[{ path: '/x', times: 0, answer: {} }, 'times must be an integer'],
-		[{ path: '/x', answer: { contentType: 5 } }, 'answer.contentType must be a string'],
+		[{ path: '/x', answer: { contentType: 5 } }, 'answer.contentType must be one line of text'],
 	])('%j → 400 naming the field', async (body, message) => {
 		const res = await fetch(`${ctx.sandbox.url}/sandbox/edges`, {
 			method: 'POST',

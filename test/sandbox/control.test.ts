@@ -223,6 +223,7 @@ describe('control endpoints check what they are sent', () => {
 			{ users: [{ firstName: 'A', lastName: 'B', email: 'a@example.com', constructor: 1 }] },
 			/^users\[0\]\.constructor is not a setting here/,
 		],
+		['post', '/seed', { rules: [] }, /^rules must be a JSON object/],
 		['post', '/seed', { rules: { abc: [] } }, /^rules\.abc is not a course id/],
 		['post', '/keys', { apiKey: 'k', permissions: ['NOPE'] }, /^permissions\[0\] must be one of/],
 		['post', '/keys', { apiKey: 'k' }, /^permissions must be an array/],

@@ -52,6 +52,27 @@
 	}
 	const shortError = (error) => String(error).split(':')[0] || 'error';
 
+	/** One workgroup, course, community, event or webhook: its name, #id and a meta line, then `body`. */
+	function block(dataset, name, id, meta, ...body) {
+		return h(
+			'div',
+			{ class: 'block', dataset },
+			h(
+				'div',
+				{ class: 'block-head' },
+				h('h3', {}, name, ' ', h('span', { class: 'id' }, `#${id}`)),
+				h('span', { class: 'meta' }, meta),
+			),
+			...body,
+		);
+	}
+
+	/** A list of people (members, attendees), one `item` each, or `none` when there is nobody. */
+	const people = (items, none, item) =>
+		items.length ? h('ul', { class: 'people' }, items.map(item)) : h('p', { class: 'empty' }, none);
+	/** A person's name with the e-mail under it. */
+	const who = (name, email) => h('span', { class: 'who' }, name, h('small', {}, email));
+
 	/** compact: on a narrow window each row flows as one short paragraph instead of labelled lines. */
 	function table(columns, rows, { compact = false } = {}) {
 		return h(
@@ -173,46 +194,31 @@
 				'div',
 				{ class: 'grid' },
 				d.workgroups.map((wg) =>
-					h(
-						'div',
-						{ class: 'block', dataset: { workgroupId: wg.id } },
-						h(
-							'div',
-							{ class: 'block-head' },
-							h('h3', {}, wg.name, ' ', h('span', { class: 'id' }, `#${wg.id}`)),
-							h('span', { class: 'meta' }, plural(wg.memberCount, 'member')),
-						),
-						wg.members.length
-							? h(
-									'ul',
-									{ class: 'people' },
-									wg.members.map((m) =>
-										h(
-											'li',
+					block(
+						{ workgroupId: wg.id },
+						wg.name,
+						wg.id,
+						plural(wg.memberCount, 'member'),
+						people(wg.members, 'No members', (m) =>
+							h(
+								'li',
+								{
+									class: freshClass(`m${wg.id}:${m.userId}:${m.removalDate}`),
+									dataset: { email: m.email },
+								},
+								who(m.name ?? `user #${m.userId}`, m.email),
+								m.removalDate === null
+									? h('span', { class: 'badge plain' }, 'no removal date')
+									: h(
+											'span',
 											{
-												class: freshClass(`m${wg.id}:${m.userId}:${m.removalDate}`),
-												dataset: { email: m.email },
+												class: `badge ${m.active ? 'info' : 'bad'}`,
+												title: 'removal date (UTC)',
 											},
-											h(
-												'span',
-												{ class: 'who' },
-												m.name ?? `user #${m.userId}`,
-												h('small', {}, m.email),
-											),
-											m.removalDate === null
-												? h('span', { class: 'badge plain' }, 'no removal date')
-												: h(
-														'span',
-														{
-															class: `badge ${m.active ? 'info' : 'bad'}`,
-															title: 'removal date (UTC)',
-														},
-														`${m.active ? 'until' : 'removed'} ${m.removalDate}`,
-													),
+											`${m.active ? 'until' : 'removed'} ${m.removalDate}`,
 										),
-									),
-								)
-							: h('p', { class: 'empty' }, 'No members'),
+							),
+						),
 						more(wg.members.length, wg.memberCount, 'members'),
 					),
 				),
@@ -235,15 +241,11 @@
 				'div',
 				{ class: 'stack' },
 				d.courses.map((c) =>
-					h(
-						'div',
-						{ class: 'block', dataset: { courseId: c.id } },
-						h(
-							'div',
-							{ class: 'block-head' },
-							h('h3', {}, c.title, ' ', h('span', { class: 'id' }, `#${c.id}`)),
-							h('span', { class: 'meta' }, plural(c.ruleCount, 'access rule')),
-						),
+					block(
+						{ courseId: c.id },
+						c.title,
+						c.id,
+						plural(c.ruleCount, 'access rule'),
 						c.rules.length
 							? table(
 									cols,
@@ -294,15 +296,11 @@
 			'div',
 			{ class: 'stack' },
 			d.communities.map((c) =>
-				h(
-					'div',
-					{ class: 'block', dataset: { communityId: c.id } },
-					h(
-						'div',
-						{ class: 'block-head' },
-						h('h3', {}, c.name, ' ', h('span', { class: 'id' }, `#${c.id}`)),
-						h('span', { class: 'meta' }, plural(c.events.length, 'event')),
-					),
+				block(
+					{ communityId: c.id },
+					c.name,
+					c.id,
+					plural(c.events.length, 'event'),
 					h(
 						'p',
 						{ class: 'kv' },
@@ -310,34 +308,19 @@
 					),
 					c.events.length
 						? c.events.map((e) =>
-								h(
-									'div',
-									{ class: 'block', dataset: { eventId: e.id } },
-									h(
-										'div',
-										{ class: 'block-head' },
-										h('h3', {}, e.title, ' ', h('span', { class: 'id' }, `#${e.id}`)),
-										h('span', { class: 'meta' }, `${e.startDateTime} → ${e.endDateTime} UTC`),
+								block(
+									{ eventId: e.id },
+									e.title,
+									e.id,
+									`${e.startDateTime} → ${e.endDateTime} UTC`,
+									people(e.attendees, 'No attendees yet', (a) =>
+										h(
+											'li',
+											{ class: freshClass(`a${e.id}:${a.id}`) },
+											who(a.name ?? `user #${a.id}`, a.email ?? ''),
+											h('span', { class: 'note' }, `registered ${fmt(a.at)}`),
+										),
 									),
-									e.attendees.length
-										? h(
-												'ul',
-												{ class: 'people' },
-												e.attendees.map((a) =>
-													h(
-														'li',
-														{ class: freshClass(`a${e.id}:${a.id}`) },
-														h(
-															'span',
-															{ class: 'who' },
-															a.name ?? `user #${a.id}`,
-															h('small', {}, a.email ?? ''),
-														),
-														h('span', { class: 'note' }, `registered ${fmt(a.at)}`),
-													),
-												),
-											)
-										: h('p', { class: 'empty' }, 'No attendees yet'),
 									more(e.attendees.length, e.attendeeCount, 'attendees'),
 								),
 							)
@@ -398,15 +381,11 @@
 		}
 		for (const w of d.webhooks) {
 			out.push(
-				h(
-					'div',
-					{ class: 'block', dataset: { webhookId: w.id } },
-					h(
-						'div',
-						{ class: 'block-head' },
-						h('h3', {}, w.name, ' ', h('span', { class: 'id' }, `#${w.id}`)),
-						h('span', { class: 'meta' }, `created ${fmt(w.createdAt)} UTC`),
-					),
+				block(
+					{ webhookId: w.id },
+					w.name,
+					w.id,
+					`created ${fmt(w.createdAt)} UTC`,
 					h(
 						'p',
 						{ class: 'kv' },
