@@ -62,6 +62,8 @@ export interface EdgeRule {
 	method?: string;
 	/** Requests this rule answers; absent = every one. */
 	times?: number;
+	/** Matching requests passed on to the API before the rule answers (e.g. the read after a write). */
+	after?: number;
 	redirect?: EdgeRedirect;
 	answer?: EdgeAnswer;
 	stream?: EdgeStream;
@@ -78,6 +80,8 @@ export interface EdgeAnswerLog {
 interface Entry {
 	rule: EdgeRule;
 	served: number;
+	/** Matching requests passed on because of `after`. */
+	passed: number;
 	answers: EdgeAnswerLog[];
 }
 
@@ -134,6 +138,7 @@ const RULE_SCHEMA: Schema = {
 	method: (value, field) =>
 		is.oneOf(METHODS)(typeof value === 'string' ? value.toUpperCase() : value, field),
 	times: is.integer(1, 1_000_000),
+	after: is.integer(0, 1_000_000),
 	redirect: is.shape(REDIRECT_SCHEMA, { required: ['location'], noun: NOUN }),
 	answer: is.shape(ANSWER_SCHEMA, { noun: NOUN, oneOf: [{ names: ['body', 'png'] }] }),
 	stream: is.shape(STREAM_SCHEMA, { noun: NOUN }),
@@ -144,6 +149,7 @@ interface RuleBody {
 	path: string;
 	method?: string;
 	times?: number;
+	after?: number;
 	redirect?: Partial<EdgeRedirect>;
 	answer?: Partial<EdgeAnswer>;
 	stream?: Partial<EdgeStream>;
@@ -159,6 +165,7 @@ export function parseEdgeRule(body: unknown, id: number): EdgeRule {
 	const rule: EdgeRule = { id, path: raw.path };
 	if (raw.method !== undefined) rule.method = raw.method.toUpperCase();
 	if (raw.times !== undefined) rule.times = raw.times;
+	if (raw.after) rule.after = raw.after;
 	const { redirect, answer, stream } = raw;
 	if (redirect)
 		rule.redirect = { status: redirect.status ?? 302, location: redirect.location as string };
@@ -306,7 +313,7 @@ export class Edges {
 			throw badRequest(`at most ${MAX_RULES} rules; DELETE /sandbox/edges first`);
 		const rule = parseEdgeRule(body, this.nextId);
 		this.nextId += 1;
-		this.entries.push({ rule, served: 0, answers: [] });
+		this.entries.push({ rule, served: 0, passed: 0, answers: [] });
 		return rule;
 	}
 
@@ -322,7 +329,10 @@ export class Edges {
 		}));
 	}
 
-	/** Answers a request a rule matches (the oldest matching rule with uses left); passes the others on. */
+	/**
+	 * Answers a request a rule matches (the oldest matching rule with uses left), once `after`
+	 * matching requests have gone on to the API; passes the others on.
+	 */
 	middleware(): RequestHandler {
 		return (req, res, next) => {
 			const path = req.path;
@@ -333,6 +343,10 @@ export class Edges {
 					(rule.times === undefined || served < rule.times),
 			);
 			if (!entry) return next();
+			if (entry.passed < (entry.rule.after ?? 0)) {
+				entry.passed += 1;
+				return next();
+			}
 			entry.served += 1;
 			req.resume();
 			serve(entry, res);

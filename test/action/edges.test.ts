@@ -289,6 +289,7 @@ describe("the sandbox's edge control checks what it is sent", () => {
 		[{ path: '/x' }, 'exactly one of redirect, answer, stream'],
 		[{ path: '/x', answer: {}, stream: {} }, 'exactly one of redirect, answer, stream'],
 		[{ path: '/x', times: 0, answer: {} }, 'times must be an integer'],
+		[{ path: '/x', after: -1, answer: {} }, 'after must be an integer'],
 		[{ path: '/x', answer: { contentType: 5 } }, 'answer.contentType must be one line of text'],
 	])('%j → 400 naming the field', async (body, message) => {
 		const res = await fetch(`${ctx.sandbox.url}/sandbox/edges`, {
@@ -318,5 +319,23 @@ describe("the sandbox's edge control checks what it is sent", () => {
 			served: 1,
 			answers: [{ finished: true, closedEarly: false }],
 		});
+	});
+
+	it('a rule with `after` lets that many requests through to the API first, then answers', async () => {
+		await edge({
+			path: `${API}/course/101`,
+			after: 2,
+			times: 1,
+			answer: { status: 503, body: '{"message":"edge"}' },
+		});
+		const statuses: number[] = [];
+		for (let i = 0; i < 4; i++) {
+			const answer = await fetch(`${ctx.sandbox.url}${API}/course/101`, {
+				headers: { 'X-Api-Key': DEMO.apiKey, 'X-Project-Id': DEMO.projectId },
+			});
+			statuses.push(answer.status);
+		}
+		expect(statuses).toEqual([200, 200, 503, 200]);
+		expect((await edgeAnswers())[0]).toMatchObject({ after: 2, served: 1 });
 	});
 });

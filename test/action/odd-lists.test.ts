@@ -3,7 +3,8 @@
  * a number) never counts as an empty list, over real HTTP against the sandbox's edge rules:
  * the reads fail the item, and a write whose outcome is unknown is not sent again on the word of
  * such an answer (taken for "no webhooks" or "no rules", it would make the node create a second
- * webhook or save the rules twice).
+ * webhook or save the rules twice). Edge rules with `after` let the read before a write through and
+ * answer the check read after it.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -30,12 +31,27 @@ const ODD_BODIES = [
 	['a number', '42'],
 ];
 
-/** The next `times` answers to GET `path` are 200 with `body` (JSON). */
-const answerOddly = async (path: string, body: string, times?: number): Promise<void> => {
+/** GET `path` is answered 200 with `body` (JSON): every time, or `times` times after `after` real answers. */
+const answerOddly = async (
+	path: string,
+	body: string,
+	{ times, after }: { times?: number; after?: number } = {},
+): Promise<void> => {
 	const rule: IDataObject = { path, method: 'GET', answer: { body } };
 	if (times !== undefined) rule.times = times;
+	if (after !== undefined) rule.after = after;
 	await setEdge(ctx.sandbox.url, rule);
 };
+
+/** The next POST to a path matching `onlyPath` is applied, then answered with a 502. */
+const applyNextPostThen502 = (onlyPath: string): void =>
+	ctx.sandbox.setFaults({
+		applyThenFailRate: 1,
+		applyThenStatus: 502,
+		onlyMethod: 'POST',
+		onlyPath,
+		maxFaults: 1,
+	});
 
 describe('a list read answered with something that is not a list fails the item', () => {
 	it.each(ODD_BODIES)('Course Access Rule → Get Many, answered with %s', async (_what, body) => {
@@ -100,15 +116,9 @@ describe('a write whose answer was lost is not sent again on the word of an odd 
 			},
 			credentialTypes: [new KnolyxApi()],
 		});
-		ctx.sandbox.setFaults({
-			applyThenFailRate: 1,
-			applyThenStatus: 502,
-			onlyMethod: 'POST',
-			onlyPath: '^/webhook$',
-			maxFaults: 1,
-		});
+		applyNextPostThen502('^/webhook$');
 		// The registration sends no list read before its POST: the first GET is the check after it.
-		await answerOddly(`${API}/webhook`, '{"status":"MAINTENANCE"}', 1);
+		await answerOddly(`${API}/webhook`, '{"status":"MAINTENANCE"}', { times: 1 });
 		const failure = (await host.activate('trigger').then(
 			() => undefined,
 			(error: unknown) => error,
@@ -122,6 +132,52 @@ describe('a write whose answer was lost is not sent again on the word of an odd 
 			(webhook) => webhook.url === host.url('trigger'),
 		);
 		expect(ours).toHaveLength(1);
+		expect(ctx.sandbox.stats().faultsInjected.applyThenFail).toBe(1);
+	});
+
+	it('Webhook → Create: created, then 502, then the list check answers a maintenance notice: one webhook, the item says it may exist', async () => {
+		applyNextPostThen502('^/webhook$');
+		// Create reads the list before its POST (what existed before); the second read is the check.
+		await answerOddly(`${API}/webhook`, '{"status":"MAINTENANCE"}', { after: 1, times: 1 });
+		const url = 'https://hooks.example.com/knolyx';
+		const result = await run(
+			ctx.sandbox,
+			{ resource: 'webhook', operation: 'create', name: 'CRM', url },
+			[{}],
+			{ continueOnFail: true },
+		);
+		expect(result.json[0].error).toBe(
+			`The webhook registration for ${url} got no clear answer, and the webhook list that would show whether it was applied could not be read: it was not sent again`,
+		);
+		expect(String(result.json[0].description)).toContain('delete webhooks named "CRM"');
+		expect([...ctx.sandbox.state.webhooks.values()].filter((w) => w.url === url)).toHaveLength(1);
+	});
+
+	it('Replace All: saved, then 502, then the check read answers a maintenance notice: saved once, the item says it may be saved', async () => {
+		const courseId = firstCourse();
+		applyNextPostThen502('^/business-rule/');
+		await answerOddly(`${API}/business-rule/course/${courseId}`, '{"status":"MAINTENANCE"}', {
+			after: 1,
+			times: 1,
+		});
+		ctx.sandbox.resetStats();
+		const result = await run(
+			ctx.sandbox,
+			{
+				resource: 'rule',
+				operation: 'replaceAll',
+				courseId: rl(courseId),
+				rules: '[]',
+				options: { allowEmpty: true },
+			},
+			[{}],
+			{ continueOnFail: true },
+		);
+		expect(result.json[0].error).toBe(
+			`The save of the rules of course ${courseId} got no clear answer, and the rules could not be read back to check it: nothing was sent again`,
+		);
+		expect(String(result.json[0].description)).toContain('The save may have been applied.');
+		expect(routes(ctx.sandbox)[RULE_SAVE]).toBe(1);
 		expect(ctx.sandbox.stats().faultsInjected.applyThenFail).toBe(1);
 	});
 });
