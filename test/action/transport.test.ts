@@ -11,7 +11,7 @@ import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { demoKeyWithout } from '../../sandbox';
 import { forwardTo, listenOnLoopback } from '../faults/proxy';
-import { runNode, testCredential } from '../harness';
+import { clearEdges, runNode, setEdge, testCredential } from '../harness';
 import {
 	credentialsFor,
 	DEMO,
@@ -538,10 +538,10 @@ describe('the file name of a course image (Content-Disposition)', () => {
 });
 
 describe('the id of a created webhook, whatever the shape of the answer', () => {
-	const gateway = useGateway();
+	afterEach(async () => await clearEdges(ctx.sandbox.url));
 
-	// The gateway answers every request (the list read before the creation too: an answer that is
-	// no list reads as no webhooks), as a platform version with another creation answer would.
+	// An edge rule answers the creation (POST) as a platform version with another creation answer
+	// would; the list read before it is the sandbox's own.
 	it.each([
 		['{ id, name }', JSON.stringify({ id: 12, name: 'x' }), 12],
 		['{ webhookId }', JSON.stringify({ webhookId: 'ab' }), 'ab'],
@@ -550,13 +550,17 @@ describe('the id of a created webhook, whatever the shape of the answer', () => 
 		['an empty object', '{}', undefined],
 		['an empty string', JSON.stringify(''), undefined],
 	])('%s', async (_shape, body, id) => {
-		gateway.rewrite = { status: 200, headers: { 'Content-Type': 'application/json' }, body };
-		const [out] = await runOk(
-			ctx.sandbox,
-			{ resource: 'webhook', operation: 'create', name: 'Shapes', url: 'https://example.com/hook' },
-			[{}],
-			{ credentials: { baseUrl: gateway.url } },
-		);
+		await setEdge(ctx.sandbox.url, {
+			path: '/public/api/v1/webhook',
+			method: 'POST',
+			answer: { body },
+		});
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'webhook',
+			operation: 'create',
+			name: 'Shapes',
+			url: 'https://example.com/hook',
+		});
 		expect(out.id).toEqual(id);
 	});
 });

@@ -287,22 +287,31 @@ export function answerTooLarge(
 	});
 }
 
+/** The shapes a 2xx answer of a read must have: what a caller expects from it. */
+const SHAPES = {
+	list: { asked: 'a list request', wanted: 'a list', expected: 'a list (or a page of one)' },
+	object: { asked: 'a read', wanted: 'an object', expected: 'a JSON object' },
+} as const;
+
 /**
- * A list read answered with something that is neither a list nor a page of one (e.g.
- * `{"status":"MAINTENANCE"}`): taken for an empty list, it would make a poll forget what it knew.
+ * A read answered 2xx with something of another shape (e.g. `{"status":"MAINTENANCE"}` for a
+ * list, `null` or `42` for an object): taken for an empty list or an empty object, it would make
+ * a poll forget what it knew, a creation be sent again, or a Get output nothing.
  */
-export function notAList(
+export function oddAnswer(
 	node: INode,
+	shape: keyof typeof SHAPES,
 	status: number,
 	body: unknown,
 	itemIndex?: number,
 ): NodeApiError {
+	const { asked, wanted, expected } = SHAPES[shape];
 	const shown = readableText(
 		typeof body === 'string' ? body : (JSON.stringify(body) ?? String(body)),
 	).slice(0, 120);
 	return new NodeApiError(node, { message: shown } as JsonObject, {
-		message: `Knolyx answered a list request with something that is not a list [${status}]`,
-		description: `Expected a list (or a page of one); the answer began with: ${shown || '(nothing)'}. The platform may be under maintenance, or the base URL may point at something else. The node did not act on this answer; run it again later.`,
+		message: `Knolyx answered ${asked} with something that is not ${wanted} [${status}]`,
+		description: `Expected ${expected}; the answer began with: ${shown || '(nothing)'}. The platform may be under maintenance, or the base URL may point at something else. The node did not act on this answer; run it again later.`,
 		httpCode: String(status),
 		itemIndex,
 	});

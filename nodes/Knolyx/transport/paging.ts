@@ -6,7 +6,7 @@ import type { Endpoint } from './catalogue';
 import { notFoundOf, pathOf } from './catalogue';
 import type { KnolyxClient, PagedCallOptions } from './client';
 import type { RequestSubject } from './errors';
-import { notAList } from './errors';
+import { oddAnswer } from './errors';
 
 /** Paged lists: every page of a list endpoint, or up to a limit. */
 
@@ -60,7 +60,7 @@ export async function readPages<T = IDataObject>(
 			itemIndex: options.itemIndex,
 		});
 		const pageOf = pageItems<T>(body);
-		if (!pageOf) throw notAList(client.node, statusCode, body, options.itemIndex);
+		if (!pageOf) throw oddAnswer(client.node, 'list', statusCode, body, options.itemIndex);
 		const { items, last } = pageOf;
 		if (items.length === 0) break;
 		const signature = createHash('sha1').update(JSON.stringify(items)).digest('base64');

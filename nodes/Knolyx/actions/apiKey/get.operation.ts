@@ -2,7 +2,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, getApiKey } from '../../transport';
 import { redactDeep } from '../../helpers/redact';
-import { asObject } from '../common';
 import type { KnolyxOperation } from '../types';
 
 export const get: KnolyxOperation<IDataObject> = {
@@ -20,7 +19,7 @@ export const get: KnolyxOperation<IDataObject> = {
 		const { body } = await getApiKey(runtime.client, runtime.itemIndex);
 		// Knolyx answers with the key itself beside its permissions (masked or not, it is part of
 		// the secret): it is left out, and any other copy of it in the answer is redacted.
-		const described = { ...asObject(body) };
+		const described = { ...body };
 		delete described.apiKey;
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 		const secret = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';

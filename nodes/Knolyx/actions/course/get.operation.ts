@@ -2,7 +2,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getCourse } from '../../transport';
 import { requireId } from '../../helpers/validation';
-import { asObject, resourceLocator } from '../common';
+import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 
 const displayOptions = { show: { resource: ['course'], operation: ['get'] } };
@@ -19,6 +19,6 @@ export const get: KnolyxOperation<{ courseId: number }> = {
 	},
 	async execute({ courseId }, runtime) {
 		const { body } = await getCourse(runtime.client, courseId, runtime.itemIndex);
-		return asObject(body);
+		return body;
 	},
 };

@@ -1,7 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getEvent } from '../../transport';
-import { asObject } from '../common';
 import type { KnolyxOperation } from '../types';
 import type { EventRef } from './shared';
 import { communityField, eventField, readEventRef } from './shared';
@@ -20,6 +19,6 @@ export const get: KnolyxOperation<EventRef> = {
 	},
 	async execute({ communityId, eventId }, runtime) {
 		const { body } = await getEvent(runtime.client, { communityId, eventId }, runtime.itemIndex);
-		return asObject(body);
+		return body;
 	},
 };

@@ -1,7 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getWebhook } from '../../transport';
-import { asObject } from '../common';
 import type { KnolyxOperation } from '../types';
 import { readWebhookId, webhookIdField } from './shared';
 
@@ -19,6 +18,6 @@ export const get: KnolyxOperation<{ webhookId: string }> = {
 	},
 	async execute({ webhookId }, runtime) {
 		const { body } = await getWebhook(runtime.client, webhookId, { itemIndex: runtime.itemIndex });
-		return asObject(body);
+		return body;
 	},
 };

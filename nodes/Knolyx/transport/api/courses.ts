@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
 import type { KnolyxFile } from '../file';
+import { objectAnswer } from './shape';
 import type { Paging } from './types';
 
 /** Courses. */
@@ -17,8 +18,9 @@ export async function getCourse(
 	client: KnolyxClient,
 	courseId: number,
 	itemIndex?: number,
-): Promise<KnolyxResponse> {
-	return await client.call(ENDPOINTS.courseGet, { params: { courseId }, itemIndex });
+): Promise<KnolyxResponse<IDataObject>> {
+	const response = await client.call(ENDPOINTS.courseGet, { params: { courseId }, itemIndex });
+	return objectAnswer(client, response, itemIndex);
 }
 
 /** `courseImage`: the course's image file. */

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
+import { objectAnswer } from './shape';
 import type { Paging } from './types';
 import { isRecord } from '../../helpers/objects';
 
@@ -35,8 +36,9 @@ export async function getEvent(
 	client: KnolyxClient,
 	event: EventRef,
 	itemIndex?: number,
-): Promise<KnolyxResponse> {
-	return await client.call(ENDPOINTS.eventGet, { params: { ...event }, itemIndex });
+): Promise<KnolyxResponse<IDataObject>> {
+	const response = await client.call(ENDPOINTS.eventGet, { params: { ...event }, itemIndex });
+	return objectAnswer(client, response, itemIndex);
 }
 
 /** `eventAttendees`: the attendees of an event. */

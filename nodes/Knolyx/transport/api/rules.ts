@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
-import { notAList } from '../errors';
+import { listAnswer } from './shape';
 
 /**
  * A course's access rules. The platform replaces the whole list on save; the safe edits that
@@ -20,9 +20,7 @@ export async function readRules(
 	itemIndex?: number,
 ): Promise<KnolyxResponse<unknown[]>> {
 	const response = await client.call(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex });
-	if (!Array.isArray(response.body))
-		throw notAList(client.node, response.statusCode, response.body, itemIndex);
-	return response as KnolyxResponse<unknown[]>;
+	return listAnswer(client, response, itemIndex);
 }
 
 /** `rulesSave`: saves the complete list; every rule left out is deleted. */

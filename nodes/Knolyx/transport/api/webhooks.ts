@@ -3,8 +3,9 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
-import { asNodeError, notAList } from '../errors';
+import { asNodeError, oddAnswer } from '../errors';
 import { pageItems } from '../paging';
+import { objectAnswer } from './shape';
 import { outcomeUnknown } from '../retry';
 import { isRecord } from '../../helpers/objects';
 
@@ -73,7 +74,7 @@ export async function listWebhooks(
 ): Promise<{ entries: IDataObject[]; webhooks: RemoteWebhook[] }> {
 	const { statusCode, body } = await client.call(ENDPOINTS.webhookList, { itemIndex });
 	const entries = webhookEntries(body);
-	if (entries === undefined) throw notAList(client.node, statusCode, body, itemIndex);
+	if (entries === undefined) throw oddAnswer(client.node, 'list', statusCode, body, itemIndex);
 	return { entries, webhooks: webhookList(entries) };
 }
 
@@ -169,8 +170,9 @@ export async function getWebhook(
 	client: KnolyxClient,
 	webhookId: string,
 	options: { itemIndex?: number; acceptStatuses?: number[] } = {},
-): Promise<KnolyxResponse> {
-	return await client.call(ENDPOINTS.webhookGet, { params: { webhookId }, ...options });
+): Promise<KnolyxResponse<IDataObject>> {
+	const response = await client.call(ENDPOINTS.webhookGet, { params: { webhookId }, ...options });
+	return objectAnswer(client, response, options.itemIndex);
 }
 
 /** `webhookDelete`; `acceptStatuses: [404]` counts a webhook already gone as deleted. */

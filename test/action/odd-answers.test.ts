@@ -1,6 +1,7 @@
 /**
- * A list read that answers 200 with something that is not a list (a maintenance notice, `null`,
- * a number) never counts as an empty list, over real HTTP against the sandbox's edge rules:
+ * A read that answers 200 with something of another shape (a maintenance notice where a list was
+ * due, `null` or a number where an object was) never counts as an empty list or object, over real
+ * HTTP against the sandbox's edge rules: a Get outputs no empty item;
  * the reads fail the item, and a write whose outcome is unknown is not sent again on the word of
  * such an answer (taken for "no webhooks" or "no rules", it would make the node create a second
  * webhook or save the rules twice). Edge rules with `after` let the read before a write through and
@@ -25,6 +26,7 @@ afterEach(async () => {
 const API = '/public/api/v1';
 const firstCourse = (): number => Object.values(ctx.demo.courses)[0];
 const NOT_A_LIST = 'Knolyx answered a list request with something that is not a list [200]';
+const NOT_AN_OBJECT = 'Knolyx answered a read with something that is not an object [200]';
 const ODD_BODIES = [
 	['a maintenance notice', '{"status":"MAINTENANCE"}'],
 	['null', 'null'],
@@ -52,6 +54,56 @@ const applyNextPostThen502 = (onlyPath: string): void =>
 		onlyPath,
 		maxFaults: 1,
 	});
+
+describe('a read of one thing answered with something that is not an object fails the item', () => {
+	const OBJECT_ODDITIES = [
+		['null', 'null'],
+		['a number', '42'],
+		['a list', '[{"id":101}]'],
+		['a JSON string', '"OK"'],
+	];
+	const reads: Array<[string, () => { path: string; parameters: IDataObject }]> = [
+		[
+			'Course → Get',
+			() => ({
+				path: `${API}/course/${firstCourse()}`,
+				parameters: { resource: 'course', operation: 'get', courseId: rl(firstCourse()) },
+			}),
+		],
+		[
+			'Event → Get',
+			() => ({
+				path: `${API}/community/${ctx.demo.communityId}/event/${ctx.demo.eventId}`,
+				parameters: {
+					resource: 'event',
+					operation: 'get',
+					communityId: String(ctx.demo.communityId),
+					eventId: String(ctx.demo.eventId),
+				},
+			}),
+		],
+		[
+			'Webhook → Get',
+			() => ({
+				path: `${API}/webhook/7`,
+				parameters: { resource: 'webhook', operation: 'get', webhookId: '7' },
+			}),
+		],
+		[
+			'API Key → Get',
+			() => ({ path: `${API}/key`, parameters: { resource: 'apiKey', operation: 'get' } }),
+		],
+	];
+	describe.each(reads)('%s', (_name, target) => {
+		it.each(OBJECT_ODDITIES)('answered with %s', async (_what, body) => {
+			const { path, parameters } = target();
+			await answerOddly(path, body);
+			const result = await run(ctx.sandbox, parameters);
+			expect(result.error?.message).toBe(NOT_AN_OBJECT);
+			expect(result.items).toEqual([]);
+		});
+	});
+});
 
 describe('a list read answered with something that is not a list fails the item', () => {
 	it.each(ODD_BODIES)('Course Access Rule → Get Many, answered with %s', async (_what, body) => {
