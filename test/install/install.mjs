@@ -27,6 +27,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import {
+	cleanNpmEnv,
 	freePort,
 	N8N_MAJOR,
 	N8N_VERSION,
@@ -35,7 +36,7 @@ import {
 	startN8n,
 } from '../../scripts/n8n-runtime.mjs';
 import { startRegistryProxy } from '../../scripts/registry/proxy.mjs';
-import { cleanNpmEnv, startVerdaccio } from '../../scripts/registry/verdaccio.mjs';
+import { startVerdaccio } from '../../scripts/registry/verdaccio.mjs';
 import { nodeOutput, readExample, runManually as runManuallyE2e } from '../e2e/lib/n8n.mjs';
 import { RUN_DIR, sleep, startSandboxProcess, trackPid, waitFor } from '../e2e/lib/processes.mjs';
 import { DEMO, SandboxClient } from '../e2e/lib/sandbox.mjs';
