@@ -46,15 +46,16 @@ export function ensureBuild(say) {
  * - `finish(code)` ends the run: kills every process the run left (endRunProcesses: leftovers fail
  *   a passing run), copies the logs into `artifactsDir` (`logs`: { wanted, skipDirs } for
  *   keepRunLogs, or a function (runDir, say) that copies them itself), removes the run
- *   folder unless KNOLYX_<NAME>_KEEP=1, says the total time and exits: 1 when the time limit was
- *   reached, 130 when interrupted, else the child's code.
+ *   folder unless KNOLYX_<NAME>_KEEP=1, says the total time and exits with the child's code, or
+ *   when that is 0: 1 if the run left processes or reached its time limit, 130 if interrupted.
+ *   (A child stopped by the time limit or a signal exits 1 itself, so such runs usually exit 1.)
  * - `abort(err)`, for a runner that failed before or around its run: says the error, kills what
  *   runs in the folder, removes it and exits 1.
  *
  * A SIGINT/SIGTERM before the child starts removes the run folder and exits 130 at once (nothing
  * runs in it yet; scripts/n8n/children.mjs's exit hook stops an n8n install in progress). Once the
  * child runs, the signal stops its group (SIGTERM, SIGKILL 20 s later) and is remembered: the
- * runner still cleans up as above, then exits 130.
+ * runner still cleans up as above.
  */
 export function suiteRun(name, { artifactsDir, logs }) {
 	const t0 = Date.now();
