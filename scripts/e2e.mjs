@@ -16,12 +16,11 @@
 // Other arguments go to jest, e.g. `npm run test:e2e -- --n8n 1.123.81 -t "Knolyx Trigger"`.
 // KNOLYX_E2E_KEEP=1 keeps the run folder (n8n's database and logs) for a look afterwards.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
-import { endRunProcesses, killGroup } from './lib/processes.mjs';
+import { ensureBuild, suiteRun } from './lib/suite.mjs';
 // Importing n8n-runtime reads (and removes) `--n8n <version>` from process.argv and
 // exports the choice as KNOLYX_N8N_VERSION, which jest and the tests inherit.
 import { ensureN8n, N8N_VERSION, NODE_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
@@ -30,9 +29,7 @@ const CHROMIUM = process.env.KNOLYX_E2E_CHROMIUM ?? '/usr/bin/chromium';
 const JEST_TIMEOUT_MS = Number(process.env.KNOLYX_E2E_TIMEOUT_MS ?? 20 * 60_000);
 const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', 'e2e');
 
-const t0 = Date.now();
-const secs = (from = t0) => `${((Date.now() - from) / 1000).toFixed(1)} s`;
-const say = (msg) => console.error(`[e2e ${secs()}] ${msg}`);
+const { secs, say, ...suite } = suiteRun('e2e', { artifactsDir: ARTIFACTS_DIR, logs: keepLogs });
 
 function runSync(cmd, args, { env, timeoutMs = 15 * 60_000 } = {}) {
 	const res = spawnSync(cmd, args, {
@@ -72,19 +69,6 @@ function ensureChromium() {
 	say(`chromium installed in ${secs(t)}`);
 }
 
-function ensureBuild() {
-	const built = [
-		'dist/nodes/Knolyx/Knolyx.node.js',
-		'dist/nodes/Knolyx/KnolyxTrigger.node.js',
-		'dist/credentials/KnolyxApi.credentials.js',
-	];
-	if (built.every((f) => fs.existsSync(path.join(REPO_ROOT, f)))) return;
-	const t = Date.now();
-	say('dist/ is missing: npm run build');
-	runSync('npm', ['run', '--silent', 'build']);
-	say(`built in ${secs(t)}`);
-}
-
 /** Each test file's n8n and sandbox logs (test/e2e/lib/processes.mjs: one folder per file). */
 function keepLogs(runDir) {
 	fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
@@ -99,37 +83,21 @@ function keepLogs(runDir) {
 	}
 }
 
-let jestChild = null;
-let interrupted = null;
-// Before jest: exit at once (n8n-runtime's exit hook kills an install in progress).
-// During jest: stop jest's group, then clean up as after any run.
-for (const signal of ['SIGINT', 'SIGTERM']) {
-	process.on(signal, () => {
-		if (!jestChild) process.exit(130);
-		interrupted = signal;
-		killGroup(jestChild.pid, 'SIGTERM');
-		setTimeout(() => killGroup(jestChild.pid, 'SIGKILL'), 5_000).unref();
-	});
-}
-
 async function main() {
 	ensureChromium();
 	say(
 		`chromium: ${spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout?.trim() || CHROMIUM}`,
 	);
-	ensureBuild();
+	ensureBuild(say);
 	const tInstall = Date.now();
 	const { nodeBin } = await ensureN8n();
 	say(`n8n ${N8N_VERSION} ready (${secs(tInstall)}; Node ${NODE_VERSION} at ${nodeBin})`);
 
+	// Emptied now: the tests write their screenshots here, the end of the run adds the logs.
 	fs.rmSync(ARTIFACTS_DIR, { recursive: true, force: true });
 	fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
-	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'knolyx-e2e-'));
-	process.env.KNOLYX_E2E_RUN_DIR = runDir; // for jest and the test libraries
-	const tJest = Date.now();
-	say(`jest (run folder ${runDir}, limit ${JEST_TIMEOUT_MS / 1000} s)`);
-	const jest = spawn(
-		process.execPath,
+	const code = await suite.run(
+		'jest',
 		[
 			'--experimental-vm-modules',
 			'--no-warnings=ExperimentalWarning',
@@ -139,42 +107,9 @@ async function main() {
 			'--runInBand',
 			...process.argv.slice(2),
 		],
-		{ cwd: REPO_ROOT, stdio: 'inherit', detached: true, env: process.env },
+		{ env: process.env, timeoutMs: JEST_TIMEOUT_MS },
 	);
-	jestChild = jest;
-	let timedOut = false;
-	const exited = new Promise((resolve) =>
-		jest.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))),
-	);
-	const timer = setTimeout(() => {
-		timedOut = true;
-		say(`jest still running after ${JEST_TIMEOUT_MS / 1000} s: stopping it`);
-		killGroup(jest.pid, 'SIGTERM');
-		setTimeout(() => killGroup(jest.pid, 'SIGKILL'), 10_000).unref();
-	}, JEST_TIMEOUT_MS);
-
-	let code = await exited;
-	clearTimeout(timer);
-	killGroup(jest.pid, 'SIGKILL'); // anything jest itself left in its group
-	const jestTime = secs(tJest);
-
-	code = await endRunProcesses(runDir, code, say);
-	keepLogs(runDir);
-	if (process.env.KNOLYX_E2E_KEEP === '1') say(`kept the run folder ${runDir}`);
-	else fs.rmSync(runDir, { recursive: true, force: true });
-
-	if (timedOut) {
-		say(`FAILED: time limit of ${JEST_TIMEOUT_MS / 1000} s reached`);
-		code ||= 1;
-	}
-	if (interrupted) code ||= 130;
-	say(
-		`jest exit ${code} after ${jestTime}; total ${secs()}; screenshots and logs in ${path.relative(REPO_ROOT, ARTIFACTS_DIR)}/`,
-	);
-	process.exit(code);
+	await suite.finish(code);
 }
 
-main().catch((err) => {
-	console.error(`[e2e] ${err.stack ?? err}`);
-	process.exit(1);
-});
+main().catch(suite.abort);

@@ -16,24 +16,22 @@
 // test/install/install.mjs, e.g. `npm run test:install -- --n8n 1.123.81 --ways 1 --no-life`.
 
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
-import { keepRunLogs } from './lib/artifacts.mjs';
-import { endRunProcesses, killRunProcesses, suiteChild } from './lib/processes.mjs';
+import { suiteRun } from './lib/suite.mjs';
 import { ensureN8n, N8N_MAJOR, N8N_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
 import { ensureVerdaccio } from './registry/verdaccio.mjs';
 
 const TIMEOUT_MS = Number(process.env.KNOLYX_INSTALL_TIMEOUT_MS ?? 20 * 60_000);
 const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', `install-${N8N_VERSION}`);
 
-const t0 = Date.now();
-const secs = (from = t0) => `${((Date.now() - from) / 1000).toFixed(1)} s`;
-const say = (msg) => console.error(`[install-suite ${secs()}] ${msg}`);
-
-const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'knolyx-install-'));
-process.env.KNOLYX_E2E_RUN_DIR = runDir;
+const { runDir, secs, say, ...suite } = suiteRun('install', {
+	artifactsDir: ARTIFACTS_DIR,
+	logs: {
+		wanted: /(^|\/)(n8n\.log|sandbox\.log|verdaccio\.log|summary\.json)$/,
+		skipDirs: ['node_modules', 'storage', '.n8n'],
+	},
+});
 
 function npm(args) {
 	const res = spawnSync('npm', args, {
@@ -53,18 +51,6 @@ function pack() {
 	return path.join(runDir, filename);
 }
 
-function keepArtifacts() {
-	keepRunLogs(
-		runDir,
-		ARTIFACTS_DIR,
-		/(^|\/)(n8n\.log|sandbox\.log|verdaccio\.log|summary\.json)$/,
-		['node_modules', 'storage', '.n8n'],
-		say,
-	);
-}
-
-const suite = suiteChild(say);
-
 async function main() {
 	let t = Date.now();
 	const tarball = pack();
@@ -81,38 +67,15 @@ async function main() {
 	await ensureVerdaccio();
 	say(`n8n ${N8N_VERSION} and verdaccio ready (${secs(t)})`);
 
-	let code = 1;
-	let timedOut = false;
-	if (!suite.interrupted) {
-		const tRun = Date.now();
-		say(`test/install/install.mjs (run folder ${runDir}, limit ${TIMEOUT_MS / 1000} s)`);
-		({ code, timedOut } = await suite.run(
-			path.join(REPO_ROOT, 'test', 'install', 'install.mjs'),
-			process.argv.slice(2),
-			{
-				cwd: REPO_ROOT,
-				env: { ...process.env, KNOLYX_E2E_RUN_DIR: runDir, KNOLYX_INSTALL_TARBALL: tarball },
-				timeoutMs: TIMEOUT_MS,
-			},
-		));
-		say(`install run exited ${code} after ${secs(tRun)}`);
-	}
-
-	code = await endRunProcesses(runDir, code, say);
-	keepArtifacts();
-	if (process.env.KNOLYX_INSTALL_KEEP === '1') say(`kept the run folder ${runDir}`);
-	else fs.rmSync(runDir, { recursive: true, force: true });
-	if (timedOut) code ||= 1;
-	if (suite.interrupted) code ||= 130;
-	say(
-		`exit ${code}; total ${secs()}; logs and summary.json in ${path.relative(REPO_ROOT, ARTIFACTS_DIR)}/`,
+	const code = await suite.run(
+		'test/install/install.mjs',
+		[path.join(REPO_ROOT, 'test', 'install', 'install.mjs'), ...process.argv.slice(2)],
+		{
+			env: { ...process.env, KNOLYX_INSTALL_TARBALL: tarball },
+			timeoutMs: TIMEOUT_MS,
+		},
 	);
-	process.exit(code);
+	await suite.finish(code);
 }
 
-main().catch(async (err) => {
-	console.error(`[install-suite] ${err.stack ?? err}`);
-	await killRunProcesses(runDir).catch(() => {});
-	fs.rmSync(runDir, { recursive: true, force: true });
-	process.exit(1);
-});
+main().catch(suite.abort);

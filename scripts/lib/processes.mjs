@@ -2,7 +2,6 @@
 // libraries (test/e2e/lib/processes.mjs re-exports it). No side effects on import:
 // the scripts import it before they make their run folder.
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -16,53 +15,6 @@ export function killGroup(pid, signal = 'SIGKILL') {
 	} catch {
 		return false;
 	}
-}
-
-/**
- * The child run of a suite runner (queue, install). Call it at start-up: from then on SIGINT/SIGTERM
- * are remembered in `interrupted` (the runner still cleans up, then exits 130) and stop the running
- * child's group (SIGTERM, SIGKILL 20 s later). `run` starts `script` with Node as its own process
- * group, stops it after `timeoutMs` (SIGTERM, SIGKILL 30 s later), and kills what is left of the
- * group when it exits; it resolves to its exit code and whether it timed out.
- */
-export function suiteChild(say) {
-	let child = null;
-	let interrupted = null;
-	for (const signal of ['SIGINT', 'SIGTERM']) {
-		process.on(signal, () => {
-			interrupted = signal;
-			if (!child) return;
-			killGroup(child.pid, 'SIGTERM');
-			setTimeout(() => killGroup(child.pid, 'SIGKILL'), 20_000).unref();
-		});
-	}
-	return {
-		get interrupted() {
-			return interrupted;
-		},
-		async run(script, args, { cwd, env, timeoutMs }) {
-			let timedOut = false;
-			child = spawn(process.execPath, [script, ...args], {
-				cwd,
-				stdio: 'inherit',
-				detached: true,
-				env,
-			});
-			const exited = new Promise((resolve) =>
-				child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))),
-			);
-			const timer = setTimeout(() => {
-				timedOut = true;
-				say(`still running after ${timeoutMs / 1000} s: stopping it`);
-				killGroup(child.pid, 'SIGTERM');
-				setTimeout(() => killGroup(child.pid, 'SIGKILL'), 30_000).unref();
-			}, timeoutMs);
-			const code = await exited;
-			clearTimeout(timer);
-			killGroup(child.pid, 'SIGKILL');
-			return { code, timedOut };
-		},
-	};
 }
 
 function kill(pid, signal) {
@@ -108,7 +60,7 @@ export function processesInside(dir) {
 }
 
 /**
- * The end of a run (scripts/e2e.mjs, scripts/queue.mjs): kill what it left in `runDir`, the
+ * The end of a run (the suite runners, scripts/lib/suite.mjs): kill what it left in `runDir`, the
  * process groups recorded in <runDir>/pids whose leader was still inside the folder and every
  * process inside it: SIGTERM, up to 5 s for them to go, then SIGKILL. Returns
  * { leftovers, still }: what was running at the start, and what could not be killed.

@@ -7,6 +7,30 @@ import path from 'node:path';
 import { log, run } from './children.mjs';
 import { CACHE_DIR, LINE, N8N_VERSION, runtimePaths } from './version.mjs';
 
+/** The environment for npm in a cache folder, without an outer `npm run`'s settings (e.g. npm_config_ignore_scripts). */
+export function cleanNpmEnv(extra = {}) {
+	const env = { ...process.env };
+	for (const key of Object.keys(env))
+		if (/^npm_(config|package|lifecycle)_/i.test(key)) delete env[key];
+	return { ...env, ...extra };
+}
+
+/**
+ * The first steps of installing pinned packages into a cache folder (n8n here, verdaccio in
+ * scripts/registry/verdaccio.mjs): `dir` emptied, `packageJson` written as its package.json, then
+ * `npm install --ignore-scripts` there (install scripts, where needed, are run one by one after).
+ */
+export async function npmInstallInto(dir, packageJson, { env, timeoutMs }) {
+	await fsp.rm(dir, { recursive: true, force: true });
+	await fsp.mkdir(dir, { recursive: true });
+	await fsp.writeFile(path.join(dir, 'package.json'), JSON.stringify(packageJson, null, 2) + '\n');
+	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+		cwd: dir,
+		env,
+		timeoutMs,
+	});
+}
+
 /** The environment for npm commands in the cache folder: for 2.x Node 24 first in PATH, its headers for node-gyp. */
 function npmEnv(paths, extra = {}) {
 	const env = { ...process.env, ...extra };
@@ -116,29 +140,18 @@ async function install(cacheDir, paths) {
 	log(
 		`installing n8n@${N8N_VERSION}${LINE.node ? ` and node@${LINE.node}` : ''} into ${cacheDir} (first run: 2-12 minutes)`,
 	);
-	await fsp.rm(cacheDir, { recursive: true, force: true });
-	await fsp.mkdir(cacheDir, { recursive: true });
-	await fsp.writeFile(
-		path.join(cacheDir, 'package.json'),
-		JSON.stringify(
-			{
-				name: 'n8n-runtime-cache',
-				private: true,
-				description: `Pinned n8n ${N8N_VERSION} for n8n-nodes-knolyx dev and e2e. Managed by scripts/n8n-runtime.mjs.`,
-				dependencies: { n8n: N8N_VERSION, ...(LINE.node ? { node: LINE.node } : {}) },
-				overrides: LINE.overrides,
-			},
-			null,
-			2,
-		) + '\n',
-	);
-
 	// 1. Everything, without install scripts.
-	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-		cwd: cacheDir,
-		env: npmEnv(paths),
-		timeoutMs: 20 * 60_000,
-	});
+	await npmInstallInto(
+		cacheDir,
+		{
+			name: 'n8n-runtime-cache',
+			private: true,
+			description: `Pinned n8n ${N8N_VERSION} for n8n-nodes-knolyx dev and e2e. Managed by scripts/n8n-runtime.mjs.`,
+			dependencies: { n8n: N8N_VERSION, ...(LINE.node ? { node: LINE.node } : {}) },
+			overrides: LINE.overrides,
+		},
+		{ env: npmEnv(paths), timeoutMs: 20 * 60_000 },
+	);
 	log(`npm install done after ${Math.round((Date.now() - t0) / 1000)} s`);
 
 	let version = process.version;

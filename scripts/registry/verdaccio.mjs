@@ -9,6 +9,7 @@ import path from 'node:path';
 
 import { killGroup, sleep } from '../lib/processes.mjs';
 import { log, run, running, tail } from '../n8n/children.mjs';
+import { cleanNpmEnv, npmInstallInto } from '../n8n/install.mjs';
 import { freePort } from '../n8n/server.mjs';
 import { CACHE_ROOT } from '../n8n/version.mjs';
 
@@ -18,42 +19,24 @@ const OVERRIDES = { 'node-fetch': '2.7.0' };
 export const VERDACCIO_DIR = path.join(CACHE_ROOT, `verdaccio-${VERDACCIO_VERSION}`);
 const MARKER = '.install-complete';
 
-/** The environment for npm in the cache folder, without an outer `npm run`'s settings. */
-export function cleanNpmEnv(extra = {}) {
-	const env = { ...process.env };
-	for (const key of Object.keys(env))
-		if (/^npm_(config|package|lifecycle)_/i.test(key)) delete env[key];
-	return { ...env, ...extra };
-}
-
 /** Install verdaccio into its cache folder unless a complete install is there; returns its bin path. */
 export async function ensureVerdaccio({ dir = VERDACCIO_DIR } = {}) {
 	const bin = path.join(dir, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
 	if (fs.existsSync(path.join(dir, MARKER)) && fs.existsSync(bin)) return bin;
 	const t0 = Date.now();
 	log(`installing verdaccio@${VERDACCIO_VERSION} into ${dir}`);
-	await fsp.rm(dir, { recursive: true, force: true });
-	await fsp.mkdir(dir, { recursive: true });
-	await fsp.writeFile(
-		path.join(dir, 'package.json'),
-		JSON.stringify(
-			{
-				name: 'verdaccio-cache',
-				private: true,
-				description:
-					'The local registry of n8n-nodes-knolyx install tests. Managed by scripts/registry/verdaccio.mjs.',
-				dependencies: { verdaccio: VERDACCIO_VERSION },
-				overrides: OVERRIDES,
-			},
-			null,
-			2,
-		) + '\n',
+	await npmInstallInto(
+		dir,
+		{
+			name: 'verdaccio-cache',
+			private: true,
+			description:
+				'The local registry of n8n-nodes-knolyx install tests. Managed by scripts/registry/verdaccio.mjs.',
+			dependencies: { verdaccio: VERDACCIO_VERSION },
+			overrides: OVERRIDES,
+		},
+		{ env: cleanNpmEnv(), timeoutMs: 10 * 60_000 },
 	);
-	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-		cwd: dir,
-		env: cleanNpmEnv(),
-		timeoutMs: 10 * 60_000,
-	});
 	await run(process.execPath, [bin, '--version'], { cwd: dir, quiet: true, timeoutMs: 60_000 });
 	await fsp.writeFile(
 		path.join(dir, MARKER),

@@ -7,7 +7,7 @@
 //
 // Skipped, with the reason printed, when the installed n8n has no MCP Server Trigger.
 
-import { CREDENTIAL, readExample, startTestFile, TYPES } from './lib/n8n.mjs';
+import { KNOLYX_CREDENTIALS, readExample, startTestFile, TYPES } from './lib/n8n.mjs';
 import { callTool, connectMcp, MCP_TRIGGER_TYPE, mcpTriggerInstalled, mcpUrl } from './lib/mcp.mjs';
 import { endTestFile, RUN_DIR } from './lib/processes.mjs';
 
@@ -41,7 +41,7 @@ const REPLACE_ALL = {
 	type: TOOL_TYPE,
 	typeVersion: 1,
 	position: [1080, 240],
-	credentials: { knolyxApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+	credentials: KNOLYX_CREDENTIALS,
 };
 /** A tool node the example does not offer, at row `row` below it. */
 const guardedTool = (name, row, parameters) => ({
@@ -51,7 +51,7 @@ const guardedTool = (name, row, parameters) => ({
 	type: TOOL_TYPE,
 	typeVersion: 1,
 	position: [1080, 240 + 160 * row],
-	credentials: { knolyxApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+	credentials: KNOLYX_CREDENTIALS,
 });
 // A new data flow and wider course access: refused for an agent like the deletes.
 const CREATE_WEBHOOK = guardedTool('Create webhook', 1, {

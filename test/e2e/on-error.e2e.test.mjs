@@ -15,14 +15,13 @@
 
 import { N8N_MAJOR, N8N_VERSION } from '../../scripts/n8n-runtime.mjs';
 
-import { CREDENTIAL, nodeOutput, runManually, startTestFile, TYPES } from './lib/n8n.mjs';
+import { KNOLYX_CREDENTIALS, nodeOutput, runManually, startTestFile, TYPES } from './lib/n8n.mjs';
 import { endTestFile, RUN_DIR } from './lib/processes.mjs';
 import { DEMO } from './lib/sandbox.mjs';
 
 // Demo seed (sandbox/README.md): Ada (1001, FEMALE) is in workgroup 204, which gives access to
 // community 301 of event 401; Alan (1002, MALE) has no access to it.
 const SEED = { community: 301, event: 401, communityWorkgroup: 204, ada: 1001, alan: 1002 };
-const CREDENTIALS = { knolyxApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
 const TRIGGER = 'Run';
 
 const ATTEND_ROWS = [
@@ -65,7 +64,7 @@ function workflow(id, name, rows, node, outputNames) {
 			type: TYPES.action,
 			typeVersion: 1,
 			position: at(3),
-			credentials: CREDENTIALS,
+			credentials: KNOLYX_CREDENTIALS,
 			...node,
 		},
 		...outputNames.map((out, index) => ({

@@ -18,61 +18,49 @@ import http from 'node:http';
 
 import { N8N_MAJOR, N8N_VERSION } from '../../scripts/n8n-runtime.mjs';
 
-import { CREDENTIAL, runManually, startTestFile, testCredentialData, TYPES } from './lib/n8n.mjs';
+import {
+	chainWorkflow,
+	KNOLYX_CREDENTIALS,
+	runManually,
+	startTestFile,
+	testCredentialData,
+	TYPES,
+} from './lib/n8n.mjs';
 import { endTestFile, RUN_DIR } from './lib/processes.mjs';
 import { DEMO } from './lib/sandbox.mjs';
 
 const API = '/public/api/v1';
 const TRIGGER = 'Run';
-const CREDENTIALS = { knolyxApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
 
-/** Manual trigger → one Knolyx node. */
-function workflow(id, name, node) {
-	return {
+/** Manual trigger → one Knolyx node, Course → `operation` of course 101. */
+function courseWorkflow(id, name, nodeName, operation) {
+	return chainWorkflow({
 		id,
 		name,
 		nodes: [
+			{ name: TRIGGER, type: 'n8n-nodes-base.manualTrigger' },
 			{
-				id: `${id}-t`,
-				name: TRIGGER,
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: `${id}-k`,
+				name: nodeName,
 				type: TYPES.action,
-				typeVersion: 1,
-				position: [220, 0],
-				credentials: CREDENTIALS,
-				...node,
+				credentials: KNOLYX_CREDENTIALS,
+				parameters: {
+					resource: 'course',
+					operation,
+					courseId: { __rl: true, mode: 'id', value: '101' },
+				},
 			},
 		],
-		connections: { [TRIGGER]: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-		active: false,
-		pinData: {},
-	};
+	});
 }
 
 const WF = {
-	course: workflow('e2eRedirectCours', 'e2e: Course → Get behind a redirect', {
-		name: 'Get Course',
-		parameters: {
-			resource: 'course',
-			operation: 'get',
-			courseId: { __rl: true, mode: 'id', value: '101' },
-		},
-	}),
-	image: workflow('e2eRedirectImage', 'e2e: Course image on a CDN', {
-		name: 'Get Image',
-		parameters: {
-			resource: 'course',
-			operation: 'getImage',
-			courseId: { __rl: true, mode: 'id', value: '101' },
-		},
-	}),
+	course: courseWorkflow(
+		'e2eRedirectCours',
+		'e2e: Course → Get behind a redirect',
+		'Get Course',
+		'get',
+	),
+	image: courseWorkflow('e2eRedirectImage', 'e2e: Course image on a CDN', 'Get Image', 'getImage'),
 };
 
 /** "Another host": answers a PNG for *.png, JSON otherwise, and records the headers of every request. */

@@ -27,6 +27,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import {
+	cleanNpmEnv,
 	freePort,
 	N8N_MAJOR,
 	N8N_VERSION,
@@ -35,7 +36,7 @@ import {
 	startN8n,
 } from '../../scripts/n8n-runtime.mjs';
 import { startRegistryProxy } from '../../scripts/registry/proxy.mjs';
-import { cleanNpmEnv, startVerdaccio } from '../../scripts/registry/verdaccio.mjs';
+import { startVerdaccio } from '../../scripts/registry/verdaccio.mjs';
 import { nodeOutput, readExample, runManually as runManuallyE2e } from '../e2e/lib/n8n.mjs';
 import { RUN_DIR, sleep, startSandboxProcess, trackPid, waitFor } from '../e2e/lib/processes.mjs';
 import { DEMO, SandboxClient } from '../e2e/lib/sandbox.mjs';
@@ -728,6 +729,22 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
 		return result;
 	};
 
+	/** Update (`{}`) or roll back (`{ version }`) by PATCH /rest/community-packages under load; the version n8n installed. */
+	const patchUnderLoad = async (name, body) => {
+		const res = await underLoad(
+			name,
+			() =>
+				inst.rest.request(
+					'PATCH',
+					'/rest/community-packages',
+					{ name: PACKAGE_NAME, ...body },
+					{ timeoutMs: 300_000 },
+				),
+			{ expectWebhooks: 1 },
+		);
+		return res?.installedVersion;
+	};
+
 	await phase('update (live trigger)', async () => {
 		publishTarball({
 			tarball: TARBALL,
@@ -736,21 +753,11 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
 			npmrc: publisher.npmrc,
 			dir: RUN_DIR,
 		});
-		const updated = await underLoad(
-			'update',
-			() =>
-				inst.rest.request(
-					'PATCH',
-					'/rest/community-packages',
-					{ name: PACKAGE_NAME },
-					{ timeoutMs: 300_000 },
-				),
-			{ expectWebhooks: 1 },
-		);
+		const updated = await patchUnderLoad('update', {});
 		check(
 			'update: PATCH /rest/community-packages installs the newer version',
-			updated?.installedVersion === v2,
-			`${updated?.installedVersion}`,
+			updated === v2,
+			`${updated}`,
 		);
 		const status = await inst.rest.publicationStatus(wf.id);
 		check(
@@ -761,22 +768,8 @@ async function life({ way1, sb, sink, verdaccio, publisher, v1 }) {
 	});
 
 	await phase('rollback (live trigger)', async () => {
-		const rolled = await underLoad(
-			'rollback',
-			() =>
-				inst.rest.request(
-					'PATCH',
-					'/rest/community-packages',
-					{ name: PACKAGE_NAME, version: v1 },
-					{ timeoutMs: 300_000 },
-				),
-			{ expectWebhooks: 1 },
-		);
-		check(
-			'rollback: PATCH with the earlier version installs it',
-			rolled?.installedVersion === v1,
-			`${rolled?.installedVersion}`,
-		);
+		const rolled = await patchUnderLoad('rollback', { version: v1 });
+		check('rollback: PATCH with the earlier version installs it', rolled === v1, `${rolled}`);
 	});
 
 	await phase('uninstall (live trigger)', async () => {

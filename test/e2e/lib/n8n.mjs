@@ -37,6 +37,34 @@ export const TYPES = {
 	trigger: `${PACKAGE_NAME}.knolyxTrigger`,
 };
 
+/** The credential as a node refers to it: `credentials: KNOLYX_CREDENTIALS`. */
+export const KNOLYX_CREDENTIALS = { knolyxApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
+
+/**
+ * A test workflow (to import) whose nodes run one after another, the first being its trigger.
+ * Each node gets the id `<workflow id>-<index>`, typeVersion 1, no parameters and a place left to
+ * right unless it says otherwise, and a connection to the next one.
+ */
+export function chainWorkflow({ id, name, nodes }) {
+	const placed = nodes.map((node, index) => ({
+		id: `${id}-${index}`,
+		typeVersion: 1,
+		position: [index * 220, 0],
+		parameters: {},
+		...node,
+	}));
+	const next = (index) => ({ main: [[{ node: placed[index + 1].name, type: 'main', index: 0 }]] });
+	return {
+		id,
+		name,
+		nodes: placed,
+		connections: Object.fromEntries(placed.slice(0, -1).map((node, i) => [node.name, next(i)])),
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+}
+
 /** The run data of an execution is stored with `flatted`; use the copy n8n itself depends on. */
 const requireFromN8n = createRequire(path.join(CACHE_DIR, 'node_modules', 'n8n', 'package.json'));
 

@@ -3,7 +3,7 @@
 // pages (sandbox/routes/poll-control.ts).
 
 import { PACKAGE_NAME } from '../../../scripts/n8n-runtime.mjs';
-import { CREDENTIAL } from './n8n.mjs';
+import { chainWorkflow, KNOLYX_CREDENTIALS } from './n8n.mjs';
 
 export const POLL_TYPE = `${PACKAGE_NAME}.knolyxPollTrigger`;
 
@@ -12,18 +12,13 @@ export const POLL_TYPE = `${PACKAGE_NAME}.knolyxPollTrigger`;
  * polled on `pollTimes` (n8n's own Poll Times parameter, e.g. { item: [{ mode: 'everyMinute' }] }).
  */
 export function attendeeWorkflow({ id, name, communityId, eventId, pollTimes }) {
-	const trigger = 'Knolyx Poll Trigger';
-	const welcome = 'Welcome message';
-	return {
+	return chainWorkflow({
 		id,
 		name,
 		nodes: [
 			{
-				id: `${id}-trigger`,
-				name: trigger,
+				name: 'Knolyx Poll Trigger',
 				type: POLL_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
 				parameters: {
 					pollTimes,
 					event: 'newAttendee',
@@ -31,14 +26,12 @@ export function attendeeWorkflow({ id, name, communityId, eventId, pollTimes }) 
 					communityId: String(communityId),
 					eventId: { __rl: true, mode: 'id', value: String(eventId) },
 				},
-				credentials: { knolyxApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+				credentials: KNOLYX_CREDENTIALS,
 			},
 			{
-				id: `${id}-welcome`,
-				name: welcome,
+				name: 'Welcome message',
 				type: 'n8n-nodes-base.set',
 				typeVersion: 3.4,
-				position: [240, 0],
 				parameters: {
 					mode: 'manual',
 					assignments: {
@@ -56,11 +49,7 @@ export function attendeeWorkflow({ id, name, communityId, eventId, pollTimes }) 
 				},
 			},
 		],
-		connections: { [trigger]: { main: [[{ node: welcome, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-		pinData: {},
-		active: false,
-	};
+	});
 }
 
 /** Registers one person for an event on the platform (a new person unless `email` is given); resolves the attendee. */

@@ -5,8 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { cleanNpmEnv } from '../../../scripts/registry/verdaccio.mjs';
-import { CACHE_DIR, PACKAGE_NAME } from '../../../scripts/n8n-runtime.mjs';
+import { CACHE_DIR, cleanNpmEnv, PACKAGE_NAME } from '../../../scripts/n8n-runtime.mjs';
 
 /**
  * The public registry's URL as the installed n8n has it by default (its community-packages
