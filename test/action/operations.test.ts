@@ -18,6 +18,7 @@ import {
 	routes,
 	rulesOf,
 	runOk,
+	aRule,
 	userByEmail,
 	useSandbox,
 } from './setup';
@@ -368,14 +369,12 @@ describe('rule', () => {
 
 	it('replaceAll saves the given list as the complete list', async () => {
 		const kept = seededRule();
-		const added = {
-			name: 'Spring cohort',
+		const added = aRule('Spring cohort', {
 			type: 'PRIVATE',
 			startDateTime: '2030-01-01 00:00:00',
 			endDateTime: '2030-06-01 00:00:00',
-			restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
 			associations: { WORKGROUP: [wg('Intro to n8n')] },
-		};
+		});
 		const [out] = await runOk(ctx.sandbox, {
 			resource: 'rule',
 			operation: 'replaceAll',

@@ -15,13 +15,11 @@ import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import type { Sandbox } from '../../sandbox';
 import { readRules, seedRules } from '../../sandbox/rules';
 import { startTriggerHost, testCredential } from '../harness';
-import { DEMO, RULE_SAVE, membership, rl, routes, run, runOk, useSandbox } from './setup';
+import { DEMO, RULE_SAVE, aRule, membership, rl, routes, run, runOk, useSandbox } from './setup';
 
 const ctx = useSandbox();
 
 type Json = Record<string, unknown>;
-const base = { startDateTime: '2020-01-01 00:00:00', endDateTime: '2070-01-01 00:00:00' };
-const restrictions = { minimumTime: false, browseOrder: 'anyOrder' };
 
 function newCourse(rules: Json[]): number {
 	const [courseId] = ctx.sandbox.seed({ courses: [{ title: 'Retry safety' }] }).courses;
@@ -44,13 +42,7 @@ function anotherWriterAfterNextSave(sandbox: Sandbox, courseId: number, rule: Js
 	}) as typeof rules.set;
 }
 
-const OTHER = {
-	name: 'Saved by someone else',
-	type: 'PUBLIC',
-	...base,
-	restrictions,
-	associations: { WORKGROUP: [] },
-};
+const OTHER = aRule('Saved by someone else', { associations: { WORKGROUP: [] } });
 const names = (courseId: number) => readRules(ctx.sandbox.state, courseId).map((rule) => rule.name);
 
 describe('a write that may have been applied is not sent again blindly', () => {
@@ -58,7 +50,7 @@ describe('a write that may have been applied is not sent again blindly', () => {
 		'rule edit: save applied, then %i: not re-posted; a rule saved meanwhile by another writer is kept',
 		async (status) => {
 			const courseId = newCourse([
-				{ name: 'Access', type: 'PRIVATE', ...base, restrictions, associations: { WORKGROUP: [] } },
+				aRule('Access', { type: 'PRIVATE', associations: { WORKGROUP: [] } }),
 			]);
 			ctx.sandbox.setFaults({
 				applyThenFailRate: 1,
@@ -84,9 +76,7 @@ describe('a write that may have been applied is not sent again blindly', () => {
 	);
 
 	it('Replace All: save applied, then 502: reported saved, sent once', async () => {
-		const courseId = newCourse([
-			{ name: 'Old', type: 'PUBLIC', ...base, restrictions, associations: { WORKGROUP: [] } },
-		]);
+		const courseId = newCourse([aRule('Old', { associations: { WORKGROUP: [] } })]);
 		ctx.sandbox.setFaults({
 			applyThenFailRate: 1,
 			applyThenStatus: 502,
@@ -94,9 +84,7 @@ describe('a write that may have been applied is not sent again blindly', () => {
 			onlyPath: '^/business-rule/',
 			maxFaults: 1,
 		});
-		const list = [
-			{ name: 'New', type: 'PRIVATE', ...base, restrictions, associations: { WORKGROUP: [7] } },
-		];
+		const list = [aRule('New', { type: 'PRIVATE', associations: { WORKGROUP: [7] } })];
 		const [out] = await runOk(ctx.sandbox, {
 			resource: 'rule',
 			operation: 'replaceAll',
@@ -109,9 +97,7 @@ describe('a write that may have been applied is not sent again blindly', () => {
 	});
 
 	it('Replace All: save applied, then 504, and another writer saved meanwhile: fails clearly, the other rule is kept', async () => {
-		const courseId = newCourse([
-			{ name: 'Old', type: 'PUBLIC', ...base, restrictions, associations: { WORKGROUP: [] } },
-		]);
+		const courseId = newCourse([aRule('Old', { associations: { WORKGROUP: [] } })]);
 		ctx.sandbox.setFaults({
 			applyThenFailRate: 1,
 			applyThenStatus: 504,
@@ -120,9 +106,7 @@ describe('a write that may have been applied is not sent again blindly', () => {
 			maxFaults: 1,
 		});
 		anotherWriterAfterNextSave(ctx.sandbox, courseId, OTHER);
-		const list = [
-			{ name: 'New', type: 'PRIVATE', ...base, restrictions, associations: { WORKGROUP: [7] } },
-		];
+		const list = [aRule('New', { type: 'PRIVATE', associations: { WORKGROUP: [7] } })];
 		const result = await run(
 			ctx.sandbox,
 			{
