@@ -24,21 +24,35 @@ import {
 	testCredential,
 } from './harness';
 
+/** The description of a test-only action node or trigger; `fields` adds or overrides. */
+function testNode(
+	kind: 'action' | 'trigger',
+	displayName: string,
+	name: string,
+	fields: Partial<INodeTypeDescription> = {},
+): INodeTypeDescription {
+	const action = kind === 'action';
+	return {
+		displayName,
+		name,
+		group: [action ? 'transform' : 'trigger'],
+		version: 1,
+		description: action ? 'test node' : 'test trigger',
+		...(action && { usableAsTool: true }),
+		defaults: { name: displayName },
+		inputs: action ? [NodeConnectionTypes.Main] : [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+		...fields,
+	};
+}
+
 /** Test-only node: GET {baseUrl}/echo/{id} with the knolyxApi credential, one request per item. */
 class EchoNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Echo',
-		name: 'echo',
-		group: ['transform'],
-		version: 1,
-		description: 'test node',
-		usableAsTool: true,
-		defaults: { name: 'Echo' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+	description = testNode('action', 'Echo', 'echo', {
 		credentials: [{ name: 'knolyxApi', required: true }],
 		properties: [{ displayName: 'ID', name: 'id', type: 'string', default: '' }],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('knolyxApi');
@@ -57,18 +71,7 @@ class EchoNode implements INodeType {
 
 /** Test-only node: fails on items whose `fail` is true; honours continueOnFail like real nodes. */
 class FailingNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Failing',
-		name: 'failing',
-		group: ['transform'],
-		version: 1,
-		description: 'test node',
-		usableAsTool: true,
-		defaults: { name: 'Failing' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
+	description = testNode('action', 'Failing', 'failing');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const out: INodeExecutionData[] = [];
@@ -89,19 +92,10 @@ class FailingNode implements INodeType {
 
 /** Test-only trigger: registers its URL at {baseUrl}/hooks on activation, accepts PUTs with x-token: good. */
 class HookTrigger implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Hook Trigger',
-		name: 'hookTrigger',
-		group: ['trigger'],
-		version: 1,
-		description: 'test trigger',
-		defaults: { name: 'Hook Trigger' },
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+	description = testNode('trigger', 'Hook Trigger', 'hookTrigger', {
 		credentials: [{ name: 'knolyxApi', required: true }],
 		webhooks: [{ name: 'default', httpMethod: 'PUT', responseMode: 'onReceived', path: 'webhook' }],
-		properties: [],
-	};
+	});
 
 	webhookMethods = {
 		default: {
