@@ -212,29 +212,26 @@ describe('runWorkflow', () => {
 });
 
 describe('runNode', () => {
-	it('reports the node error when continueOnFail is off', async () => {
-		const { items, error } = await runNode({
+	/** The Failing node on a good item and a failing one. */
+	const runFailing = async (continueOnFail?: boolean) =>
+		await runNode({
 			nodeType: new FailingNode(),
 			type: 'test.failing',
 			parameters: {},
 			items: [{ fail: false }, { fail: true }],
 			credentials: {},
 			credentialTypes: [],
+			continueOnFail,
 		});
+
+	it('reports the node error when continueOnFail is off', async () => {
+		const { items, error } = await runFailing();
 		expect(items).toEqual([]);
 		expect(error?.message).toBe('Item 1 failed');
 	});
 
 	it('yields an error item with pairedItem under continueOnFail', async () => {
-		const { items, error } = await runNode({
-			nodeType: new FailingNode(),
-			type: 'test.failing',
-			parameters: {},
-			items: [{ fail: false }, { fail: true }],
-			credentials: {},
-			credentialTypes: [],
-			continueOnFail: true,
-		});
+		const { items, error } = await runFailing(true);
 		expect(error).toBeUndefined();
 		expect(items).toEqual([
 			{ json: { ok: 0 }, pairedItem: { item: 0 } },
