@@ -13,15 +13,10 @@ import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { DEMO, startSandbox, type Sandbox } from '../../sandbox';
 import { triggerHosts, type TriggerHost, type TriggerMode } from '../harness';
+import { STUDENT_EVENTS } from './platform-events';
 import { idHash, storedWindow } from './seen-window';
 
 const TYPE = 'n8n-nodes-knolyx.knolyxTrigger';
-const STUDENT_EVENTS = [
-	'COURSE_STARTED',
-	'COURSE_COMPLETED',
-	'COURSE_PAYMENT_RECEIVED',
-	'BUNDLE_PAYMENT_RECEIVED',
-];
 
 let sandbox: Sandbox;
 const hosts = triggerHosts();
