@@ -43,6 +43,22 @@ function anotherWriterAfterNextSave(sandbox: Sandbox, courseId: number, rule: Js
 }
 
 const OTHER = aRule('Saved by someone else', { associations: { WORKGROUP: [] } });
+/** The next POST to a path matching `onlyPath` is applied, then answered with `status`. */
+const applyNextPostThenFail = (onlyPath: string, status: number) =>
+	ctx.sandbox.setFaults({
+		applyThenFailRate: 1,
+		applyThenStatus: status,
+		onlyMethod: 'POST',
+		onlyPath,
+		maxFaults: 1,
+	});
+/** Rule → Replace All of `courseId` with `list`. */
+const replaceAll = (courseId: number, list: Json[]) => ({
+	resource: 'rule',
+	operation: 'replaceAll',
+	courseId: rl(courseId),
+	rules: JSON.stringify(list),
+});
 const names = (courseId: number) => readRules(ctx.sandbox.state, courseId).map((rule) => rule.name);
 
 describe('a write that may have been applied is not sent again blindly', () => {
@@ -52,13 +68,7 @@ describe('a write that may have been applied is not sent again blindly', () => {
 			const courseId = newCourse([
 				aRule('Access', { type: 'PRIVATE', associations: { WORKGROUP: [] } }),
 			]);
-			ctx.sandbox.setFaults({
-				applyThenFailRate: 1,
-				applyThenStatus: status,
-				onlyMethod: 'POST',
-				onlyPath: '^/business-rule/',
-				maxFaults: 1,
-			});
+			applyNextPostThenFail('^/business-rule/', status);
 			anotherWriterAfterNextSave(ctx.sandbox, courseId, OTHER);
 			const [out] = await runOk(ctx.sandbox, {
 				resource: 'rule',
@@ -77,20 +87,9 @@ describe('a write that may have been applied is not sent again blindly', () => {
 
 	it('Replace All: save applied, then 502: reported saved, sent once', async () => {
 		const courseId = newCourse([aRule('Old', { associations: { WORKGROUP: [] } })]);
-		ctx.sandbox.setFaults({
-			applyThenFailRate: 1,
-			applyThenStatus: 502,
-			onlyMethod: 'POST',
-			onlyPath: '^/business-rule/',
-			maxFaults: 1,
-		});
+		applyNextPostThenFail('^/business-rule/', 502);
 		const list = [aRule('New', { type: 'PRIVATE', associations: { WORKGROUP: [7] } })];
-		const [out] = await runOk(ctx.sandbox, {
-			resource: 'rule',
-			operation: 'replaceAll',
-			courseId: rl(courseId),
-			rules: JSON.stringify(list),
-		});
+		const [out] = await runOk(ctx.sandbox, replaceAll(courseId, list));
 		expect(out).toMatchObject({ courseId, ruleCount: 1 });
 		expect(names(courseId)).toEqual(['New']);
 		expect(routes(ctx.sandbox)[RULE_SAVE]).toBe(1);
@@ -98,26 +97,12 @@ describe('a write that may have been applied is not sent again blindly', () => {
 
 	it('Replace All: save applied, then 504, and another writer saved meanwhile: fails clearly, the other rule is kept', async () => {
 		const courseId = newCourse([aRule('Old', { associations: { WORKGROUP: [] } })]);
-		ctx.sandbox.setFaults({
-			applyThenFailRate: 1,
-			applyThenStatus: 504,
-			onlyMethod: 'POST',
-			onlyPath: '^/business-rule/',
-			maxFaults: 1,
-		});
+		applyNextPostThenFail('^/business-rule/', 504);
 		anotherWriterAfterNextSave(ctx.sandbox, courseId, OTHER);
 		const list = [aRule('New', { type: 'PRIVATE', associations: { WORKGROUP: [7] } })];
-		const result = await run(
-			ctx.sandbox,
-			{
-				resource: 'rule',
-				operation: 'replaceAll',
-				courseId: rl(courseId),
-				rules: JSON.stringify(list),
-			},
-			[{}],
-			{ continueOnFail: true },
-		);
+		const result = await run(ctx.sandbox, replaceAll(courseId, list), [{}], {
+			continueOnFail: true,
+		});
 		expect(String(result.json[0].error)).toMatch(
 			/no clear answer.*changed since.*nothing was sent again/,
 		);
@@ -170,13 +155,7 @@ describe('a write that may have been applied is not sent again blindly', () => {
 				credentialTypes: [new KnolyxApi()],
 			});
 			try {
-				ctx.sandbox.setFaults({
-					applyThenFailRate: 1,
-					applyThenStatus: status,
-					onlyMethod: 'POST',
-					onlyPath: '^/webhook$',
-					maxFaults: 1,
-				});
+				applyNextPostThenFail('^/webhook$', status);
 				await host.activate('trigger');
 				const ours = () =>
 					[...ctx.sandbox.state.webhooks.values()].filter((w) => w.url === host.url('trigger'));
