@@ -10,7 +10,7 @@ import {
 	type KnolyxEvent,
 } from '../../nodes/Knolyx/trigger/events';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
-import { STUDENT_EVENTS } from './platform-events';
+import { STUDENT_EVENTS } from './helpers';
 
 const user = { id: 7, name: 'Ada Lovelace', email: 'ada@example.com' };
 const course = { id: 3, name: 'Intro to n8n' };
