@@ -20,25 +20,39 @@ import {
 	manualWorkflow,
 	runNode,
 	runWorkflow,
-	startTriggerHost,
 	testCredential,
+	triggerHosts,
 } from './harness';
+
+/** The description of a test-only action node or trigger; `fields` adds or overrides. */
+function testNode(
+	kind: 'action' | 'trigger',
+	displayName: string,
+	name: string,
+	fields: Partial<INodeTypeDescription> = {},
+): INodeTypeDescription {
+	const action = kind === 'action';
+	return {
+		displayName,
+		name,
+		group: [action ? 'transform' : 'trigger'],
+		version: 1,
+		description: action ? 'test node' : 'test trigger',
+		...(action && { usableAsTool: true }),
+		defaults: { name: displayName },
+		inputs: action ? [NodeConnectionTypes.Main] : [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+		...fields,
+	};
+}
 
 /** Test-only node: GET {baseUrl}/echo/{id} with the knolyxApi credential, one request per item. */
 class EchoNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Echo',
-		name: 'echo',
-		group: ['transform'],
-		version: 1,
-		description: 'test node',
-		usableAsTool: true,
-		defaults: { name: 'Echo' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+	description = testNode('action', 'Echo', 'echo', {
 		credentials: [{ name: 'knolyxApi', required: true }],
 		properties: [{ displayName: 'ID', name: 'id', type: 'string', default: '' }],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('knolyxApi');
@@ -57,18 +71,7 @@ class EchoNode implements INodeType {
 
 /** Test-only node: fails on items whose `fail` is true; honours continueOnFail like real nodes. */
 class FailingNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Failing',
-		name: 'failing',
-		group: ['transform'],
-		version: 1,
-		description: 'test node',
-		usableAsTool: true,
-		defaults: { name: 'Failing' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
+	description = testNode('action', 'Failing', 'failing');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const out: INodeExecutionData[] = [];
@@ -89,19 +92,10 @@ class FailingNode implements INodeType {
 
 /** Test-only trigger: registers its URL at {baseUrl}/hooks on activation, accepts PUTs with x-token: good. */
 class HookTrigger implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Hook Trigger',
-		name: 'hookTrigger',
-		group: ['trigger'],
-		version: 1,
-		description: 'test trigger',
-		defaults: { name: 'Hook Trigger' },
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+	description = testNode('trigger', 'Hook Trigger', 'hookTrigger', {
 		credentials: [{ name: 'knolyxApi', required: true }],
 		webhooks: [{ name: 'default', httpMethod: 'PUT', responseMode: 'onReceived', path: 'webhook' }],
-		properties: [],
-	};
+	});
 
 	webhookMethods = {
 		default: {
@@ -218,29 +212,26 @@ describe('runWorkflow', () => {
 });
 
 describe('runNode', () => {
-	it('reports the node error when continueOnFail is off', async () => {
-		const { items, error } = await runNode({
+	/** The Failing node on a good item and a failing one. */
+	const runFailing = async (continueOnFail?: boolean) =>
+		await runNode({
 			nodeType: new FailingNode(),
 			type: 'test.failing',
 			parameters: {},
 			items: [{ fail: false }, { fail: true }],
 			credentials: {},
 			credentialTypes: [],
+			continueOnFail,
 		});
+
+	it('reports the node error when continueOnFail is off', async () => {
+		const { items, error } = await runFailing();
 		expect(items).toEqual([]);
 		expect(error?.message).toBe('Item 1 failed');
 	});
 
 	it('yields an error item with pairedItem under continueOnFail', async () => {
-		const { items, error } = await runNode({
-			nodeType: new FailingNode(),
-			type: 'test.failing',
-			parameters: {},
-			items: [{ fail: false }, { fail: true }],
-			credentials: {},
-			credentialTypes: [],
-			continueOnFail: true,
-		});
+		const { items, error } = await runFailing(true);
 		expect(error).toBeUndefined();
 		expect(items).toEqual([
 			{ json: { ok: 0 }, pairedItem: { item: 0 } },
@@ -300,8 +291,10 @@ describe('testCredential', () => {
 });
 
 describe('TriggerHost', () => {
+	const hosts = triggerHosts();
+	afterEach(() => hosts.endAll());
 	const start = () =>
-		startTriggerHost({
+		hosts.start({
 			nodeType: new HookTrigger(),
 			type: 'n8n-nodes-knolyx.hookTrigger',
 			parameters: {},
@@ -318,79 +311,67 @@ describe('TriggerHost', () => {
 
 	it('builds test and production URLs the way n8n does', async () => {
 		const host = await start();
-		try {
-			expect(host.url('trigger')).toBe(`${host.baseUrl}/webhook/abc-123/webhook`);
-			expect(host.url('manual')).toBe(`${host.baseUrl}/webhook-test/abc-123/webhook`);
-		} finally {
-			await host.close();
-		}
+		expect(host.url('trigger')).toBe(`${host.baseUrl}/webhook/abc-123/webhook`);
+		expect(host.url('manual')).toBe(`${host.baseUrl}/webhook-test/abc-123/webhook`);
 	});
 
 	it('activates (create with the production URL), runs webhook() on a real PUT, deactivates (delete)', async () => {
 		const host = await start();
-		try {
-			await host.activate('trigger');
-			const hookId = host.nodeStaticData as IDataObject;
-			expect(hookId).toEqual({ hookId: expect.any(String) });
-			expect(hooks.get(hookId.hookId as string)).toEqual({
-				url: host.url('trigger'),
-				mode: 'activate',
-			});
+		await host.activate('trigger');
+		const hookId = host.nodeStaticData as IDataObject;
+		expect(hookId).toEqual({ hookId: expect.any(String) });
+		expect(hooks.get(hookId.hookId as string)).toEqual({
+			url: host.url('trigger'),
+			mode: 'activate',
+		});
 
-			// checkExists true → no second create
-			const count = hooks.size;
-			await host.activate('trigger');
-			expect(hooks.size).toBe(count);
+		// checkExists true → no second create
+		const count = hooks.size;
+		await host.activate('trigger');
+		expect(hooks.size).toBe(count);
 
-			const ok = await put(host.url('trigger'), { event: 'course.completed' });
-			expect(ok.status).toBe(200);
-			expect(await ok.json()).toEqual({ message: 'Workflow was started' });
-			expect(host.executions()).toHaveLength(1);
-			expect(host.executions()[0][0].json).toEqual({
-				body: { event: 'course.completed' },
-				method: 'PUT',
-				raw: '{"event":"course.completed"}',
-				seenUrl: host.url('trigger'),
-			});
+		const ok = await put(host.url('trigger'), { event: 'course.completed' });
+		expect(ok.status).toBe(200);
+		expect(await ok.json()).toEqual({ message: 'Workflow was started' });
+		expect(host.executions()).toHaveLength(1);
+		expect(host.executions()[0][0].json).toEqual({
+			body: { event: 'course.completed' },
+			method: 'PUT',
+			raw: '{"event":"course.completed"}',
+			seenUrl: host.url('trigger'),
+		});
 
-			const denied = await put(host.url('trigger'), { event: 'x' }, 'bad');
-			expect(denied.status).toBe(401);
-			expect(await denied.text()).toBe('bad token');
+		const denied = await put(host.url('trigger'), { event: 'x' }, 'bad');
+		expect(denied.status).toBe(401);
+		expect(await denied.text()).toBe('bad token');
 
-			const ping = await put(host.url('trigger'), { ping: true });
-			expect(await ping.json()).toEqual({ message: 'Webhook call received' });
-			expect(host.executions()).toHaveLength(1);
+		const ping = await put(host.url('trigger'), { ping: true });
+		expect(await ping.json()).toEqual({ message: 'Webhook call received' });
+		expect(host.executions()).toHaveLength(1);
 
-			expect((await put(host.url('manual'), {})).status).toBe(404);
-			expect((await fetch(host.url('trigger'), { method: 'POST' })).status).toBe(404);
+		expect((await put(host.url('manual'), {})).status).toBe(404);
+		expect((await fetch(host.url('trigger'), { method: 'POST' })).status).toBe(404);
 
-			await host.deactivate('trigger');
-			expect(hooks.has(hookId.hookId as string)).toBe(false);
-			expect(host.nodeStaticData).toEqual({});
-			expect((await put(host.url('trigger'), {})).status).toBe(404);
-		} finally {
-			await host.close();
-		}
+		await host.deactivate('trigger');
+		expect(hooks.has(hookId.hookId as string)).toBe(false);
+		expect(host.nodeStaticData).toEqual({});
+		expect((await put(host.url('trigger'), {})).status).toBe(404);
 	});
 
 	it('test mode: registers the webhook-test URL, keeps its own static data, removes itself after one execution', async () => {
 		const host = await start();
-		try {
-			await host.activate('manual');
-			const id = (host.testStaticData?.['node:Hook Trigger'] as IDataObject).hookId as string;
-			expect(hooks.get(id)).toEqual({ url: host.url('manual'), mode: 'manual' });
-			expect(host.staticData).toEqual({});
-			expect(host.nodeStaticData).toBeUndefined();
+		await host.activate('manual');
+		const id = (host.testStaticData?.['node:Hook Trigger'] as IDataObject).hookId as string;
+		expect(hooks.get(id)).toEqual({ url: host.url('manual'), mode: 'manual' });
+		expect(host.staticData).toEqual({});
+		expect(host.nodeStaticData).toBeUndefined();
 
-			const res = await put(host.url('manual'), { n: 1 });
-			expect(res.status).toBe(200);
-			expect(host.executions()[0][0].json.body).toEqual({ n: 1 });
-			// Like n8n, webhook() sees the production URL from getNodeWebhookUrl even on the test path.
-			expect(host.executions()[0][0].json.seenUrl).toBe(host.url('trigger'));
-			expect(hooks.has(id)).toBe(false);
-			expect((await put(host.url('manual'), { n: 2 })).status).toBe(404);
-		} finally {
-			await host.close();
-		}
+		const res = await put(host.url('manual'), { n: 1 });
+		expect(res.status).toBe(200);
+		expect(host.executions()[0][0].json.body).toEqual({ n: 1 });
+		// Like n8n, webhook() sees the production URL from getNodeWebhookUrl even on the test path.
+		expect(host.executions()[0][0].json.seenUrl).toBe(host.url('trigger'));
+		expect(hooks.has(id)).toBe(false);
+		expect((await put(host.url('manual'), { n: 2 })).status).toBe(404);
 	});
 });

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { expectRefused, membership, rl, run, runOk, userByEmail, useSandbox } from './setup';
+import { aRule, expectRefused, membership, rl, run, runOk, userByEmail, useSandbox } from './setup';
 
 const ctx = useSandbox();
 
@@ -203,14 +203,7 @@ const ruleNameField: FieldCase = {
 };
 const event = { communityId: '301', eventId: '401' };
 const validRules = JSON.stringify([
-	{
-		name: 'R',
-		type: 'PRIVATE',
-		startDateTime: '2020-01-01 00:00:00',
-		endDateTime: '2070-01-01 00:00:00',
-		restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
-		associations: { WORKGROUP: [201] },
-	},
+	aRule('R', { type: 'PRIVATE', associations: { WORKGROUP: [201] } }),
 ]);
 
 const OPERATIONS: OperationCase[] = [

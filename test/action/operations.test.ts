@@ -18,6 +18,7 @@ import {
 	routes,
 	rulesOf,
 	runOk,
+	aRule,
 	userByEmail,
 	useSandbox,
 } from './setup';
@@ -38,6 +39,13 @@ beforeEach(() => {
 const wg = (name: string) => ctx.demo.workgroups[name];
 const course = (title: string) => ctx.demo.courses[title];
 const COMMUNITY_WG = 'Community Members';
+/** Get Many of a resource: with Return All, or with Return All off and `limit`. */
+const getMany = async (resource: string, limit?: number) =>
+	await runOk(ctx.sandbox, {
+		resource,
+		operation: 'getAll',
+		...(limit === undefined ? { returnAll: true } : { returnAll: false, limit }),
+	});
 
 describe('user', () => {
 	it('provision creates the user with every field, sends one on-boarding e-mail, and updates on a second run', async () => {
@@ -114,23 +122,14 @@ describe('user', () => {
 describe('workgroup', () => {
 	it('getAll returns every workgroup the platform has, through all pages', async () => {
 		ctx.sandbox.seed({ generate: { workgroups: 230 } });
-		const all = await runOk(ctx.sandbox, {
-			resource: 'workgroup',
-			operation: 'getAll',
-			returnAll: true,
-		});
+		const all = await getMany('workgroup');
 		expect(all).toEqual(
 			[...ctx.sandbox.state.workgroups.values()].map(({ id, name }) => ({ id, name })),
 		);
 		expect(all).toHaveLength(234);
 		expect(routes(ctx.sandbox)['GET /public/api/v1/workgroup']).toBe(3);
 
-		const limited = await runOk(ctx.sandbox, {
-			resource: 'workgroup',
-			operation: 'getAll',
-			returnAll: false,
-			limit: 5,
-		});
+		const limited = await getMany('workgroup', 5);
 		expect(limited.map((w) => w.name)).toEqual([
 			'Intro to n8n',
 			'Advanced Automation',
@@ -218,20 +217,11 @@ describe('workgroup', () => {
 describe('course', () => {
 	it('getAll returns every course through all pages, or up to the limit', async () => {
 		ctx.sandbox.seed({ generate: { courses: 120 } });
-		const all = await runOk(ctx.sandbox, {
-			resource: 'course',
-			operation: 'getAll',
-			returnAll: true,
-		});
+		const all = await getMany('course');
 		expect(all).toEqual(
 			[...ctx.sandbox.state.courses.values()].map(({ id, title }) => ({ id, title })),
 		);
-		const limited = await runOk(ctx.sandbox, {
-			resource: 'course',
-			operation: 'getAll',
-			returnAll: false,
-			limit: 2,
-		});
+		const limited = await getMany('course', 2);
 		expect(limited).toEqual([
 			{ id: course('Intro to n8n'), title: 'Intro to n8n' },
 			{ id: course('Advanced Automation'), title: 'Advanced Automation' },
@@ -424,14 +414,12 @@ describe('rule', () => {
 
 	it('replaceAll saves the given list as the complete list', async () => {
 		const kept = seededRule();
-		const added = {
-			name: 'Spring cohort',
+		const added = aRule('Spring cohort', {
 			type: 'PRIVATE',
 			startDateTime: '2030-01-01 00:00:00',
 			endDateTime: '2030-06-01 00:00:00',
-			restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
 			associations: { WORKGROUP: [wg('Intro to n8n')] },
-		};
+		});
 		const [out] = await runOk(ctx.sandbox, {
 			resource: 'rule',
 			operation: 'replaceAll',

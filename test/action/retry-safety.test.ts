@@ -15,13 +15,11 @@ import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import type { Sandbox } from '../../sandbox';
 import { readRules, seedRules } from '../../sandbox/rules';
 import { startTriggerHost, testCredential } from '../harness';
-import { DEMO, RULE_SAVE, membership, rl, routes, run, runOk, useSandbox } from './setup';
+import { DEMO, RULE_SAVE, aRule, membership, rl, routes, run, runOk, useSandbox } from './setup';
 
 const ctx = useSandbox();
 
 type Json = Record<string, unknown>;
-const base = { startDateTime: '2020-01-01 00:00:00', endDateTime: '2070-01-01 00:00:00' };
-const restrictions = { minimumTime: false, browseOrder: 'anyOrder' };
 
 function newCourse(rules: Json[]): number {
 	const [courseId] = ctx.sandbox.seed({ courses: [{ title: 'Retry safety' }] }).courses;
@@ -44,13 +42,23 @@ function anotherWriterAfterNextSave(sandbox: Sandbox, courseId: number, rule: Js
 	}) as typeof rules.set;
 }
 
-const OTHER = {
-	name: 'Saved by someone else',
-	type: 'PUBLIC',
-	...base,
-	restrictions,
-	associations: { WORKGROUP: [] },
-};
+const OTHER = aRule('Saved by someone else', { associations: { WORKGROUP: [] } });
+/** The next POST to a path matching `onlyPath` is applied, then answered with `status`. */
+const applyNextPostThenFail = (onlyPath: string, status: number) =>
+	ctx.sandbox.setFaults({
+		applyThenFailRate: 1,
+		applyThenStatus: status,
+		onlyMethod: 'POST',
+		onlyPath,
+		maxFaults: 1,
+	});
+/** Rule → Replace All of `courseId` with `list`. */
+const replaceAll = (courseId: number, list: Json[]) => ({
+	resource: 'rule',
+	operation: 'replaceAll',
+	courseId: rl(courseId),
+	rules: JSON.stringify(list),
+});
 const names = (courseId: number) => readRules(ctx.sandbox.state, courseId).map((rule) => rule.name);
 
 describe('a write that may have been applied is not sent again blindly', () => {
@@ -58,15 +66,9 @@ describe('a write that may have been applied is not sent again blindly', () => {
 		'rule edit: save applied, then %i: not re-posted; a rule saved meanwhile by another writer is kept',
 		async (status) => {
 			const courseId = newCourse([
-				{ name: 'Access', type: 'PRIVATE', ...base, restrictions, associations: { WORKGROUP: [] } },
+				aRule('Access', { type: 'PRIVATE', associations: { WORKGROUP: [] } }),
 			]);
-			ctx.sandbox.setFaults({
-				applyThenFailRate: 1,
-				applyThenStatus: status,
-				onlyMethod: 'POST',
-				onlyPath: '^/business-rule/',
-				maxFaults: 1,
-			});
+			applyNextPostThenFail('^/business-rule/', status);
 			anotherWriterAfterNextSave(ctx.sandbox, courseId, OTHER);
 			const [out] = await runOk(ctx.sandbox, {
 				resource: 'rule',
@@ -84,56 +86,23 @@ describe('a write that may have been applied is not sent again blindly', () => {
 	);
 
 	it('Replace All: save applied, then 502: reported saved, sent once', async () => {
-		const courseId = newCourse([
-			{ name: 'Old', type: 'PUBLIC', ...base, restrictions, associations: { WORKGROUP: [] } },
-		]);
-		ctx.sandbox.setFaults({
-			applyThenFailRate: 1,
-			applyThenStatus: 502,
-			onlyMethod: 'POST',
-			onlyPath: '^/business-rule/',
-			maxFaults: 1,
-		});
-		const list = [
-			{ name: 'New', type: 'PRIVATE', ...base, restrictions, associations: { WORKGROUP: [7] } },
-		];
-		const [out] = await runOk(ctx.sandbox, {
-			resource: 'rule',
-			operation: 'replaceAll',
-			courseId: rl(courseId),
-			rules: JSON.stringify(list),
-		});
+		const courseId = newCourse([aRule('Old', { associations: { WORKGROUP: [] } })]);
+		applyNextPostThenFail('^/business-rule/', 502);
+		const list = [aRule('New', { type: 'PRIVATE', associations: { WORKGROUP: [7] } })];
+		const [out] = await runOk(ctx.sandbox, replaceAll(courseId, list));
 		expect(out).toMatchObject({ courseId, ruleCount: 1 });
 		expect(names(courseId)).toEqual(['New']);
 		expect(routes(ctx.sandbox)[RULE_SAVE]).toBe(1);
 	});
 
 	it('Replace All: save applied, then 504, and another writer saved meanwhile: fails clearly, the other rule is kept', async () => {
-		const courseId = newCourse([
-			{ name: 'Old', type: 'PUBLIC', ...base, restrictions, associations: { WORKGROUP: [] } },
-		]);
-		ctx.sandbox.setFaults({
-			applyThenFailRate: 1,
-			applyThenStatus: 504,
-			onlyMethod: 'POST',
-			onlyPath: '^/business-rule/',
-			maxFaults: 1,
-		});
+		const courseId = newCourse([aRule('Old', { associations: { WORKGROUP: [] } })]);
+		applyNextPostThenFail('^/business-rule/', 504);
 		anotherWriterAfterNextSave(ctx.sandbox, courseId, OTHER);
-		const list = [
-			{ name: 'New', type: 'PRIVATE', ...base, restrictions, associations: { WORKGROUP: [7] } },
-		];
-		const result = await run(
-			ctx.sandbox,
-			{
-				resource: 'rule',
-				operation: 'replaceAll',
-				courseId: rl(courseId),
-				rules: JSON.stringify(list),
-			},
-			[{}],
-			{ continueOnFail: true },
-		);
+		const list = [aRule('New', { type: 'PRIVATE', associations: { WORKGROUP: [7] } })];
+		const result = await run(ctx.sandbox, replaceAll(courseId, list), [{}], {
+			continueOnFail: true,
+		});
 		expect(String(result.json[0].error)).toMatch(
 			/no clear answer.*changed since.*nothing was sent again/,
 		);
@@ -186,13 +155,7 @@ describe('a write that may have been applied is not sent again blindly', () => {
 				credentialTypes: [new KnolyxApi()],
 			});
 			try {
-				ctx.sandbox.setFaults({
-					applyThenFailRate: 1,
-					applyThenStatus: status,
-					onlyMethod: 'POST',
-					onlyPath: '^/webhook$',
-					maxFaults: 1,
-				});
+				applyNextPostThenFail('^/webhook$', status);
 				await host.activate('trigger');
 				const ours = () =>
 					[...ctx.sandbox.state.webhooks.values()].filter((w) => w.url === host.url('trigger'));

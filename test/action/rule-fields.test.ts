@@ -3,13 +3,11 @@
  * ids (above 2^53) of every rule it does not edit, and workgroup ids the platform gave as text.
  */
 import { readRules } from '../../sandbox/rules';
-import { rl, runOk, useSandbox } from './setup';
+import { rl, runOk, aRule, useSandbox } from './setup';
 
 const ctx = useSandbox();
 
 type Json = Record<string, unknown>;
-const base = { startDateTime: '2020-01-01 00:00:00', endDateTime: '2070-01-01 00:00:00' };
-const restrictions = { minimumTime: false, browseOrder: 'anyOrder' };
 
 function newCourse(rules: Json[]): number {
 	const [courseId] = ctx.sandbox.seed({ courses: [{ title: 'Rule fields' }] }).courses;
@@ -20,9 +18,7 @@ const rules = (courseId: number) => readRules(ctx.sandbox.state, courseId);
 
 describe('Create or Update: Type', () => {
 	it('left at its default (unchanged), a new end date keeps an existing PUBLIC rule PUBLIC', async () => {
-		const courseId = newCourse([
-			{ name: 'Open', type: 'PUBLIC', ...base, restrictions, associations: { WORKGROUP: [201] } },
-		]);
+		const courseId = newCourse([aRule('Open', { associations: { WORKGROUP: [201] } })]);
 		const [out] = await runOk(ctx.sandbox, {
 			resource: 'rule',
 			operation: 'upsert',
@@ -41,9 +37,7 @@ describe('Create or Update: Type', () => {
 	});
 
 	it('left at its default, a new rule is PRIVATE; set, it is applied', async () => {
-		const courseId = newCourse([
-			{ name: 'Open', type: 'PRIVATE', ...base, restrictions, associations: {} },
-		]);
+		const courseId = newCourse([aRule('Open', { type: 'PRIVATE' })]);
 		await runOk(ctx.sandbox, {
 			resource: 'rule',
 			operation: 'upsert',
@@ -67,15 +61,11 @@ describe('Create or Update: Type', () => {
 describe('long ids', () => {
 	it('ids above 2^53 of rules the edit does not touch are saved back with the same digits', async () => {
 		const courseId = newCourse([
-			{
+			aRule('Kept', {
 				id: 9007199254740993n,
-				name: 'Kept',
-				type: 'PUBLIC',
-				...base,
-				restrictions,
 				associations: { WORKGROUP: [9007199254740995n], USER: [12345678901234567891n] },
-			},
-			{ name: 'Edited', type: 'PRIVATE', ...base, restrictions, associations: { WORKGROUP: [] } },
+			}),
+			aRule('Edited', { type: 'PRIVATE', associations: { WORKGROUP: [] } }),
 		]);
 		const [out] = await runOk(ctx.sandbox, {
 			resource: 'rule',
@@ -105,16 +95,7 @@ describe('long ids', () => {
 	});
 
 	it('Replace All sends long ids of its JSON with the same digits', async () => {
-		const courseId = newCourse([
-			{
-				id: 9007199254740993n,
-				name: 'Kept',
-				type: 'PUBLIC',
-				...base,
-				restrictions,
-				associations: {},
-			},
-		]);
+		const courseId = newCourse([aRule('Kept', { id: 9007199254740993n })]);
 		const text = `[{"id":9007199254740993,"name":"Kept","type":"PRIVATE","startDateTime":"2020-01-01 00:00:00","endDateTime":"2070-01-01 00:00:00","restrictions":{"minimumTime":false,"browseOrder":"anyOrder"},"associations":{"WORKGROUP":[9007199254740995]}}]`;
 		await runOk(ctx.sandbox, {
 			resource: 'rule',
@@ -134,15 +115,7 @@ describe('long ids', () => {
 
 describe('workgroup ids given as text', () => {
 	const course = () =>
-		newCourse([
-			{
-				name: 'Access',
-				type: 'PRIVATE',
-				...base,
-				restrictions,
-				associations: { WORKGROUP: ['7', 9] },
-			},
-		]);
+		newCourse([aRule('Access', { type: 'PRIVATE', associations: { WORKGROUP: ['7', 9] } })]);
 
 	it('adding 7 where "7" is: already present, nothing saved', async () => {
 		const courseId = course();

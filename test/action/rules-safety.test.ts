@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 
 import { readRules } from '../../sandbox/rules';
-import { RULE_READ, RULE_SAVE, rl, routes, run, runOk, useSandbox, type Sandbox } from './setup';
+import { RULE_READ, RULE_SAVE, aRule, rl, routes, run, runOk, useSandbox } from './setup';
 
 const ctx = useSandbox();
 
@@ -95,10 +95,10 @@ const courseRules = fc
 	});
 
 /** A new course with the given rules; returns its id. */
-function courseWith(sandbox: Sandbox, rules: Json[]): number {
-	const [courseId] = sandbox.seed({ courses: [{ title: 'Property course' }] }).courses;
-	sandbox.seed({ rules: { [courseId]: rules } });
-	sandbox.resetStats();
+function courseWith(rules: Json[]): number {
+	const [courseId] = ctx.sandbox.seed({ courses: [{ title: 'Property course' }] }).courses;
+	ctx.sandbox.seed({ rules: { [courseId]: rules } });
+	ctx.sandbox.resetStats();
 	return courseId;
 }
 
@@ -119,7 +119,7 @@ const runs = { numRuns: 25 };
 
 /** A course holding `rules`, what it holds, and the workgroup to edit: one already on the target rule (first or last) or `randomId`. */
 function seedCourse(rules: Json[], existing: 'first' | 'last' | undefined, randomId: number) {
-	const courseId = courseWith(ctx.sandbox, rules);
+	const courseId = courseWith(rules);
 	const before = read(courseId);
 	const beforeTarget = targetOf(before);
 	const present = workgroupsOf(beforeTarget);
@@ -245,7 +245,7 @@ describe('every other rule is kept exactly as read (random rule lists)', () => {
 		});
 		await fc.assert(
 			fc.asyncProperty(courseRules, fields, async (rules, { type, workgroupIds, dates }) => {
-				const courseId = courseWith(ctx.sandbox, rules);
+				const courseId = courseWith(rules);
 				const before = read(courseId);
 				const beforeTarget = targetOf(before);
 
@@ -295,7 +295,7 @@ describe('every other rule is kept exactly as read (random rule lists)', () => {
 	it('delete', async () => {
 		await fc.assert(
 			fc.asyncProperty(courseRules, async (rules) => {
-				const courseId = courseWith(ctx.sandbox, rules);
+				const courseId = courseWith(rules);
 				const before = read(courseId);
 				const existed = targetOf(before) !== undefined;
 
@@ -317,23 +317,9 @@ describe('every other rule is kept exactly as read (random rule lists)', () => {
 
 describe('rule edits that change nothing send no save', () => {
 	const seedTarget = () =>
-		courseWith(ctx.sandbox, [
-			{
-				name: 'Other',
-				type: 'PUBLIC',
-				startDateTime: '2020-01-01 00:00:00',
-				endDateTime: '2070-01-01 00:00:00',
-				restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
-				associations: { USER: [5] },
-			},
-			{
-				name: TARGET,
-				type: 'PRIVATE',
-				startDateTime: '2020-01-01 00:00:00',
-				endDateTime: '2070-01-01 00:00:00',
-				restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
-				associations: { WORKGROUP: [201, 202] },
-			},
+		courseWith([
+			aRule('Other', { associations: { USER: [5] } }),
+			aRule(TARGET, { type: 'PRIVATE', associations: { WORKGROUP: [201, 202] } }),
 		]);
 
 	it.each([
@@ -365,15 +351,8 @@ describe('rule edits that change nothing send no save', () => {
 
 describe('edge cases of the rule list', () => {
 	it('deleting the only rule of a course saves the empty list', async () => {
-		const courseId = courseWith(ctx.sandbox, [
-			{
-				name: TARGET,
-				type: 'PRIVATE',
-				startDateTime: '2020-01-01 00:00:00',
-				endDateTime: '2070-01-01 00:00:00',
-				restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
-				associations: { WORKGROUP: [201] },
-			},
+		const courseId = courseWith([
+			aRule(TARGET, { type: 'PRIVATE', associations: { WORKGROUP: [201] } }),
 		]);
 		const [out] = await runOk(ctx.sandbox, {
 			resource: 'rule',
@@ -386,15 +365,8 @@ describe('edge cases of the rule list', () => {
 	});
 
 	it('two rules with the target name: the node refuses to guess and saves nothing', async () => {
-		const rule = {
-			name: TARGET,
-			type: 'PRIVATE',
-			startDateTime: '2020-01-01 00:00:00',
-			endDateTime: '2070-01-01 00:00:00',
-			restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
-			associations: { WORKGROUP: [201] },
-		};
-		const courseId = courseWith(ctx.sandbox, [rule, { ...rule }]);
+		const rule = aRule(TARGET, { type: 'PRIVATE', associations: { WORKGROUP: [201] } });
+		const courseId = courseWith([rule, { ...rule }]);
 		const before = read(courseId);
 		const result = await run(ctx.sandbox, {
 			resource: 'rule',
@@ -421,7 +393,7 @@ describe('many items and concurrent workflows', () => {
 	});
 
 	it('200 items adding different workgroups to one course: one read, one save, one verifying read', async () => {
-		const courseId = courseWith(ctx.sandbox, []);
+		const courseId = courseWith([]);
 		const out = await runOk(ctx.sandbox, addParams(courseId), addItems(1, 200));
 		expect(out).toHaveLength(200);
 		expect(out.map((o) => o.workgroupId)).toEqual(addItems(1, 200).map((i) => i.wg));
@@ -434,11 +406,7 @@ describe('many items and concurrent workflows', () => {
 	});
 
 	it('items for several courses: one batch per course', async () => {
-		const courses = [
-			courseWith(ctx.sandbox, []),
-			courseWith(ctx.sandbox, []),
-			courseWith(ctx.sandbox, []),
-		];
+		const courses = [courseWith([]), courseWith([]), courseWith([])];
 		ctx.sandbox.resetStats();
 		const items = Array.from({ length: 30 }, (_, i) => ({ course: courses[i % 3], wg: 500 + i }));
 		await runOk(
@@ -458,17 +426,13 @@ describe('many items and concurrent workflows', () => {
 
 	it('two workflows editing the same course at the same time lose no change', async () => {
 		ctx.sandbox.setFaults({ latencyMs: 10 });
-		const keep = {
-			name: 'Keep me',
-			type: 'PUBLIC',
-			startDateTime: '2020-01-01 00:00:00',
-			endDateTime: '2070-01-01 00:00:00',
+		const keep = aRule('Keep me', {
 			restrictions: { minimumTime: true, browseOrder: 'anyOrder' },
 			associations: { DEPARTMENT: [3] },
 			x_custom: { a: 1 },
-		};
+		});
 		const doomed = { ...keep, name: 'Doomed', associations: { JOB: [4] } };
-		const courseId = courseWith(ctx.sandbox, [keep, doomed]);
+		const courseId = courseWith([keep, doomed]);
 		const keepBefore = read(courseId)[0];
 
 		const [a, b, c] = await Promise.all([
@@ -498,7 +462,7 @@ describe('many items and concurrent workflows', () => {
 
 	it('two workflows whose credentials differ only by a trailing slash still never race', async () => {
 		ctx.sandbox.setFaults({ latencyMs: 10 });
-		const courseId = courseWith(ctx.sandbox, []);
+		const courseId = courseWith([]);
 		await Promise.all([
 			runOk(ctx.sandbox, addParams(courseId), addItems(1, 20)),
 			runOk(ctx.sandbox, addParams(courseId), addItems(21, 20), {
@@ -525,7 +489,7 @@ describe('two n8n processes (no shared lock) editing the same course', () => {
 			],
 		});
 		ctx.sandbox.setFaults({ latencyMs: 25 });
-		const courseId = courseWith(ctx.sandbox, []);
+		const courseId = courseWith([]);
 		const params = (workgroupId: number) => ({
 			resource: 'rule',
 			operation: 'addWorkgroup',
@@ -549,15 +513,8 @@ describe('two n8n processes (no shared lock) editing the same course', () => {
 
 describe('a rule save whose connection drops after it was applied', () => {
 	it('ends with the meant list, saved once (no blind re-post, no duplicate rule)', async () => {
-		const other = {
-			name: 'Other',
-			type: 'PUBLIC',
-			startDateTime: '2020-01-01 00:00:00',
-			endDateTime: '2070-01-01 00:00:00',
-			restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
-			associations: { USER: [1] },
-		};
-		const courseId = courseWith(ctx.sandbox, [other]);
+		const other = aRule('Other', { associations: { USER: [1] } });
+		const courseId = courseWith([other]);
 		const before = read(courseId);
 		ctx.sandbox.setFaults({ resetAfterApplyRate: 1 });
 

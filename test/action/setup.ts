@@ -278,3 +278,19 @@ export interface PrefixProxy {
 export async function startPrefixProxy(target: string, prefix = '/api'): Promise<PrefixProxy> {
 	return await startScriptedProxy(target, prefix);
 }
+
+/**
+ * A rule as the platform stores it: PUBLIC, open from 2020 to 2070, no restrictions, no
+ * associations; `fields` sets what a test is about (and may add unknown fields).
+ */
+export function aRule(name: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
+	return {
+		name,
+		type: 'PUBLIC',
+		startDateTime: '2020-01-01 00:00:00',
+		endDateTime: '2070-01-01 00:00:00',
+		restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
+		associations: {},
+		...fields,
+	};
+}

@@ -21,7 +21,7 @@ import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { PERMISSIONS, type Sandbox } from '../../sandbox';
 import { runNode, testCredential, triggerHosts, type TriggerHost } from '../harness';
-import { DEMO, rl, useSandbox } from '../action/setup';
+import { DEMO, rl, aRule, useSandbox } from '../action/setup';
 import { recordCounts } from './helpers';
 
 const ctx = useSandbox();
@@ -201,16 +201,7 @@ describe('the API key', () => {
 			'a lost connection (rule list saved with Replace All)',
 			async (s, c) => {
 				s.setFaults({ resetRate: 1 });
-				const rules = JSON.stringify([
-					{
-						name: 'R',
-						type: 'PUBLIC',
-						startDateTime: '2020-01-01 00:00:00',
-						endDateTime: '2070-01-01 00:00:00',
-						restrictions: { minimumTime: false, browseOrder: 'anyOrder' },
-						associations: {},
-					},
-				]);
+				const rules = JSON.stringify([aRule('R')]);
 				return await runKnolyx(
 					s,
 					{ resource: 'rule', operation: 'replaceAll', courseId: rl(101), rules },

@@ -179,28 +179,12 @@ const MAX = new Date('9999-12-31T23:59:59Z').getTime();
 const instant = fc.integer({ min: MIN, max: MAX });
 const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** Wall-clock "yyyy-MM-ddTHH:mm:ss" of an instant in a time zone. */
+/**
+ * Wall-clock "yyyy-MM-ddTHH:mm:ss" of an instant in a time zone, as Luxon (n8n's date library)
+ * gives it: an oracle of its own, not a copy of the node's zone arithmetic.
+ */
 function wallClock(ms: number, timeZone: string): string {
-	let formatter = formatters.get(timeZone);
-	if (!formatter) {
-		formatter = new Intl.DateTimeFormat('en-US', {
-			timeZone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: '2-digit',
-			day: '2-digit',
-			hour: '2-digit',
-			minute: '2-digit',
-			second: '2-digit',
-		});
-		formatters.set(timeZone, formatter);
-	}
-	const parts = Object.fromEntries(
-		formatter.formatToParts(new Date(ms)).map((part) => [part.type, part.value]),
-	);
-	return `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
+	return DateTime.fromMillis(ms, { zone: timeZone }).toFormat("yyyy-MM-dd'T'HH:mm:ss");
 }
 
 /** UTC instants where the zone's offset changes during `year` (found 6 hours at a time, then to the second). */

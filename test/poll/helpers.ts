@@ -111,21 +111,39 @@ export interface DemoPlatform {
 	eventId: number;
 }
 
-/** A sandbox with the demo seed for each test of the file (closed after it), handed to `started`. */
-export function useDemoPlatform(started: (demo: DemoPlatform) => void): void {
-	let sandbox: Sandbox | undefined;
+/** A sandbox with the demo seed for each test of the file (closed after it); read it during a test. */
+export function useDemoPlatform(): DemoPlatform {
+	let demo: DemoPlatform | undefined;
 	beforeEach(async () => {
-		sandbox = await startSandbox({ port: 0, seed: 'demo' });
-		started({
+		const sandbox = await startSandbox({ port: 0, seed: 'demo' });
+		demo = {
 			sandbox,
 			platform: new PlatformActivity(sandbox),
 			communityId: sandbox.demo!.communityId,
 			eventId: sandbox.demo!.eventId,
-		});
+		};
 	});
 	afterEach(async () => {
-		await sandbox?.close();
+		await demo?.sandbox.close();
 	});
+	const current = (): DemoPlatform => {
+		if (!demo) throw new Error('the demo platform is there during a test only');
+		return demo;
+	};
+	return {
+		get sandbox() {
+			return current().sandbox;
+		},
+		get platform() {
+			return current().platform;
+		},
+		get communityId() {
+			return current().communityId;
+		},
+		get eventId() {
+			return current().eventId;
+		},
+	};
 }
 
 /** The IDs of entries, in order. */

@@ -4,7 +4,7 @@
  * people using the platform's own pages would, everything over real HTTP.
  */
 import { MAX_REMEMBERED } from '../../nodes/Knolyx/poll/state';
-import { demoKeyWithout, type Sandbox } from '../../sandbox';
+import { demoKeyWithout } from '../../sandbox';
 import { prng } from '../../sandbox/faults';
 import {
 	ATTENDEES_ROUTE,
@@ -13,18 +13,13 @@ import {
 	executionsJson,
 	host,
 	ids,
-	type PlatformActivity,
 	requestsTo,
 	runManually,
 	searchEvents,
 	useDemoPlatform,
 } from './helpers';
 
-let sandbox: Sandbox;
-let platform: PlatformActivity;
-let communityId: number;
-let eventId: number;
-useDemoPlatform((demo) => ({ sandbox, platform, communityId, eventId } = demo));
+const demo = useDemoPlatform();
 
 /**
  * A fault seed for which, with `errorRate` 0.5, the first `okBefore` API requests pass and the next
@@ -44,21 +39,21 @@ function seedFailingRequest(okBefore: number): number {
 
 describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 	it('records what exists on the first poll and emits nothing, then emits exactly the attendees added in between', async () => {
-		await platform.register(eventId, { count: 250 });
-		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await demo.platform.register(demo.eventId, { count: 250 });
+		const trigger = host(demo.sandbox, attendeesOfEvent(demo.communityId, demo.eventId));
 
 		const first = await trigger.activate();
 		expect(first).toEqual({});
 		expect(trigger.executions()).toEqual([]);
 
-		const added = await platform.register(eventId, { count: 2 });
+		const added = await demo.platform.register(demo.eventId, { count: 2 });
 		const second = await trigger.tick();
 		expect(second.error).toBeUndefined();
 		expect(second.emitted?.map((item) => item.json)).toEqual(
 			added.map((attendee) => ({
 				...attendee,
-				communityId,
-				eventId,
+				communityId: demo.communityId,
+				eventId: demo.eventId,
 				detectedAt: expect.any(String),
 			})),
 		);
@@ -70,25 +65,25 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 	});
 
 	it('emits the shape the action node returns for an attendee, plus communityId, eventId and detectedAt', async () => {
-		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		const trigger = host(demo.sandbox, attendeesOfEvent(demo.communityId, demo.eventId));
 		await trigger.activate();
-		const [ada] = await platform.register(eventId, { email: 'ada@example.com' });
+		const [ada] = await demo.platform.register(demo.eventId, { email: 'ada@example.com' });
 		const { emitted } = await trigger.tick();
 		expect(emitted?.map((item) => item.json)).toEqual([
 			{
 				id: ada.id,
 				name: 'Ada Lovelace',
 				email: 'ada@example.com',
-				communityId,
-				eventId,
+				communityId: demo.communityId,
+				eventId: demo.eventId,
 				detectedAt: expect.any(String),
 			},
 		]);
 	});
 
 	it('over 20 polls with attendees added between some of them, emits every attendee exactly once, in order', async () => {
-		await platform.register(eventId, { count: 95 });
-		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await demo.platform.register(demo.eventId, { count: 95 });
+		const trigger = host(demo.sandbox, attendeesOfEvent(demo.communityId, demo.eventId));
 		await trigger.activate();
 
 		// Additions that cross the 100-a-page boundary several times; nothing between polls 0, 3, 6, ...
@@ -96,7 +91,7 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 		const pollsWithAdditions: number[] = [];
 		for (let poll = 0; poll < 20; poll++) {
 			if (poll % 3 !== 0) {
-				const batch = await platform.register(eventId, { count: 1 + (poll % 4) * 2 });
+				const batch = await demo.platform.register(demo.eventId, { count: 1 + (poll % 4) * 2 });
 				added.push(...ids(batch));
 				pollsWithAdditions.push(poll);
 			}
@@ -111,16 +106,20 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 	});
 
 	it('keeps its state across a restart: a new node instance with the saved static data emits only what was added meanwhile', async () => {
-		await platform.register(eventId, { count: 3 });
-		const before = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await demo.platform.register(demo.eventId, { count: 3 });
+		const before = host(demo.sandbox, attendeesOfEvent(demo.communityId, demo.eventId));
 		await before.activate();
-		const early = await platform.register(eventId, { count: 1 });
+		const early = await demo.platform.register(demo.eventId, { count: 1 });
 		expect(ids(executionsJson(before).flat())).toEqual([]);
 		expect(ids((await before.tick()).emitted?.map((i) => i.json) ?? [])).toEqual(ids(early));
 
 		// n8n stops; two people register while it is down; n8n starts and activates the workflow again.
-		const whileDown = await platform.register(eventId, { count: 2 });
-		const after = host(sandbox, attendeesOfEvent(communityId, eventId), before.saved);
+		const whileDown = await demo.platform.register(demo.eventId, { count: 2 });
+		const after = host(
+			demo.sandbox,
+			attendeesOfEvent(demo.communityId, demo.eventId),
+			before.saved,
+		);
 		const reactivation = await after.activate('init');
 		expect(reactivation.emitted?.map((item) => item.json.id)).toEqual(ids(whileDown));
 		expect(await after.tick()).toEqual({});
@@ -128,25 +127,25 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 	});
 
 	it('a page that fails is read again on the next poll: nothing lost, nothing repeated', async () => {
-		await platform.register(eventId, { count: 250 });
-		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await demo.platform.register(demo.eventId, { count: 250 });
+		const trigger = host(demo.sandbox, attendeesOfEvent(demo.communityId, demo.eventId));
 		await trigger.activate();
 		const savedBefore = JSON.stringify(trigger.saved);
 		const memoryBefore = JSON.stringify(trigger.nodeStaticData);
 
-		const added = await platform.register(eventId, { count: 5 }); // on the third page
+		const added = await demo.platform.register(demo.eventId, { count: 5 }); // on the third page
 		// The second page answers 500, which the transport does not retry: the poll fails.
-		sandbox.setFaults({ errorRate: 0.5, errorStatuses: [500], seed: seedFailingRequest(1) });
-		sandbox.resetStats();
+		demo.sandbox.setFaults({ errorRate: 0.5, errorStatuses: [500], seed: seedFailingRequest(1) });
+		demo.sandbox.resetStats();
 		const failed = await trigger.tick();
 		expect(failed.error?.message).toMatch(/Knolyx|failed|500/i);
-		expect(sandbox.stats().faultsInjected['error:500']).toBe(1);
-		expect(requestsTo(sandbox, ATTENDEES_ROUTE)).toBe(2);
+		expect(demo.sandbox.stats().faultsInjected['error:500']).toBe(1);
+		expect(requestsTo(demo.sandbox, ATTENDEES_ROUTE)).toBe(2);
 		expect(failed.emitted).toBeUndefined();
 		expect(JSON.stringify(trigger.nodeStaticData)).toBe(memoryBefore);
 		expect(JSON.stringify(trigger.saved)).toBe(savedBefore);
 
-		sandbox.resetFaults();
+		demo.sandbox.resetFaults();
 		const next = await trigger.tick();
 		expect(next.emitted?.map((item) => item.json.id)).toEqual(ids(added));
 		expect(await trigger.tick()).toEqual({});
@@ -154,74 +153,74 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 	});
 
 	it('rides out 503 answers with the transport retries and emits once', async () => {
-		await platform.register(eventId, { count: 150 });
-		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await demo.platform.register(demo.eventId, { count: 150 });
+		const trigger = host(demo.sandbox, attendeesOfEvent(demo.communityId, demo.eventId));
 		await trigger.activate();
-		const added = await platform.register(eventId, { count: 3 });
-		sandbox.setFaults({ errorRate: 0.5, errorStatuses: [503], seed: seedFailingRequest(1) });
-		sandbox.resetStats();
+		const added = await demo.platform.register(demo.eventId, { count: 3 });
+		demo.sandbox.setFaults({ errorRate: 0.5, errorStatuses: [503], seed: seedFailingRequest(1) });
+		demo.sandbox.resetStats();
 		const tick = await trigger.tick();
 		expect(tick.error).toBeUndefined();
-		expect(sandbox.stats().faultsInjected['error:503']).toBeGreaterThanOrEqual(1);
+		expect(demo.sandbox.stats().faultsInjected['error:503']).toBeGreaterThanOrEqual(1);
 		expect(tick.emitted?.map((item) => item.json.id)).toEqual(ids(added));
-		sandbox.resetFaults();
+		demo.sandbox.resetFaults();
 		expect(await trigger.tick()).toEqual({});
 	});
 
 	it('counts someone who cancelled and registered again as new once they were absent from two complete reads', async () => {
-		const [ada] = await platform.register(eventId, { email: 'ada@example.com' });
-		const [alan] = await platform.register(eventId, { email: 'alan@example.com' });
-		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		const [ada] = await demo.platform.register(demo.eventId, { email: 'ada@example.com' });
+		const [alan] = await demo.platform.register(demo.eventId, { email: 'alan@example.com' });
+		const trigger = host(demo.sandbox, attendeesOfEvent(demo.communityId, demo.eventId));
 		await trigger.activate();
 
 		// Ada cancels; two polls see her absent; she registers again: new.
-		await platform.cancel(eventId, Number(ada.id));
+		await demo.platform.cancel(demo.eventId, Number(ada.id));
 		expect(await trigger.tick()).toEqual({});
 		expect(await trigger.tick()).toEqual({});
-		await platform.register(eventId, { userId: Number(ada.id) });
+		await demo.platform.register(demo.eventId, { userId: Number(ada.id) });
 		expect((await trigger.tick()).emitted?.map((item) => item.json.email)).toEqual([
 			'ada@example.com',
 		]);
 
 		// Alan cancels and is back before a second poll saw him absent: not new (a single absence may be
 		// an entry that moved between the pages of one read).
-		await platform.cancel(eventId, Number(alan.id));
+		await demo.platform.cancel(demo.eventId, Number(alan.id));
 		expect(await trigger.tick()).toEqual({});
-		await platform.register(eventId, { userId: Number(alan.id) });
+		await demo.platform.register(demo.eventId, { userId: Number(alan.id) });
 		expect(await trigger.tick()).toEqual({});
 		expect(ids(executionsJson(trigger).flat())).toEqual([ada.id]);
 	});
 
 	it('skips a poll that starts while the previous one is still reading, so nothing is emitted twice', async () => {
-		await platform.register(eventId, { count: 150 });
-		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await demo.platform.register(demo.eventId, { count: 150 });
+		const trigger = host(demo.sandbox, attendeesOfEvent(demo.communityId, demo.eventId));
 		await trigger.activate();
-		const added = await platform.register(eventId, { count: 2 });
-		sandbox.setFaults({ latencyMs: 100 });
+		const added = await demo.platform.register(demo.eventId, { count: 2 });
+		demo.sandbox.setFaults({ latencyMs: 100 });
 		const ticks = await Promise.all([trigger.tick(), trigger.tick()]);
 		expect(ticks.filter((tick) => tick.emitted !== undefined)).toHaveLength(1);
 		expect(ids(executionsJson(trigger).flat())).toEqual(ids(added));
 	});
 
 	it('costs one request per 100 attendees (plus one when the last page is full) on every poll', async () => {
-		await platform.register(eventId, { count: 250 });
-		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await demo.platform.register(demo.eventId, { count: 250 });
+		const trigger = host(demo.sandbox, attendeesOfEvent(demo.communityId, demo.eventId));
 		await trigger.activate();
-		sandbox.resetStats();
+		demo.sandbox.resetStats();
 		await trigger.tick();
-		expect(requestsTo(sandbox, ATTENDEES_ROUTE)).toBe(3);
-		await platform.register(eventId, { count: 50 });
-		sandbox.resetStats();
+		expect(requestsTo(demo.sandbox, ATTENDEES_ROUTE)).toBe(3);
+		await demo.platform.register(demo.eventId, { count: 50 });
+		demo.sandbox.resetStats();
 		await trigger.tick();
-		expect(requestsTo(sandbox, ATTENDEES_ROUTE)).toBe(4);
+		expect(requestsTo(demo.sandbox, ATTENDEES_ROUTE)).toBe(4);
 	});
 
 	it(`refuses to remember more than ${MAX_REMEMBERED} entries: the poll fails, nothing is emitted or recorded`, async () => {
-		await platform.register(eventId, { count: 10 });
-		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		await demo.platform.register(demo.eventId, { count: 10 });
+		const trigger = host(demo.sandbox, attendeesOfEvent(demo.communityId, demo.eventId));
 		await trigger.activate();
 		const memoryBefore = JSON.stringify(trigger.nodeStaticData);
-		await platform.register(eventId, { count: MAX_REMEMBERED - 9 });
+		await demo.platform.register(demo.eventId, { count: MAX_REMEMBERED - 9 });
 		const tick = await trigger.tick();
 		expect(tick.error?.message).toContain(`more than the ${MAX_REMEMBERED}`);
 		expect(tick.emitted).toBeUndefined();
@@ -229,27 +228,27 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 	}, 90_000);
 
 	it('refuses a bad Community ID or Event before any request, naming the field', async () => {
-		sandbox.resetStats();
-		const badCommunity = await host(sandbox, {
-			...attendeesOfEvent(communityId, eventId),
+		demo.sandbox.resetStats();
+		const badCommunity = await host(demo.sandbox, {
+			...attendeesOfEvent(demo.communityId, demo.eventId),
 			communityId: 'abc',
 		}).activate();
 		expect(badCommunity.error?.message).toBe('Community ID: "abc" is not a numeric ID');
-		const noEvent = await host(sandbox, {
-			...attendeesOfEvent(communityId, eventId),
+		const noEvent = await host(demo.sandbox, {
+			...attendeesOfEvent(demo.communityId, demo.eventId),
 			eventId: { __rl: true, mode: 'id', value: '' },
 		}).activate();
 		expect(noEvent.error?.message).toBe('Event: empty is not a numeric ID');
-		expect(sandbox.stats().requests).toBe(0);
+		expect(demo.sandbox.stats().requests).toBe(0);
 	});
 
 	it("fails the activation with the platform's answer when the event does not exist or the key may not read events", async () => {
-		const missing = await host(sandbox, attendeesOfEvent(communityId, 999)).activate();
+		const missing = await host(demo.sandbox, attendeesOfEvent(demo.communityId, 999)).activate();
 		expect(missing.error?.message).toBeDefined();
 		expect(JSON.stringify(missing.error)).toContain('event 999 of community');
 		const forbidden = await host(
-			sandbox,
-			attendeesOfEvent(communityId, eventId),
+			demo.sandbox,
+			attendeesOfEvent(demo.communityId, demo.eventId),
 			undefined,
 			demoKeyWithout('EVENT_READ'),
 		).activate();
@@ -259,37 +258,42 @@ describe('Knolyx Poll Trigger: New Attendee of one event', () => {
 
 describe('Knolyx Poll Trigger: New Attendee of every event of a community', () => {
 	it('emits new attendees of known events and every attendee of an event published after the first poll', async () => {
-		await platform.register(eventId, { count: 2 });
-		const trigger = host(sandbox, {
+		await demo.platform.register(demo.eventId, { count: 2 });
+		const trigger = host(demo.sandbox, {
 			event: 'newAttendee',
 			attendeesOf: 'community',
-			communityId: String(communityId),
+			communityId: String(demo.communityId),
 		});
 		expect(await trigger.activate()).toEqual({});
 
-		const known = await platform.register(eventId, { count: 1 });
-		const [published] = await platform.publishEvent(communityId, { title: 'Autumn Workshop' });
-		const atNew = await platform.register(Number(published.id), { count: 2 });
+		const known = await demo.platform.register(demo.eventId, { count: 1 });
+		const [published] = await demo.platform.publishEvent(demo.communityId, {
+			title: 'Autumn Workshop',
+		});
+		const atNew = await demo.platform.register(Number(published.id), { count: 2 });
 		const { emitted } = await trigger.tick();
 		expect(emitted?.map((item) => [item.json.eventId, item.json.id])).toEqual([
-			[eventId, known[0].id],
+			[demo.eventId, known[0].id],
 			[published.id, atNew[0].id],
 			[published.id, atNew[1].id],
 		]);
-		sandbox.resetStats();
+		demo.sandbox.resetStats();
 		expect(await trigger.tick()).toEqual({});
 		// The events (2), then the attendees of each of the two events (3 and 2): a list shorter than a
 		// page costs two requests, as the transport reads on until an empty page.
-		expect(requestsTo(sandbox, EVENTS_ROUTE)).toBe(2);
-		expect(requestsTo(sandbox, ATTENDEES_ROUTE)).toBe(4);
+		expect(requestsTo(demo.sandbox, EVENTS_ROUTE)).toBe(2);
+		expect(requestsTo(demo.sandbox, ATTENDEES_ROUTE)).toBe(4);
 	});
 });
 
 describe('Knolyx Poll Trigger: New Event and New Course', () => {
 	it('emits each event published in the community once, shaped like Event → Get Many', async () => {
-		const trigger = host(sandbox, { event: 'newEvent', communityId: String(communityId) });
+		const trigger = host(demo.sandbox, {
+			event: 'newEvent',
+			communityId: String(demo.communityId),
+		});
 		expect(await trigger.activate()).toEqual({});
-		const published = await platform.publishEvent(communityId, { count: 3 });
+		const published = await demo.platform.publishEvent(demo.communityId, { count: 3 });
 		const { emitted } = await trigger.tick();
 		expect(emitted?.map((item) => item.json)).toEqual(
 			published.map((event) => ({ ...event, detectedAt: expect.any(String) })),
@@ -298,9 +302,9 @@ describe('Knolyx Poll Trigger: New Event and New Course', () => {
 	});
 
 	it('emits each course added to the catalogue once, shaped like Course → Get Many, across pages', async () => {
-		const trigger = host(sandbox, { event: 'newCourse' });
+		const trigger = host(demo.sandbox, { event: 'newCourse' });
 		expect(await trigger.activate()).toEqual({});
-		const added = await platform.addCourse({ count: 120 });
+		const added = await demo.platform.addCourse({ count: 120 });
 		const { emitted } = await trigger.tick();
 		expect(emitted?.map((item) => item.json)).toEqual(
 			added.map((course) => ({
@@ -310,16 +314,20 @@ describe('Knolyx Poll Trigger: New Event and New Course', () => {
 			})),
 		);
 		expect(await trigger.tick()).toEqual({});
-		const more = await platform.addCourse({ title: 'Late Course' });
+		const more = await demo.platform.addCourse({ title: 'Late Course' });
 		expect((await trigger.tick()).emitted?.map((item) => item.json.title)).toEqual([more[0].title]);
 	});
 
 	it('starts from a new baseline when the settings change (another community)', async () => {
-		const [other] = sandbox.seed({ communities: [{ name: 'Other' }] }).communities;
-		await platform.publishEvent(other, { count: 2 });
-		const first = host(sandbox, { event: 'newEvent', communityId: String(communityId) });
+		const [other] = demo.sandbox.seed({ communities: [{ name: 'Other' }] }).communities;
+		await demo.platform.publishEvent(other, { count: 2 });
+		const first = host(demo.sandbox, { event: 'newEvent', communityId: String(demo.communityId) });
 		await first.activate();
-		const changed = host(sandbox, { event: 'newEvent', communityId: String(other) }, first.saved);
+		const changed = host(
+			demo.sandbox,
+			{ event: 'newEvent', communityId: String(other) },
+			first.saved,
+		);
 		expect(await changed.activate()).toEqual({});
 		expect(await changed.tick()).toEqual({});
 	});
@@ -327,39 +335,50 @@ describe('Knolyx Poll Trigger: New Event and New Course', () => {
 
 describe('Knolyx Poll Trigger: manual runs and the Event picker', () => {
 	it('a manual run emits the newest entry and remembers nothing', async () => {
-		await platform.register(eventId, { count: 130 });
-		const last = (await platform.register(eventId, { email: 'ada@example.com' }))[0];
-		const manual = await runManually(sandbox, attendeesOfEvent(communityId, eventId));
+		await demo.platform.register(demo.eventId, { count: 130 });
+		const last = (await demo.platform.register(demo.eventId, { email: 'ada@example.com' }))[0];
+		const manual = await runManually(
+			demo.sandbox,
+			attendeesOfEvent(demo.communityId, demo.eventId),
+		);
 		expect(manual.error).toBeUndefined();
 		expect(manual.items).toEqual([
-			{ ...last, communityId, eventId, detectedAt: expect.any(String) },
+			{
+				...last,
+				communityId: demo.communityId,
+				eventId: demo.eventId,
+				detectedAt: expect.any(String),
+			},
 		]);
 
-		const course = await runManually(sandbox, { event: 'newCourse' });
+		const course = await runManually(demo.sandbox, { event: 'newCourse' });
 		expect(course.items.map((item) => item.title)).toEqual(['Data Literacy']);
 
 		// A published workflow still starts from its own baseline.
-		const trigger = host(sandbox, attendeesOfEvent(communityId, eventId));
+		const trigger = host(demo.sandbox, attendeesOfEvent(demo.communityId, demo.eventId));
 		expect(await trigger.activate()).toEqual({});
 	});
 
 	it('a manual run with nothing to show says so', async () => {
-		const manual = await runManually(sandbox, attendeesOfEvent(communityId, eventId));
+		const manual = await runManually(
+			demo.sandbox,
+			attendeesOfEvent(demo.communityId, demo.eventId),
+		);
 		expect(manual.error?.message).toBe(
-			`No attendee in event ${eventId} of community ${communityId} yet, so there is no test entry to show`,
+			`No attendee in event ${demo.eventId} of community ${demo.communityId} yet, so there is no test entry to show`,
 		);
 	});
 
 	it('the Event picker lists the events of the community typed in the node, searchable by title', async () => {
-		await platform.publishEvent(communityId, { title: 'Autumn Workshop' });
-		const all = await searchEvents(sandbox, String(communityId));
+		await demo.platform.publishEvent(demo.communityId, { title: 'Autumn Workshop' });
+		const all = await searchEvents(demo.sandbox, String(demo.communityId));
 		expect(all.results.map((r) => r.name.replace(/ \(.*\)$/, ''))).toEqual(
 			expect.arrayContaining(['Monthly Automation Meetup', 'Autumn Workshop']),
 		);
-		const filtered = await searchEvents(sandbox, String(communityId), 'autumn');
+		const filtered = await searchEvents(demo.sandbox, String(demo.communityId), 'autumn');
 		expect(filtered.results).toHaveLength(1);
 		expect(filtered.results[0].value).toMatch(/^\d+$/);
-		await expect(searchEvents(sandbox, '')).rejects.toThrow(
+		await expect(searchEvents(demo.sandbox, '')).rejects.toThrow(
 			'Community ID: enter the numeric ID of the community first',
 		);
 	});

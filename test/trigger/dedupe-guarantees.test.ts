@@ -11,9 +11,9 @@ import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
-import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { DEMO, startSandbox, type Sandbox } from '../../sandbox';
 import { triggerHosts, type TriggerHost } from '../harness';
+import { triggerOfNewProcess } from './helpers';
 import { appendForeign, idHash, storedWindow } from './seen-window';
 
 const TYPE = 'n8n-nodes-knolyx.knolyxTrigger';
@@ -39,12 +39,8 @@ async function startProcess(
 	dedupeWindow?: number,
 	savedNodeStaticData?: IDataObject,
 ): Promise<TriggerHost> {
-	let Fresh: typeof KnolyxTrigger | undefined;
-	await jest.isolateModulesAsync(async () => {
-		({ KnolyxTrigger: Fresh } = await import('../../nodes/Knolyx/KnolyxTrigger.node'));
-	});
 	const h = await hosts.start({
-		nodeType: new Fresh!(),
+		nodeType: await triggerOfNewProcess(),
 		type: TYPE,
 		parameters: { events: ['*'], options: dedupeWindow === undefined ? {} : { dedupeWindow } },
 		credentials: {
@@ -82,14 +78,19 @@ async function deliver(h: TriggerHost, id: string): Promise<void> {
 	expect(answer.status).toBe(200);
 }
 
-const executedIds = (h: TriggerHost) => h.executions().map((run) => run[0].json.eventId);
-
-it('a save built before other deliveries of this process, landing last, loses none of their ids (also after a restart)', async () => {
+/** A process that delivered 'a' and then `later`, and the save as it was after 'a'. */
+async function savedAfterA(later: string[]): Promise<{ h: TriggerHost; early: IDataObject }> {
 	const h = await startProcess();
 	await deliver(h, 'a');
 	const early = snapshot(h.nodeStaticData);
-	await deliver(h, 'b');
-	await deliver(h, 'c');
+	for (const id of later) await deliver(h, id);
+	return { h, early };
+}
+
+const executedIds = (h: TriggerHost) => h.executions().map((run) => run[0].json.eventId);
+
+it('a save built before other deliveries of this process, landing last, loses none of their ids (also after a restart)', async () => {
+	const { h, early } = await savedAfterA(['b', 'c']);
 	load(h, early); // holds only 'a'
 	await deliver(h, 'd');
 	expect([...storedIds(h)].sort()).toEqual(hashes(['a', 'b', 'c', 'd']).sort());
@@ -100,11 +101,7 @@ it('a save built before other deliveries of this process, landing last, loses no
 });
 
 it('a save of another process that lands last (its own ids at the end) loses none of this process’s ids', async () => {
-	const h = await startProcess();
-	await deliver(h, 'a');
-	const early = snapshot(h.nodeStaticData);
-	await deliver(h, 'b');
-	await deliver(h, 'c');
+	const { h, early } = await savedAfterA(['b', 'c']);
 	// Another process loaded the early save, accepted 'x' and 'y', and its save won.
 	const other = snapshot(early);
 	const now = Math.floor(Date.now() / 1000);
@@ -121,10 +118,7 @@ it('a save of another process that lands last (its own ids at the end) loses non
 });
 
 it('a resend writes back the ids a concurrent save dropped, so a restart still knows them', async () => {
-	const h = await startProcess();
-	await deliver(h, 'a');
-	const early = snapshot(h.nodeStaticData);
-	await deliver(h, 'b');
+	const { h, early } = await savedAfterA(['b']);
 	load(h, early);
 	await deliver(h, 'a'); // a duplicate: no execution, but the stored window is repaired
 	expect(executedIds(h)).toEqual(['a', 'b']);

@@ -10,6 +10,7 @@ import {
 	type KnolyxEvent,
 } from '../../nodes/Knolyx/trigger/events';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
+import { STUDENT_EVENTS } from './helpers';
 
 const user = { id: 7, name: 'Ada Lovelace', email: 'ada@example.com' };
 const course = { id: 3, name: 'Intro to n8n' };
@@ -215,16 +216,8 @@ describe('node description', () => {
 	it('defaults to the four student events and offers every known type plus "all"', () => {
 		const events = description.properties.find((p) => p.name === 'events');
 		expect(events?.default).toEqual(DEFAULT_EVENTS);
+		expect(DEFAULT_EVENTS).toEqual(STUDENT_EVENTS);
 		const values = (events?.options ?? []).map((o) => ('value' in o ? o.value : undefined));
-		expect(values.sort()).toEqual(
-			[
-				ALL_EVENTS,
-				'BUNDLE_PAYMENT_RECEIVED',
-				'COURSE_COMPLETED',
-				'COURSE_PAYMENT_RECEIVED',
-				'COURSE_STARTED',
-				'PING',
-			].sort(),
-		);
+		expect(values.sort()).toEqual([ALL_EVENTS, 'PING', ...STUDENT_EVENTS].sort());
 	});
 });

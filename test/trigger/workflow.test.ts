@@ -13,15 +13,10 @@ import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { DEMO, startSandbox, type Sandbox } from '../../sandbox';
 import { triggerHosts, type TriggerHost, type TriggerMode } from '../harness';
+import { STUDENT_EVENTS, triggerOfNewProcess } from './helpers';
 import { idHash, storedWindow } from './seen-window';
 
 const TYPE = 'n8n-nodes-knolyx.knolyxTrigger';
-const STUDENT_EVENTS = [
-	'COURSE_STARTED',
-	'COURSE_COMPLETED',
-	'COURSE_PAYMENT_RECEIVED',
-	'BUNDLE_PAYMENT_RECEIVED',
-];
 
 let sandbox: Sandbox;
 const hosts = triggerHosts();
@@ -379,12 +374,8 @@ describe('deliveries', () => {
 		expect(first.executions()).toHaveLength(1);
 
 		// A new process: the node module loaded afresh (no process memory), static data as n8n saved it.
-		let Fresh: typeof KnolyxTrigger | undefined;
-		await jest.isolateModulesAsync(async () => {
-			({ KnolyxTrigger: Fresh } = await import('../../nodes/Knolyx/KnolyxTrigger.node'));
-		});
 		const second = await hosts.start({
-			nodeType: new Fresh!(),
+			nodeType: await triggerOfNewProcess(),
 			type: TYPE,
 			parameters: params,
 			credentials: {

@@ -1,0 +1,25 @@
+/** What several Knolyx Trigger test files share. */
+import type { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
+
+/**
+ * The event types Knolyx delivers to a webhook besides PING (docs/api.md, Webhook deliveries),
+ * written out here, not imported from the node, so that a type the node drops shows in the tests.
+ */
+export const STUDENT_EVENTS = [
+	'COURSE_STARTED',
+	'COURSE_COMPLETED',
+	'COURSE_PAYMENT_RECEIVED',
+	'BUNDLE_PAYMENT_RECEIVED',
+];
+
+/**
+ * A Knolyx Trigger of another process: its module loaded afresh, so nothing of this process's
+ * memory (recent ids, locks) is shared with the nodes the test made before.
+ */
+export async function triggerOfNewProcess(): Promise<KnolyxTrigger> {
+	let Fresh: typeof KnolyxTrigger | undefined;
+	await jest.isolateModulesAsync(async () => {
+		({ KnolyxTrigger: Fresh } = await import('../../nodes/Knolyx/KnolyxTrigger.node'));
+	});
+	return new Fresh!();
+}
