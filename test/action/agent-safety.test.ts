@@ -298,7 +298,7 @@ describe('destructive operations offered to an AI agent', () => {
 				courseId: rl(course),
 				ruleName: "={{ $fromAI('ruleName', 'The rule name', 'string') }}",
 			},
-			{ ruleName: rule.name },
+			{ ruleName: String(rule.name) },
 			{ toolName: 'Get_rule' },
 		);
 		expect(one.error).toBeUndefined();

@@ -7,7 +7,7 @@
  * webhook or save the rules twice). Edge rules with `after` let the read before a write through and
  * answer the check read after it.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
@@ -62,7 +62,7 @@ describe('a read of one thing answered with something that is not an object fail
 		['a list', '[{"id":101}]'],
 		['a JSON string', '"OK"'],
 	];
-	const reads: Array<[string, () => { path: string; parameters: IDataObject }]> = [
+	const reads: Array<[string, () => { path: string; parameters: INodeParameters }]> = [
 		[
 			'Course → Get',
 			() => ({
