@@ -8,7 +8,6 @@
 import type { IBinaryData, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
-import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { coursePng } from '../../sandbox/image';
 import { startOtherHost, type OtherHost } from '../../sandbox/edges';
 import {
@@ -19,7 +18,7 @@ import {
 	testCredential,
 	triggerHosts,
 } from '../harness';
-import { credentialsFor, DEMO, rl, run, useSandbox } from './setup';
+import { credentialsFor, DEMO, rl, run, useSandbox, knolyxTrigger } from './setup';
 
 const ctx = useSandbox();
 let other: OtherHost;
@@ -124,13 +123,7 @@ describe("redirects: the credential never leaves the base URL's origin", () => {
 			path: `${API}/webhook`,
 			redirect: { status: 307, location: `${other.url}/webhook` },
 		});
-		const h = await hosts.start({
-			nodeType: new KnolyxTrigger(),
-			type: 'n8n-nodes-knolyx.knolyxTrigger',
-			parameters: { events: ['COURSE_COMPLETED'], options: {} },
-			credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
-			credentialTypes: [new KnolyxApi()],
-		});
+		const h = await hosts.start(knolyxTrigger(ctx.sandbox, ['COURSE_COMPLETED']));
 		await expect(h.activate('trigger')).rejects.toThrow(
 			/redirected the request to another address/,
 		);

@@ -9,10 +9,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
-import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import { clearEdges, setEdge, triggerHosts } from '../harness';
-import { DEMO, RULE_READ, RULE_SAVE, rl, routes, run, useSandbox } from './setup';
+import { knolyxTrigger, RULE_READ, RULE_SAVE, rl, routes, run, useSandbox } from './setup';
 
 const ctx = useSandbox();
 const hosts = triggerHosts();
@@ -159,15 +157,7 @@ describe('a list read answered with something that is not a list fails the item'
 
 describe('a write whose answer was lost is not sent again on the word of an odd list', () => {
 	it('Knolyx Trigger: registration applied, then 502, then the webhook list answers a maintenance notice: one webhook, activation fails clearly', async () => {
-		const host = await hosts.start({
-			nodeType: new KnolyxTrigger(),
-			type: 'n8n-nodes-knolyx.knolyxTrigger',
-			parameters: { events: ['COURSE_STARTED'], options: {} },
-			credentials: {
-				knolyxApi: { baseUrl: ctx.sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
-			},
-			credentialTypes: [new KnolyxApi()],
-		});
+		const host = await hosts.start(knolyxTrigger(ctx.sandbox, ['COURSE_STARTED']));
 		applyNextPostThen502('^/webhook$');
 		// The registration sends no list read before its POST: the first GET is the check after it.
 		await answerOddly(`${API}/webhook`, '{"status":"MAINTENANCE"}', { times: 1 });

@@ -11,11 +11,21 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
-import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import type { Sandbox } from '../../sandbox';
 import { readRules, seedRules } from '../../sandbox/rules';
 import { startTriggerHost, testCredential } from '../harness';
-import { DEMO, RULE_SAVE, aRule, membership, rl, routes, run, runOk, useSandbox } from './setup';
+import {
+	DEMO,
+	RULE_SAVE,
+	aRule,
+	membership,
+	rl,
+	routes,
+	run,
+	runOk,
+	useSandbox,
+	knolyxTrigger,
+} from './setup';
 
 const ctx = useSandbox();
 
@@ -145,15 +155,7 @@ describe('a write that may have been applied is not sent again blindly', () => {
 	it.each([502, 504])(
 		'Knolyx Trigger activation: applied, then %i: one webhook, gone after deactivation',
 		async (status) => {
-			const host = await startTriggerHost({
-				nodeType: new KnolyxTrigger(),
-				type: 'n8n-nodes-knolyx.knolyxTrigger',
-				parameters: { events: ['COURSE_STARTED'], options: {} },
-				credentials: {
-					knolyxApi: { baseUrl: ctx.sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
-				},
-				credentialTypes: [new KnolyxApi()],
-			});
+			const host = await startTriggerHost(knolyxTrigger(ctx.sandbox, ['COURSE_STARTED']));
 			try {
 				applyNextPostThenFail('^/webhook$', status);
 				await host.activate('trigger');

@@ -12,6 +12,7 @@ import type {
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
+import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import {
 	DEMO,
 	startSandbox,
@@ -26,6 +27,7 @@ import {
 	manualWorkflow,
 	runNode,
 	runWorkflow,
+	type TriggerHostOptions,
 	type WorkflowStep,
 } from '../harness';
 import { startScriptedProxy } from '../faults/proxy';
@@ -99,6 +101,17 @@ export function credentialsFor(
 	over: Partial<CredentialData> = {},
 ): CredentialData {
 	return { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey, ...over };
+}
+
+/** A Knolyx Trigger for `events`, hosted against the sandbox with the demo credential. */
+export function knolyxTrigger(sandbox: Sandbox, events: string[]): TriggerHostOptions {
+	return {
+		nodeType: new KnolyxTrigger(),
+		type: 'n8n-nodes-knolyx.knolyxTrigger',
+		parameters: { events, options: {} },
+		credentials: { knolyxApi: { ...credentialsFor(sandbox) } },
+		credentialTypes: [new KnolyxApi()],
+	};
 }
 
 export interface RunOptions {
