@@ -144,6 +144,35 @@ describe('Timeout bounds the whole request', () => {
 		expect(rule.answers[0].bytesSent).toBeLessThan(slowBody.length);
 	});
 
+	it('a creation that trickles past Timeout on every attempt fails saying the Timeout ran out, not "Retry on Fail"', async () => {
+		// A POST the platform may have applied is not simply resent: each attempt is checked
+		// against the webhook list first (the edge answers without creating anything).
+		await edge({
+			path: `${API}/webhook`,
+			method: 'POST',
+			answer: {
+				status: 201,
+				body: JSON.stringify({ id: 5, pad: 'x'.repeat(100) }),
+				trickleMs: 300,
+			},
+		});
+		const result = await run(ctx.sandbox, {
+			resource: 'webhook',
+			operation: 'create',
+			name: 'Slow',
+			url: 'https://hooks.example.com/slow',
+			requestOptions: { timeout: 1 },
+		});
+		expect(result.error?.message).toBe(
+			'Knolyx did not answer within the Timeout (1 s per attempt) [ETIMEDOUT]',
+		);
+		expect((result.error as { description?: string }).description).toBe(
+			"The request ran past the Timeout, from connecting to the last byte of the answer. Raise Timeout under the node's Request Options if Knolyx is slow, or run it again later.",
+		);
+		expect((await edgeAnswers())[0].served).toBeGreaterThan(1);
+		expect(ctx.sandbox.state.webhooks.size).toBe(0);
+	});
+
 	it('an image that keeps streaming is cut at Timeout; the retry gets the image', async () => {
 		await edge({
 			path: `${API}/course/101/image`,

@@ -23,6 +23,7 @@ import {
 	networkError,
 	networkErrorCode,
 	redirectRefused,
+	seconds,
 	wrongBaseUrl,
 } from './errors';
 import {
@@ -48,7 +49,6 @@ import {
 	DEFAULT_RETRY,
 	parseRetryAfter,
 	RETRIED_STATUSES,
-	seconds,
 	THROTTLE_STATUSES,
 } from './retry';
 import { baseUrlProblem, joinUrl } from './url';
@@ -286,7 +286,8 @@ export class KnolyxClient {
 	): Promise<RawResponse> {
 		const maxBytes = endpoint.answer === 'binary' ? MAX_FILE_BYTES : MAX_JSON_BYTES;
 		const read = await readBody(response.body, response.headers, maxBytes, limit);
-		if ('lost' in read) throw networkError(this.node, read.lost, request.itemIndex);
+		if ('lost' in read)
+			throw networkError(this.node, read.lost, this.policy.timeoutMs, request.itemIndex);
 		if ('tooLarge' in read) {
 			const { bytes, limit: most, announced } = read.tooLarge;
 			const size = { bytes: mebibytes(bytes), limit: mebibytes(most), announced };
@@ -416,12 +417,12 @@ export class KnolyxClient {
 			} else {
 				const error = failure as Error;
 				if (!mayResend || attempt >= policy.maxAttempts) {
-					throw networkError(this.node, error, request.itemIndex);
+					throw networkError(this.node, error, policy.timeoutMs, request.itemIndex);
 				}
 				unsure = true;
 				delay = backoff(attempt, policy);
 				if (waited + delay > policy.maxTotalWaitMs)
-					throw networkError(this.node, error, request.itemIndex);
+					throw networkError(this.node, error, policy.timeoutMs, request.itemIndex);
 			}
 			waited += delay;
 			// A throttle already paused the limiter; sleeping here as well keeps this

@@ -162,15 +162,37 @@ export function wrongBaseUrl(
 	});
 }
 
-/** A request that never got an answer (reset, timeout) after the retries. */
-export function networkError(node: INode, error: Error, itemIndex?: number): NodeApiError {
+/** Seconds, for messages. */
+export function seconds(ms: number): string {
+	return ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} h` : `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * A request that never got a whole answer (reset, refused, timed out) after the retries. The
+ * message is the node's own: n8n would put its generic text for the code in its place ("consider
+ * setting the 'Retry on Fail' option", which the node's own retries have already done).
+ */
+export function networkError(
+	node: INode,
+	error: Error,
+	timeoutMs: number,
+	itemIndex?: number,
+): NodeApiError {
 	const code = networkErrorCode(error) ?? 'network error';
-	return new NodeApiError(node, { message: error.message, code } as JsonObject, {
-		message: `Knolyx could not be reached (${code})`,
-		description:
-			'The connection to the Knolyx API failed after several retries. Check the base URL of the credential and the network, then retry.',
+	const timedOut = code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT';
+	const message = timedOut
+		? `Knolyx did not answer within the Timeout (${seconds(timeoutMs)} per attempt) [${code}]`
+		: `Knolyx could not be reached (${code})`;
+	const failure = new NodeApiError(node, { message: error.message, code } as JsonObject, {
+		message,
+		description: timedOut
+			? "The request ran past the Timeout, from connecting to the last byte of the answer. Raise Timeout under the node's Request Options if Knolyx is slow, or run it again later."
+			: 'The connection to the Knolyx API failed after several retries. Check the base URL of the credential and the network, then retry.',
 		itemIndex,
 	});
+	// The code stays in the error (retries and checks read it there); the message is ours again.
+	failure.message = message;
+	return failure;
 }
 
 const NETWORK_CODES = new Set([

@@ -59,8 +59,3 @@ export function backoff(attempt: number, policy: RetryPolicy): number {
 	// "Equal jitter": at least half the ceiling, so retries spread but never hammer.
 	return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }
-
-/** Seconds, for messages. */
-export function seconds(ms: number): string {
-	return ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} h` : `${Math.round(ms / 1000)} s`;
-}
