@@ -12,6 +12,9 @@
 //      saying that the base URL redirects (n8n 2.x shows the credential's message,
 //      n8n 1.x its own "Request failed with status code 302"); the other host sees
 //      no key.
+//   4. Webhook → Create whose answer trickles past a 1 s Timeout on every attempt: the
+//      execution fails with the node's own timeout message (n8n would put its generic
+//      "consider setting Retry on Fail" text in its place), and nothing is created.
 // Run with `npm run test:e2e -- test/e2e/redirect.e2e.test.mjs` (and `--n8n 1.123.81`).
 
 import http from 'node:http';
@@ -54,6 +57,25 @@ function courseWorkflow(id, name, nodeName, operation) {
 }
 
 const WF = {
+	slowCreate: chainWorkflow({
+		id: 'e2eSlowCreation',
+		name: 'e2e: Webhook → Create past its Timeout',
+		nodes: [
+			{ name: TRIGGER, type: 'n8n-nodes-base.manualTrigger' },
+			{
+				name: 'Create Webhook',
+				type: TYPES.action,
+				credentials: KNOLYX_CREDENTIALS,
+				parameters: {
+					resource: 'webhook',
+					operation: 'create',
+					name: 'Slow',
+					url: 'https://hooks.example.com/slow',
+					requestOptions: { timeout: 1 },
+				},
+			},
+		],
+	}),
 	course: courseWorkflow(
 		'e2eRedirectCours',
 		'e2e: Course → Get behind a redirect',
@@ -179,5 +201,29 @@ describe(`Redirects in n8n ${N8N_VERSION}: the credential stays on the base URL'
 			expect(result.message).toBe('Request failed with status code 302');
 		}
 		expect(leaked(other)).toEqual([]);
+	});
+
+	test("Webhook → Create past its Timeout on every attempt fails with the node's timeout message; nothing is created", async () => {
+		await edge({
+			path: `${API}/webhook`,
+			method: 'POST',
+			answer: {
+				status: 201,
+				body: JSON.stringify({ id: 5, pad: 'x'.repeat(100) }),
+				trickleMs: 300,
+			},
+		});
+		const ex = await runManually(rest, WF.slowCreate.id, TRIGGER);
+		expect(ex.status).toBe('error');
+		expect(ex.run.resultData.error.message).toBe(
+			'Knolyx did not answer within the Timeout (1 s per attempt) [ETIMEDOUT]',
+		);
+		expect(ex.run.resultData.error.description).toMatch(/^The request ran past the Timeout/);
+		const hooks = await (
+			await fetch(`${sandbox.url}${API}/webhook`, {
+				headers: { 'X-Api-Key': DEMO.apiKey, 'X-Project-Id': DEMO.projectId },
+			})
+		).json();
+		expect(hooks.filter((hook) => hook.url === 'https://hooks.example.com/slow')).toEqual([]);
 	});
 });
