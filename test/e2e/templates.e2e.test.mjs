@@ -187,8 +187,8 @@ describe('1. every template imports cleanly', () => {
 
 // ----------------------------------------------------------------- 2.
 
-describe('2. Stripe: checkout and invoice enrol, a full refund removes, replays send nothing', () => {
-	const TRIGGER = 'On Stripe payment or refund';
+describe('2. Stripe: checkout and invoice enrol, a full refund or an ended subscription removes, replays send nothing', () => {
+	const TRIGGER = 'On Stripe payment, refund or cancellation';
 	const checkout = {
 		[TRIGGER]: STRIPE.checkoutSessionCompleted,
 		'Get checkout line items': STRIPE.checkoutSessionLineItems,
@@ -248,6 +248,31 @@ describe('2. Stripe: checkout and invoice enrol, a full refund removes, replays 
 			'Find refunded checkout': STRIPE.refundedCheckoutSessions,
 		});
 		expect(knolyxRequests).toBe(0);
+	});
+
+	const ended = {
+		[TRIGGER]: STRIPE.customerSubscriptionDeleted,
+		'Get subscription customer': STRIPE.subscriptionCustomer,
+	};
+
+	test("customer.subscription.deleted: the subscriber (read from the customer) is removed from the workgroup of the subscription's price, others untouched", async () => {
+		const before = await sb.state();
+		expect(membersOf(before, 202)).toContain(KATHERINE);
+		const { ex, state } = await run('stripe', TRIGGER, ended);
+		expect(membersOf(state, 202)).not.toContain(KATHERINE);
+		expect(membersOf(state, 202)).toEqual(
+			membersOf(before, 202).filter((email) => email !== KATHERINE),
+		);
+		expect(membersOf(state, 201)).toEqual(membersOf(before, 201));
+		expect(nodeOutput(ex, 'Remove buyer from course workgroup')).toEqual([
+			expect.objectContaining({ email: KATHERINE, workgroupId: 202, removed: true }),
+		]);
+	});
+
+	test('the ended subscription again, and its paid invoice replayed after it: nothing sent, access stays removed', async () => {
+		await expectReplayIgnored('stripe', TRIGGER, ended);
+		await expectReplayIgnored('stripe', TRIGGER, { [TRIGGER]: STRIPE.invoicePaid });
+		expect(membersOf(await sb.state(), 202)).not.toContain(KATHERINE);
 	});
 });
 
