@@ -155,6 +155,18 @@ describe('a list read answered with something that is not a list fails the item'
 	});
 });
 
+describe("the Knolyx Trigger's activation check", () => {
+	it('a read of its webhook answered with null fails the activation; no second webhook is registered', async () => {
+		const host = await hosts.start(knolyxTrigger(ctx.sandbox, ['COURSE_STARTED']));
+		await host.activate('trigger');
+		const [webhook] = [...ctx.sandbox.state.webhooks.values()];
+		// n8n activates the workflow again (a restart): checkExists reads the webhook it stored.
+		await answerOddly(`${API}/webhook/${webhook.id}`, 'null');
+		await expect(host.activate('trigger')).rejects.toThrow(NOT_AN_OBJECT);
+		expect([...ctx.sandbox.state.webhooks.values()].map((w) => w.id)).toEqual([webhook.id]);
+	});
+});
+
 describe('a write whose answer was lost is not sent again on the word of an odd list', () => {
 	it('Knolyx Trigger: registration applied, then 502, then the webhook list answers a maintenance notice: one webhook, activation fails clearly', async () => {
 		const host = await hosts.start(knolyxTrigger(ctx.sandbox, ['COURSE_STARTED']));
