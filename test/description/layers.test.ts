@@ -115,6 +115,26 @@ describe('the API module (transport/api/)', () => {
 		expect([...apiUses].sort()).toEqual(Object.keys(ENDPOINTS).sort());
 	});
 
+	it('gives every read of JSON the shape its answers must have, and every paged read the page shape', () => {
+		const reads = Object.entries(ENDPOINTS).filter(
+			([, endpoint]) => endpoint.method === 'GET' && endpoint.answer !== 'binary',
+		);
+		expect(reads.filter(([, endpoint]) => !('shape' in endpoint)).map(([name]) => name)).toEqual(
+			[],
+		);
+		// readPages relies on the client's check of the page shape.
+		const paged = apiFiles.flatMap((file) =>
+			[
+				...readFileSync(join(ROOT, file), 'utf8').matchAll(
+					/callPaged<?[^(]*\(\s*ENDPOINTS\.(\w+)/g,
+				),
+			].map((match) => match[1]),
+		);
+		expect(paged.length).toBeGreaterThan(0);
+		const shapes = ENDPOINTS as Record<string, { shape?: string }>;
+		expect(paged.filter((name) => shapes[name].shape !== 'page')).toEqual([]);
+	});
+
 	it('is the only code that names an endpoint', () => {
 		const elsewhere = uses
 			.filter(({ file }) => !apiFiles.includes(file))

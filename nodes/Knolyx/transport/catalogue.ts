@@ -22,6 +22,14 @@ export type Resend = 'yes' | 'afterCheck';
 /** How a 2xx answer is read: JSON; JSON keeping long integers exact; bytes. */
 export type AnswerFormat = 'json' | 'lossless' | 'binary';
 
+/**
+ * What a 2xx answer of a read must be: one JSON object, a plain list, or a page (a list, or a
+ * page object such as `{ content, last }`: `pageItems` in paging.ts). The client checks it: an
+ * answer of another shape (a maintenance notice, `null`, a number) fails, and never passes for an
+ * empty object or list (a poll forgetting what it knew, a creation sent again, an empty Get).
+ */
+export type AnswerShape = 'object' | 'list' | 'page';
+
 export interface Endpoint {
 	method: IHttpRequestMethods;
 	/** Below /public/api/v1, placeholders in braces. */
@@ -36,6 +44,8 @@ export interface Endpoint {
 	 */
 	goneMeansDone?: boolean;
 	answer: AnswerFormat;
+	/** Every read of JSON has one (a test checks it). */
+	shape?: AnswerShape;
 }
 
 export const ENDPOINTS = {
@@ -52,6 +62,7 @@ export const ENDPOINTS = {
 		permission: 'WEBHOOK_MANAGE',
 		resend: 'yes',
 		answer: 'json',
+		shape: 'page',
 	},
 	webhookGet: {
 		method: 'GET',
@@ -60,6 +71,7 @@ export const ENDPOINTS = {
 		notFound: 'webhook {webhookId}',
 		resend: 'yes',
 		answer: 'json',
+		shape: 'object',
 	},
 	webhookDelete: {
 		method: 'DELETE',
@@ -92,6 +104,7 @@ export const ENDPOINTS = {
 		permission: 'COURSE_LIST',
 		resend: 'yes',
 		answer: 'json',
+		shape: 'page',
 	},
 	courseGet: {
 		method: 'GET',
@@ -100,6 +113,7 @@ export const ENDPOINTS = {
 		notFound: 'course {courseId}',
 		resend: 'yes',
 		answer: 'json',
+		shape: 'object',
 	},
 	courseImage: {
 		method: 'GET',
@@ -115,6 +129,7 @@ export const ENDPOINTS = {
 		permission: 'WORKGROUP_LIST',
 		resend: 'yes',
 		answer: 'json',
+		shape: 'page',
 	},
 	// Create-if-missing, else update: a repeat finds the user and sends no second e-mail.
 	userProvision: {
@@ -148,6 +163,7 @@ export const ENDPOINTS = {
 		notFound: 'course {courseId}',
 		resend: 'yes',
 		answer: 'lossless',
+		shape: 'list',
 	},
 	// The whole list replaces the course's rules: never re-posted before a read shows it was not applied.
 	rulesSave: {
@@ -182,6 +198,7 @@ export const ENDPOINTS = {
 		notFound: 'community {communityId}',
 		resend: 'yes',
 		answer: 'json',
+		shape: 'page',
 	},
 	eventGet: {
 		method: 'GET',
@@ -190,6 +207,7 @@ export const ENDPOINTS = {
 		notFound: 'event {eventId} of community {communityId}',
 		resend: 'yes',
 		answer: 'json',
+		shape: 'object',
 	},
 	eventAttendees: {
 		method: 'GET',
@@ -198,8 +216,9 @@ export const ENDPOINTS = {
 		notFound: 'event {eventId} of community {communityId}',
 		resend: 'yes',
 		answer: 'json',
+		shape: 'page',
 	},
-	key: { method: 'GET', path: '/key', resend: 'yes', answer: 'json' },
+	key: { method: 'GET', path: '/key', resend: 'yes', answer: 'json', shape: 'object' },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

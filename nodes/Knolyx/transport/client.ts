@@ -13,7 +13,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { Endpoint } from './catalogue';
+import type { AnswerShape, Endpoint } from './catalogue';
 import { endpointOf, notFoundOf, pathOf } from './catalogue';
 import type { RequestSubject } from './errors';
 import {
@@ -22,6 +22,7 @@ import {
 	asNodeError,
 	networkError,
 	networkErrorCode,
+	oddAnswer,
 	redirectRefused,
 	seconds,
 	wrongBaseUrl,
@@ -41,7 +42,7 @@ import {
 import { fileOf } from './file';
 import { parseLossless, stringifyLossless } from '../helpers/json';
 import { AdaptiveLimiter } from './limiter';
-import { readPages } from './paging';
+import { pageItems, readPages } from './paging';
 import type { RetryPolicy } from './retry';
 import {
 	AMBIGUOUS_STATUSES,
@@ -52,6 +53,7 @@ import {
 	THROTTLE_STATUSES,
 } from './retry';
 import { baseUrlProblem, joinUrl } from './url';
+import { isRecord } from '../helpers/objects';
 import { redactDeep } from '../helpers/redact';
 
 export type KnolyxContext =
@@ -137,6 +139,13 @@ function answerText(body: unknown): unknown {
 	} catch {
 		return text;
 	}
+}
+
+/** Whether a 2xx body has the shape the catalogue says the endpoint's answers have. */
+function hasShape(body: unknown, shape: AnswerShape): boolean {
+	if (shape === 'object') return isRecord(body);
+	if (shape === 'list') return Array.isArray(body);
+	return pageItems(body) !== undefined;
 }
 
 /**
@@ -377,10 +386,20 @@ export class KnolyxClient {
 			let delay: number;
 			if (response) {
 				const status = response.statusCode;
-				if ((status >= 200 && status < 300) || request.acceptStatuses?.includes(status)) {
+				const ok = status >= 200 && status < 300;
+				if (ok || request.acceptStatuses?.includes(status)) {
 					this.limiter.onSuccess();
-					const body = this.read(response, endpoint, request) as T;
-					return { statusCode: status, body, headers: response.headers ?? {}, attempts: attempt };
+					const body = this.read(response, endpoint, request);
+					if (ok && endpoint.shape && !hasShape(body, endpoint.shape)) {
+						const shape = endpoint.shape === 'object' ? 'object' : 'list';
+						throw oddAnswer(this.node, shape, status, body, request.itemIndex);
+					}
+					return {
+						statusCode: status,
+						body: body as T,
+						headers: response.headers ?? {},
+						attempts: attempt,
+					};
 				}
 				if (status === 404 && unsure && endpoint.goneMeansDone) {
 					// The attempt whose answer was lost removed it.

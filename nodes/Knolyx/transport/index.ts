@@ -3,7 +3,7 @@
  * Behind it, one job a file: the client (client.ts), its retry policy (retry.ts), paged lists
  * (paging.ts), the base URL (url.ts), reading answers (answer.ts, file.ts), errors (errors.ts),
  * the shared limiter (limiter.ts), the endpoint catalogue (catalogue.ts), and one typed function
- * per catalogue call (api/<resource>.ts), with the shape checks of their answers (api/shape.ts).
+ * per catalogue call (api/<resource>.ts).
  */
 export { CREDENTIAL_TYPE, KnolyxClient } from './client';
 export type {

@@ -3,7 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
 import type { KnolyxFile } from '../file';
-import { objectAnswer } from './shape';
 import type { Paging } from './types';
 
 /** Courses. */
@@ -19,8 +18,7 @@ export async function getCourse(
 	courseId: number,
 	itemIndex?: number,
 ): Promise<KnolyxResponse<IDataObject>> {
-	const response = await client.call(ENDPOINTS.courseGet, { params: { courseId }, itemIndex });
-	return objectAnswer(client, response, itemIndex);
+	return await client.call<IDataObject>(ENDPOINTS.courseGet, { params: { courseId }, itemIndex });
 }
 
 /** `courseImage`: the course's image file. */

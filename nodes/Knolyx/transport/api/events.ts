@@ -2,7 +2,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
-import { objectAnswer } from './shape';
 import type { Paging } from './types';
 import { isRecord } from '../../helpers/objects';
 
@@ -37,8 +36,7 @@ export async function getEvent(
 	event: EventRef,
 	itemIndex?: number,
 ): Promise<KnolyxResponse<IDataObject>> {
-	const response = await client.call(ENDPOINTS.eventGet, { params: { ...event }, itemIndex });
-	return objectAnswer(client, response, itemIndex);
+	return await client.call<IDataObject>(ENDPOINTS.eventGet, { params: { ...event }, itemIndex });
 }
 
 /** `eventAttendees`: the attendees of an event. */

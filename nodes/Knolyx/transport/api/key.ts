@@ -2,7 +2,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
-import { objectAnswer } from './shape';
 
 /** The API key of the credential. */
 
@@ -11,5 +10,5 @@ export async function getApiKey(
 	client: KnolyxClient,
 	itemIndex?: number,
 ): Promise<KnolyxResponse<IDataObject>> {
-	return objectAnswer(client, await client.call(ENDPOINTS.key, { itemIndex }), itemIndex);
+	return await client.call<IDataObject>(ENDPOINTS.key, { itemIndex });
 }

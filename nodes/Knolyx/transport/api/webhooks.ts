@@ -3,9 +3,8 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
-import { asNodeError, oddAnswer } from '../errors';
+import { asNodeError } from '../errors';
 import { pageItems } from '../paging';
-import { objectAnswer } from './shape';
 import { outcomeUnknown } from '../retry';
 import { isRecord } from '../../helpers/objects';
 
@@ -43,14 +42,14 @@ function createdId(body: unknown): string | undefined {
 	return idFrom(body);
 }
 
-/** The entries of a webhook list answer as given (a plain array or a page object); undefined when it is no list. */
-export function webhookEntries(body: unknown): IDataObject[] | undefined {
-	return pageItems<unknown>(body)?.items.filter(isRecord);
+/** The entries of a webhook list answer as given: a plain array or a page object. */
+export function webhookEntries(body: unknown): IDataObject[] {
+	return (pageItems<unknown>(body)?.items ?? []).filter(isRecord);
 }
 
-/** The webhooks of a list answer, with the fields this package reads. */
-export function webhookList(body: unknown): RemoteWebhook[] {
-	return (webhookEntries(body) ?? []).flatMap((entry) => {
+/** The webhooks among list entries, with the fields this package reads. */
+function remoteWebhooks(entries: IDataObject[]): RemoteWebhook[] {
+	return entries.flatMap((entry) => {
 		const id = idFrom(entry.id);
 		if (id === undefined) return [];
 		return [
@@ -63,19 +62,23 @@ export function webhookList(body: unknown): RemoteWebhook[] {
 	});
 }
 
+/** The webhooks of a list answer, with the fields this package reads. */
+export function webhookList(body: unknown): RemoteWebhook[] {
+	return remoteWebhooks(webhookEntries(body));
+}
+
 /**
- * The platform's webhooks: the entries as given (for output) and parsed. An answer that is no list
- * fails: taken for "no webhooks", it would make a creation whose answer was lost send its POST
- * again.
+ * The platform's webhooks: the entries as given (for output) and parsed. The client refuses an
+ * answer that is no list (catalogue shape `page`): taken for "no webhooks", it would make a
+ * creation whose answer was lost send its POST again.
  */
 export async function listWebhooks(
 	client: KnolyxClient,
 	itemIndex?: number,
 ): Promise<{ entries: IDataObject[]; webhooks: RemoteWebhook[] }> {
-	const { statusCode, body } = await client.call(ENDPOINTS.webhookList, { itemIndex });
+	const { body } = await client.call(ENDPOINTS.webhookList, { itemIndex });
 	const entries = webhookEntries(body);
-	if (entries === undefined) throw oddAnswer(client.node, 'list', statusCode, body, itemIndex);
-	return { entries, webhooks: webhookList(entries) };
+	return { entries, webhooks: remoteWebhooks(entries) };
 }
 
 /**
@@ -171,8 +174,10 @@ export async function getWebhook(
 	webhookId: string,
 	options: { itemIndex?: number; acceptStatuses?: number[] } = {},
 ): Promise<KnolyxResponse<IDataObject>> {
-	const response = await client.call(ENDPOINTS.webhookGet, { params: { webhookId }, ...options });
-	return objectAnswer(client, response, options.itemIndex);
+	return await client.call<IDataObject>(ENDPOINTS.webhookGet, {
+		params: { webhookId },
+		...options,
+	});
 }
 
 /** `webhookDelete`; `acceptStatuses: [404]` counts a webhook already gone as deleted. */
