@@ -1,8 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Course → Get Image over real HTTP against the sandbox: the image bytes as n8n binary data
- * (file name and MIME type from the answer, the field named by "Put Output File in Field"), in
- * n8n's in-memory binary mode and in its filesystem mode, and a clear error when there is no image.
+ * (MIME type from the bytes, file name from the answer made safe: the extension of the bytes, a
+ * name Windows stores; the field named by "Put Output File in Field"), in n8n's in-memory binary
+ * mode and in its filesystem mode, and a clear error when there is no image.
  */
 import { Container } from '@n8n/di';
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
@@ -203,6 +204,118 @@ describe('Course → Get Image: a file is a file (decided from its bytes)', () =
 			expect((result.items[0].binary?.data as IBinaryData).fileName).toBe(fileName);
 		},
 	);
+});
+
+describe('Course → Get Image: the file name (extension from the bytes, a name Windows stores)', () => {
+	const IMAGE_PATH = '/public/api/v1/course/101/image';
+	afterEach(async () => {
+		await clearEdges(ctx.sandbox.url);
+	});
+
+	/** The item's name in json and binary, and what n8n derived from it, for one answer. */
+	async function nameOf(answerRule: IDataObject) {
+		await setEdge(ctx.sandbox.url, { path: IMAGE_PATH, answer: answerRule });
+		const result = await getImage([{ course: 101 }]);
+		expect(result.error).toBeUndefined();
+		const [item] = result.items;
+		const binary = item.binary?.data as IBinaryData;
+		expect(binary.fileName).toBe(item.json.fileName);
+		expect(binary.mimeType).toBe(item.json.mimeType);
+		return { item, binary };
+	}
+
+	/** A PNG answered with this Content-Disposition is output as `expected`, an image/png with its extension. */
+	async function expectPngNamed(contentDisposition: string, expected: string): Promise<void> {
+		const { item, binary } = await nameOf({
+			contentType: 'image/png',
+			png: true,
+			contentDisposition,
+		});
+		expect(item.json).toEqual({
+			courseId: 101,
+			fileName: expected,
+			mimeType: 'image/png',
+			fileSize: coursePng(101).length,
+		});
+		expect(binary).toMatchObject({
+			fileName: expected,
+			fileExtension: expected.slice(expected.lastIndexOf('.') + 1),
+			mimeType: 'image/png',
+			fileType: 'image',
+		});
+		expect(binary.fileExtension?.toLowerCase()).toBe('png');
+		expect(binary.directory).toBeUndefined();
+		expect((await bytesOf(binary)).equals(coursePng(101))).toBe(true);
+	}
+
+	it('a PNG sent as filename="invoice.html" is output as invoice.png (image/png, extension png)', async () => {
+		await expectPngNamed('attachment; filename="invoice.html"', 'invoice.png');
+	});
+
+	it('a GIF/HTML polyglot sent as text/html named invoice.html is output as invoice.gif, an image/gif', async () => {
+		const polyglot = 'GIF89a<html><body><script>document.title="owned"</script></body></html>';
+		const { item, binary } = await nameOf({
+			contentType: 'text/html',
+			body: polyglot,
+			contentDisposition: 'attachment; filename="invoice.html"',
+		});
+		expect(item.json).toEqual({
+			courseId: 101,
+			fileName: 'invoice.gif',
+			mimeType: 'image/gif',
+			fileSize: polyglot.length,
+		});
+		expect(binary).toMatchObject({
+			fileName: 'invoice.gif',
+			fileExtension: 'gif',
+			mimeType: 'image/gif',
+		});
+		expect((await bytesOf(binary)).toString('utf8')).toBe(polyglot);
+	});
+
+	it.each([
+		// The extension follows the bytes: replaced, appended, or kept when it is the type's own.
+		['inline; filename=cover', 'cover.png'],
+		['attachment; filename="cover.jpg"', 'cover.png'],
+		['attachment; filename="archive.tar.gz"', 'archive.tar.png'],
+		['attachment; filename="Dr. Who"', 'Dr. Who.png'],
+		['attachment; filename="cover.PNG"', 'cover.PNG'],
+		['attachment; filename="cover.png"', 'cover.png'],
+		// Windows device names, with any extension and in any case.
+		['attachment; filename="CON.png"', '_CON.png'],
+		['attachment; filename="nul"', '_nul.png'],
+		['attachment; filename="COM1.jpg"', '_COM1.png'],
+		['attachment; filename="LPT9.png"', '_LPT9.png'],
+		['attachment; filename="aux.tar.png"', '_aux.tar.png'],
+		['attachment; filename="Prn.PNG"', '_Prn.PNG'],
+		['attachment; filename="com0.png"', '_com0.png'],
+		['attachment; filename="lpt0"', '_lpt0.png'],
+		['attachment; filename="CON .png"', '_CON .png'],
+		["attachment; filename*=UTF-8''COM%C2%B9.png", '_COM¹.png'],
+		["attachment; filename*=UTF-8''lpt%C2%B3.txt", '_lpt³.png'],
+		['attachment; filename="CONIN$.png"', '_CONIN$.png'],
+		// Names that only start like one are kept.
+		['attachment; filename="CONTENT.png"', 'CONTENT.png'],
+		['attachment; filename="COM10.png"', 'COM10.png'],
+		['attachment; filename="nullable.png"', 'nullable.png'],
+		// An NTFS alternate stream, and the other characters Windows refuses.
+		['attachment; filename="cover.png:payload.exe"', 'cover.png_payload.png'],
+		['attachment; filename="cover.png::$DATA"', 'cover.png__$DATA.png'],
+		['attachment; filename="a<b>c|d?e*f.png"', 'a_b_c_d_e_f.png'],
+		// Trailing dots and spaces, which Windows drops.
+		['attachment; filename="cover.png."', 'cover.png'],
+		['attachment; filename="cover.png . "', 'cover.png'],
+		['attachment; filename="cover.png. . ."', 'cover.png'],
+		["attachment; filename*=UTF-8''cover%20%20.%20.", 'cover.png'],
+		// Never a path; nothing left: the default name.
+		['attachment; filename="../../CON"', '_CON.png'],
+		['attachment; filename="..\\\\..\\\\cover.png."', 'cover.png'],
+		['attachment; filename="..."', 'course-101-image.png'],
+		['attachment; filename=" . . "', 'course-101-image.png'],
+		["attachment; filename*=UTF-8''%3A", '_.png'],
+	])('%s → %s', async (contentDisposition, expected) => {
+		await expectPngNamed(contentDisposition, expected);
+	});
 });
 
 describe('Course → Get Image (n8n filesystem binary data, as n8n runs by default)', () => {

@@ -503,16 +503,17 @@ describe('the file name of a course image (Content-Disposition)', () => {
 
 	it.each([
 		['attachment; filename="cover.png"', 'cover.png'],
-		['inline; filename=cover.jpg', 'cover.jpg'],
+		// The extension follows the bytes (a PNG here); < > : " | ? * become '_' (helpers/fileName.ts).
+		['inline; filename=cover.jpg', 'cover.png'],
 		[
 			'attachment; filename="fallback.png"; filename*=UTF-8\'\'caf%C3%A9%20cover.png',
 			'café cover.png',
 		],
-		['attachment; filename="say \\"hi\\".png"', 'say "hi".png'],
-		['attachment; filename="../../etc/passwd"', 'passwd'],
+		['attachment; filename="say \\"hi\\".png"', 'say _hi_.png'],
+		['attachment; filename="../../etc/passwd"', 'passwd.png'],
 		['attachment; filename="C:\\\\temp\\\\x.png"', 'x.png'],
 		// A right-to-left override (U+202E) would show "a…exe.png"; a header carries it percent-encoded.
-		["attachment; filename*=UTF-8''a%E2%80%AEgnp.exe", 'agnp.exe'],
+		["attachment; filename*=UTF-8''a%E2%80%AEgnp.exe", 'agnp.png'],
 		['attachment; filename*=UTF-8\'\'%E0%A4%A; filename="plain.png"', 'plain.png'],
 		['attachment; filename=".."', undefined],
 		['attachment', undefined],

@@ -6,7 +6,11 @@ export interface KnolyxFile {
 	mimeType?: string;
 	/** The image format the bytes themselves show (magic numbers), e.g. "image/png"; undefined when they are no image. */
 	imageType?: string;
-	/** From Content-Disposition, reduced to a bare file name; undefined when the answer has none. */
+	/**
+	 * From Content-Disposition, decoded but as the answer gives it (it may hold a path, a device
+	 * name, any extension): `safeFileName` (helpers/fileName.ts) makes a name of it. Undefined
+	 * when the answer has none.
+	 */
 	fileName?: string;
 }
 
@@ -22,7 +26,7 @@ const header = (headers: Record<string, unknown> | undefined, name: string): str
 	return typeof text === 'string' && text.trim() !== '' ? text.trim() : undefined;
 };
 
-/** `filename*=UTF-8''…` (RFC 6266/5987) first, then `filename="…"`; never a path. */
+/** `filename*=UTF-8''…` (RFC 6266/5987) first, then `filename="…"`, decoded but as given (helpers/fileName.ts makes it safe). */
 function fileNameOf(contentDisposition: string | undefined): string | undefined {
 	if (!contentDisposition) return undefined;
 	let name: string | undefined;
@@ -38,31 +42,7 @@ function fileNameOf(contentDisposition: string | undefined): string | undefined 
 		const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(contentDisposition);
 		name = plain ? (plain[1]?.replace(/\\(.)/g, '$1') ?? plain[2]).trim() : undefined;
 	}
-	const base = name
-		?.split(/[\\/]/)
-		.pop()
-		?.replace(/[\p{Cc}\p{Cf}]/gu, '')
-		.trim();
-	return base && base !== '.' && base !== '..' ? fitName(base) : undefined;
-}
-
-/** The most a file name may take in bytes (UTF-8) on common file systems. */
-const MAX_NAME_BYTES = 255;
-
-/** Cuts a name to MAX_NAME_BYTES of UTF-8, keeping its extension and whole characters. */
-function fitName(name: string): string {
-	if (Buffer.byteLength(name, 'utf8') <= MAX_NAME_BYTES) return name;
-	const dot = name.lastIndexOf('.');
-	const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
-	let stem = '';
-	let room = MAX_NAME_BYTES - Buffer.byteLength(extension, 'utf8');
-	for (const character of name.slice(0, name.length - extension.length)) {
-		const size = Buffer.byteLength(character, 'utf8');
-		if (size > room) break;
-		stem += character;
-		room -= size;
-	}
-	return `${stem}${extension}`;
+	return name;
 }
 
 /** Image formats by their first bytes (null: any byte). */

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getCourseImage } from '../../transport';
+import { safeFileName } from '../../helpers/fileName';
 import { requireId, requireString } from '../../helpers/validation';
 import { resourceLocator } from '../common';
 import type { FileResult, KnolyxOperation } from '../types';
@@ -12,18 +13,6 @@ interface GetImageParams {
 }
 
 const displayOptions = { show: { resource: ['course'], operation: ['getImage'] } };
-
-const EXTENSIONS: Record<string, string> = {
-	'image/png': 'png',
-	'image/jpeg': 'jpg',
-	'image/gif': 'gif',
-	'image/webp': 'webp',
-	'image/svg+xml': 'svg',
-	'image/avif': 'avif',
-	'image/bmp': 'bmp',
-	'image/tiff': 'tiff',
-	'image/x-icon': 'ico',
-};
 
 const binaryPropertyField: INodeProperties = {
 	displayName: 'Put Output File in Field',
@@ -82,8 +71,8 @@ export const getImage: KnolyxOperation<GetImageParams> = {
 				},
 			);
 		}
-		const extension = EXTENSIONS[mimeType];
-		const fileName = file.fileName ?? `course-${courseId}-image${extension ? `.${extension}` : ''}`;
+		// One name, never a path, that Windows stores as given, with the extension of the bytes.
+		const fileName = safeFileName(file.fileName, mimeType, `course-${courseId}-image`);
 		const binary = await this.helpers.prepareBinaryData(file.data, fileName, mimeType);
 		return {
 			json: {
