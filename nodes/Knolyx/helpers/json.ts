@@ -7,10 +7,9 @@
  * an integer literal that a number cannot hold exactly as a marked string (`LONG_MARK` + its
  * digits), and stringifyLossless writes it back as the same digits.
  *
- * How: one pass over the text (strings skipped with indexOf, so every character is looked at a
- * bounded number of times) counts the nesting and finds the long integer literals; JSON.parse
- * then reads the text, with those literals turned into marked strings. No regular expression
- * runs over the text.
+ * How: one pass over the text (every character looked at once or twice) counts the nesting and
+ * finds the long integer literals; JSON.parse then reads the text, with those literals turned
+ * into marked strings. No regular expression runs over the text.
  */
 
 /** Prefix of a string that stands for an integer literal too long for a number. */
@@ -55,19 +54,16 @@ const isSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0
 
 /**
  * Where the string literal opened at `open` ends (its closing quote), or the text's length when
- * it never ends. A quote is escaped when an odd run of backslashes stands before it; each run is
- * counted once, by the quote that ends it.
+ * it never ends: one look at each character, a backslash passing over the one it escapes.
  */
 function stringEnd(text: string, open: number): number {
-	let from = open + 1;
-	for (;;) {
-		const quote = text.indexOf('"', from);
-		if (quote < 0) return text.length;
-		let before = quote - 1;
-		while (before >= from && text.charCodeAt(before) === BACKSLASH) before--;
-		if ((quote - 1 - before) % 2 === 0) return quote;
-		from = quote + 1;
+	const length = text.length;
+	for (let at = open + 1; at < length; at++) {
+		const code = text.charCodeAt(at);
+		if (code === QUOTE) return at;
+		if (code === BACKSLASH) at++;
 	}
+	return length;
 }
 
 /** Whether the character at `end` may follow a number literal (else the literal is not one). */
@@ -92,13 +88,18 @@ function atValue(text: string, start: number, inList: boolean): boolean {
 
 /**
  * Whether the integer literal text[start, end) (digits from `digits`, 16 or more of them) would
- * read as a number written with other digits. From 18 digits on, a number's shortest form has at
- * most 17 significant digits, so a literal that does not end in 0 is never kept; past 21 digits
- * a number is written with an exponent. Only the rest is read as a number to see.
+ * read as a number written with other digits. A number's shortest form has at most 17 significant
+ * digits, so a literal with more (trailing zeros aside) is never kept; past 21 digits a number is
+ * written with an exponent. Only the rest is read as a number to see.
  */
 function changedByNumber(text: string, start: number, digits: number, end: number): boolean {
 	const count = end - digits;
-	if (count > 21 || (count > 17 && text.charCodeAt(end - 1) !== ZERO)) return true;
+	if (count > 21) return true;
+	if (count > 17) {
+		let significant = end;
+		while (text.charCodeAt(significant - 1) === ZERO) significant--;
+		if (significant - digits > 17) return true;
+	}
 	const literal = text.slice(start, end);
 	return String(Number(literal)) !== literal;
 }
