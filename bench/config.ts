@@ -22,6 +22,7 @@ export const ROWS = [
 	'n8n',
 	'n8n-trigger',
 	'poll',
+	'json',
 ] as const;
 export type Row = (typeof ROWS)[number];
 

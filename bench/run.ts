@@ -10,7 +10,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { argv, log, QUICK, t0, UPDATE, wanted, WRITE } from './config';
+import { argv, log, QUICK, ROWS, t0, UPDATE, wanted, WRITE } from './config';
 import { round, runJob, startSandboxProcess } from './lib';
 import { METHOD, NOT_MEASURED } from './method';
 import { realN8nUnavailable, stopSharedN8n } from './n8n-real';
@@ -20,6 +20,7 @@ import { misses, notes, sections, summary, table } from './report';
 import { benchBulk } from './rows/bulk';
 import { benchGetAll } from './rows/getall';
 import { benchGrowth } from './rows/growth';
+import { benchJson } from './rows/json';
 import { benchTriggerInN8n } from './rows/n8n-trigger';
 import { benchMemory } from './rows/memory';
 import { benchRate } from './rows/rate';
@@ -30,6 +31,9 @@ import { updateResults } from './update-results';
 
 let startLoad = 0;
 
+/** Rows that run against the sandbox process. */
+const SANDBOX_ROWS = ROWS.filter((row) => row !== 'json' && row !== 'poll');
+
 async function main(): Promise<void> {
 	const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
 	startLoad = round(loadavg()[0], 1);
@@ -37,6 +41,12 @@ async function main(): Promise<void> {
 	log(
 		`${command} on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
 	);
+	// Rows 10 (json) and poll need no sandbox: a run of only those starts none.
+	if (!SANDBOX_ROWS.some(wanted)) {
+		if (wanted('poll')) sections.push(await benchPoll({ quick: QUICK, log }));
+		if (wanted('json')) await benchJson();
+		return report(command);
+	}
 	const sandbox = await startSandboxProcess({});
 	const httpProbe = await runJob(
 		{ kind: 'enrol', client: 'http', n: 1, url: sandbox.url, workgroupId: 201, prefix: 'probe' },
@@ -61,17 +71,23 @@ async function main(): Promise<void> {
 		if (wanted('n8n')) await benchRealN8n(sandbox);
 		if (wanted('n8n-trigger')) await benchTriggerInN8n(sandbox);
 		if (wanted('poll')) sections.push(await benchPoll({ quick: QUICK, log }));
+		if (wanted('json')) await benchJson();
 	} finally {
 		await stopSharedN8n();
 		await sandbox.close();
 	}
+	report(command);
+}
+
+/** Prints this run's summary and sections, and writes them to RESULTS.md as the command line says. */
+function report(command: string): void {
 	const elapsed = round((Date.now() - t0) / 1000, 0);
 	const endLoad = round(loadavg()[0], 1);
 	const summaryTable = table(
 		['benchmark', 'measure', 'value', 'goal', 'met'],
 		summary.map((s) => [s.bench, s.measure, s.value, s.goal, s.met]),
 	);
-	const report = [
+	const text = [
 		`Load average (1 min) at the start: ${startLoad}, at the end: ${endLoad}.`,
 		'',
 		'## Summary: goals of issues 6 and 16',
@@ -85,7 +101,7 @@ async function main(): Promise<void> {
 		...(notes.length ? ['### Notes from this run', '', ...notes.map((n) => `- ${n}`), ''] : []),
 		`Whole run: ${elapsed} s.`,
 	].join('\n');
-	console.log(report);
+	console.log(text);
 	if (UPDATE) {
 		const file = join(__dirname, 'RESULTS.md');
 		const summaryLines = summaryTable.split('\n').slice(2); // below the header and its rule
@@ -115,7 +131,7 @@ async function main(): Promise<void> {
 				'',
 				`Command: \`${command}\` (${new Date().toISOString()}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version})`,
 				'',
-				report,
+				text,
 				'',
 				METHOD,
 				NOT_MEASURED,

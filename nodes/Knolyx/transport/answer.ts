@@ -181,16 +181,6 @@ export function redirectTarget(
 	}
 }
 
-/** A JSON answer's text as n8n's helper would give it: parsed when it parses, else the text. */
-export function jsonOrText(text: string): unknown {
-	if (text.trim() === '') return text;
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return text;
-	}
-}
-
 /** "16 MiB", for messages. */
 export function mebibytes(bytes: number): string {
 	const value = bytes / (1024 * 1024);

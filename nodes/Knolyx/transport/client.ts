@@ -10,8 +10,9 @@ import type {
 	INode,
 	IPollFunctions,
 	IWebhookFunctions,
+	JsonObject,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { AnswerShape, Endpoint } from './catalogue';
 import { endpointOf, notFoundOf, pathOf } from './catalogue';
@@ -31,7 +32,6 @@ import {
 	beforeDeadline,
 	deadline,
 	discardBody,
-	jsonOrText,
 	MAX_FILE_BYTES,
 	MAX_JSON_BYTES,
 	MAX_REDIRECTS,
@@ -40,7 +40,7 @@ import {
 	redirectTarget,
 } from './answer';
 import { fileOf } from './file';
-import { parseLossless, stringifyLossless } from '../helpers/json';
+import { JsonTooDeepError, parseJson, parseLossless, stringifyLossless } from '../helpers/json';
 import { AdaptiveLimiter } from './limiter';
 import { pageItems, readPages } from './paging';
 import type { RetryPolicy } from './retry';
@@ -126,19 +126,41 @@ function contentType(headers: Record<string, unknown> | undefined): string {
 	return typeof value === 'string' ? value.toLowerCase() : '';
 }
 
-/** An error answer read as text or bytes (lossless and binary endpoints): its JSON when it is JSON. */
-function answerText(body: unknown): unknown {
+/**
+ * An error answer: its JSON when it is JSON (any JSON for a JSON endpoint, an object or a list
+ * for the others), else its text (also when it is nested deeper than the node reads).
+ */
+function answerText(body: unknown, anyJson: boolean): unknown {
 	const text = Buffer.isBuffer(body)
 		? body.toString('utf8')
 		: body instanceof ArrayBuffer
 			? Buffer.from(body).toString('utf8')
 			: body;
-	if (typeof text !== 'string' || !/^\s*[[{]/.test(text)) return text;
+	if (typeof text !== 'string' || (!anyJson && !/^\s*[[{]/.test(text))) return text;
 	try {
-		return JSON.parse(text) as unknown;
+		return parseJson(text);
 	} catch {
 		return text;
 	}
+}
+
+/**
+ * A 2xx answer nested deeper than MAX_JSON_DEPTH: no answer of the API is, and an item built from
+ * it could be neither copied nor stored by n8n ("Maximum call stack size exceeded").
+ */
+function answerTooDeep(
+	node: INode,
+	request: KnolyxRequest,
+	status: number,
+	error: JsonTooDeepError,
+	length: number,
+): NodeApiError {
+	return new NodeApiError(node, { message: 'answer nested too deep' } as JsonObject, {
+		message: `Knolyx answered ${request.method} ${request.path} with JSON nested more than ${error.limit} levels deep [${status}]`,
+		description: `The answer (${length} characters) passes ${error.limit} levels at character ${error.position}; no answer of the Knolyx API is nested deeper than a few levels, so nothing of it was read or output.`,
+		httpCode: String(status),
+		itemIndex: request.itemIndex,
+	});
 }
 
 /** Whether a 2xx body has the shape the catalogue says the endpoint's answers have. */
@@ -309,9 +331,8 @@ export class KnolyxClient {
 			);
 		}
 		const { bytes } = read;
-		let body: unknown = bytes;
-		if (endpoint.answer === 'lossless') body = bytes.toString('utf8');
-		else if (endpoint.answer === 'json') body = jsonOrText(bytes.toString('utf8'));
+		// JSON is read as text here, and parsed once its status says how (read, answerText).
+		const body: unknown = endpoint.answer === 'binary' ? bytes : bytes.toString('utf8');
 		return { statusCode: response.statusCode, headers: response.headers ?? {}, body };
 	}
 
@@ -326,8 +347,18 @@ export class KnolyxClient {
 
 	/** The body of an answer as the endpoint's format says; a web page where JSON was due is an error. */
 	private read(response: RawResponse, endpoint: Endpoint, request: KnolyxRequest): unknown {
-		const { body } = response;
 		if (endpoint.answer === 'binary') return fileOf(response);
+		let { body } = response;
+		if (endpoint.answer === 'json' && typeof body === 'string') {
+			const answer = body;
+			// Parsed when it parses, else the text (as n8n's helper gives it): refused below.
+			try {
+				body = parseJson(answer);
+			} catch (error) {
+				if (error instanceof JsonTooDeepError)
+					throw answerTooDeep(this.node, request, response.statusCode, error, answer.length);
+			}
+		}
 		if (typeof body !== 'string') return body;
 		const text = body.trim();
 		const type = contentType(response.headers);
@@ -335,7 +366,9 @@ export class KnolyxClient {
 		if (endpoint.answer === 'lossless' && (type.includes('json') || /^[[{]/.test(text))) {
 			try {
 				return parseLossless(text);
-			} catch {
+			} catch (error) {
+				if (error instanceof JsonTooDeepError)
+					throw answerTooDeep(this.node, request, response.statusCode, error, text.length);
 				// Not JSON after all: refused below.
 			}
 		} else if (endpoint.answer === 'json' && type.includes('json')) {
@@ -412,7 +445,10 @@ export class KnolyxClient {
 						alreadyDone: true,
 					};
 				}
-				const errorBody = redactDeep(answerText(response.body), this.secrets);
+				const errorBody = redactDeep(
+					answerText(response.body, endpoint.answer === 'json'),
+					this.secrets,
+				);
 				const fail = () =>
 					apiError(this.node, status, errorBody, request.subject ?? {}, request.itemIndex);
 				if (!RETRIED_STATUSES.has(status)) throw fail();

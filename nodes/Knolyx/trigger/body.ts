@@ -3,32 +3,14 @@
  * Content-Type declares, and no deeper than a real delivery could be.
  */
 
-/**
- * The deepest body accepted, counting the envelope itself as 1. A real delivery is 3 deep
- * (envelope → data → user or course → fields); the bound leaves room for richer events while
- * keeping every item one n8n can copy and store (a body 10 000 levels deep fits in 20 KB, and
- * n8n's copy of such an item fails with "Maximum call stack size exceeded").
- */
-export const MAX_BODY_DEPTH = 32;
+import { MAX_JSON_DEPTH } from '../helpers/json';
 
 /**
- * How deep `value` is nested (a scalar is 0, `{}` and `[]` are 1), counted without recursion
- * and stopping once past `limit`: the answer is then `limit + 1`.
+ * Why a body nested deeper than MAX_JSON_DEPTH (helpers/json.ts, the bound of all JSON the node
+ * reads; the envelope counts as 1) is refused: a real delivery is 3 deep (envelope → data → user
+ * or course → fields).
  */
-export function nestingDepth(value: unknown, limit = MAX_BODY_DEPTH): number {
-	let deepest = 0;
-	const pending: Array<[unknown, number]> = [[value, 1]];
-	while (pending.length > 0) {
-		const [current, depth] = pending.pop()!;
-		if (typeof current !== 'object' || current === null) continue;
-		if (depth > limit) return limit + 1;
-		if (depth > deepest) deepest = depth;
-		for (const child of Object.values(current)) {
-			if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
-		}
-	}
-	return deepest;
-}
+export const TOO_DEEP = `the body is nested more than ${MAX_JSON_DEPTH} levels deep; a Knolyx event is 3`;
 
 /** The charset a Content-Type header declares (lower case), or undefined when it declares none. */
 export function charsetOf(contentType: unknown): string | undefined {

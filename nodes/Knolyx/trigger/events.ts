@@ -6,6 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { isRecord } from '../helpers/objects';
+import { JsonTooDeepError, parseJson } from '../helpers/json';
+import { TOO_DEEP } from './body';
 
 type KnownEventType =
 	| 'COURSE_STARTED'
@@ -110,9 +112,12 @@ export function parseEnvelope(body: unknown): EnvelopeResult {
 	let value = body;
 	if (typeof value === 'string' || Buffer.isBuffer(value)) {
 		try {
-			value = JSON.parse(value.toString()) as unknown;
-		} catch {
-			return { ok: false, reason: 'The body is not JSON' };
+			value = parseJson(value.toString());
+		} catch (error) {
+			return {
+				ok: false,
+				reason: error instanceof JsonTooDeepError ? TOO_DEEP : 'The body is not JSON',
+			};
 		}
 	}
 	if (!isRecord(value)) return { ok: false, reason: 'The body must be a JSON object' };

@@ -6,7 +6,8 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { decodeBody, MAX_BODY_DEPTH, nestingDepth } from './body';
+import { MAX_JSON_DEPTH, nestingDepth } from '../helpers/json';
+import { decodeBody, TOO_DEEP } from './body';
 import { deliveryWebhookUrl, kindOf, scopeOf } from './context';
 import { DEFAULT_DEDUPE_WINDOW, DEFAULT_LIMITS, openDedupe } from './dedupe';
 import {
@@ -136,18 +137,16 @@ function refuse(ctx: IWebhookFunctions, reason: string): Step<never> {
 
 /**
  * 2. What was sent: a JSON envelope {id, type, data}, in the charset its Content-Type
- * declares, no deeper than MAX_BODY_DEPTH (the envelope counts as one level).
+ * declares, no deeper than MAX_JSON_DEPTH (the envelope counts as one level; a body n8n left
+ * as text is refused by the reader before anything deeper is built).
  */
 async function parse(ctx: IWebhookFunctions): Promise<Step<KnolyxEnvelope>> {
 	const body = await bodyOf(ctx);
 	if (!body.ok) return body;
 	const parsed = parseEnvelope(body.value);
 	if (!parsed.ok) return refuse(ctx, parsed.reason);
-	if (1 + nestingDepth(parsed.envelope.data, MAX_BODY_DEPTH - 1) > MAX_BODY_DEPTH) {
-		return refuse(
-			ctx,
-			`the body is nested more than ${MAX_BODY_DEPTH} levels deep; a Knolyx event is 3`,
-		);
+	if (1 + nestingDepth(parsed.envelope.data, MAX_JSON_DEPTH - 1) > MAX_JSON_DEPTH) {
+		return refuse(ctx, TOO_DEEP);
 	}
 	return { ok: true, value: parsed.envelope };
 }

@@ -2,7 +2,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { KnolyxClient } from '../../transport';
 import { asNodeError, outcomeUnknown, readRules, saveRules } from '../../transport';
-import { parseLossless, plainCopy } from '../../helpers/json';
+import { plainCopy, readJsonParameter } from '../../helpers/json';
 import type { Rule } from '../../helpers/rules';
 import { asRuleList } from '../../helpers/rules';
 import { invalid, requireId } from '../../helpers/validation';
@@ -57,22 +57,11 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = 
 	]),
 	prepare(itemIndex) {
 		const courseId = requireId(this, itemIndex, 'courseId', 'Course');
-		let value = this.getNodeParameter('rules', itemIndex, '[]') as unknown;
-		if (typeof value === 'string') {
-			try {
-				value = parseLossless(value);
-			} catch (error) {
-				throw invalid(
-					this,
-					itemIndex,
-					'Rules (JSON)',
-					`is not valid JSON: ${(error as Error).message}`,
-				);
-			}
-		}
+		const read = readJsonParameter(this.getNodeParameter('rules', itemIndex, '[]'));
+		if (!read.ok) throw invalid(this, itemIndex, 'Rules (JSON)', read.problem);
 		let rules: Rule[];
 		try {
-			rules = asRuleList(value);
+			rules = asRuleList(read.value);
 		} catch {
 			throw invalid(
 				this,

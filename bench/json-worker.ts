@@ -1,0 +1,101 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
+/**
+ * The JSON row's measurements (rows/json.ts), in a process of their own started with
+ * --expose-gc: for each pattern and size, the node's reader (parseLossless) and JSON.parse on the
+ * same text, interleaved round by round (A B, B A, …) after a full GC each, and the medians; for
+ * a text both read, also stringifyLossless beside JSON.stringify. The job comes as argv[2]; the
+ * results go to the runner (lib.ts runJob).
+ */
+import { parseLossless, stringifyLossless } from '../nodes/Knolyx/helpers/json';
+import { JSON_PATTERNS } from './json-patterns';
+import { median } from './lib';
+
+export interface JsonJob {
+	sizesMiB: number[];
+	/** Rounds at each size (the same index as sizesMiB). */
+	rounds: number[];
+}
+
+export interface JsonMeasure {
+	pattern: string;
+	valid: boolean;
+	sizeMiB: number;
+	/** Median milliseconds of parseLossless (read, or refused). */
+	readerMs: number;
+	/** What the reader did: "read", or the start of its error. */
+	outcome: string;
+	/** Median milliseconds of JSON.parse on the same text (valid patterns only). */
+	jsonParseMs?: number;
+	/** Median milliseconds of stringifyLossless / JSON.stringify of what each read. */
+	writeMs?: number;
+	jsonStringifyMs?: number;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+function timed(run: () => unknown): number {
+	gc();
+	const started = process.hrtime.bigint();
+	run();
+	return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+function outcomeOf(text: string): { outcome: string; value?: unknown } {
+	try {
+		return { outcome: 'read', value: parseLossless(text) };
+	} catch (error) {
+		return { outcome: (error as Error).message.slice(0, 60) };
+	}
+}
+
+function measurePattern(
+	pattern: (typeof JSON_PATTERNS)[number],
+	sizeMiB: number,
+	rounds: number,
+): JsonMeasure {
+	const text = pattern.make(sizeMiB * 1024 * 1024);
+	const { outcome, value } = outcomeOf(text);
+	const reader: number[] = [];
+	const parse: number[] = [];
+	const write: number[] = [];
+	const stringify: number[] = [];
+	const readBoth = pattern.valid && outcome === 'read';
+	const parsed = readBoth ? (JSON.parse(text) as unknown) : undefined;
+	// Write back is compared only where both wrote the same text (JSON.parse reads a number of
+	// a million digits as Infinity, written "null"; the lossless value keeps the digits).
+	const writeBoth = readBoth && stringifyLossless(value) === JSON.stringify(parsed);
+	for (let round = 0; round < rounds; round++) {
+		const steps: Array<() => void> = [
+			() => reader.push(timed(() => outcomeOf(text))),
+			...(readBoth ? [() => parse.push(timed(() => JSON.parse(text)))] : []),
+		];
+		const writes: Array<() => void> = writeBoth
+			? [
+					() => write.push(timed(() => stringifyLossless(value))),
+					() => stringify.push(timed(() => JSON.stringify(parsed))),
+				]
+			: [];
+		for (const list of [steps, writes]) {
+			if (round % 2) list.reverse();
+			for (const step of list) step();
+		}
+	}
+	return {
+		pattern: pattern.name,
+		valid: pattern.valid,
+		sizeMiB,
+		readerMs: median(reader),
+		outcome,
+		...(readBoth ? { jsonParseMs: median(parse) } : {}),
+		...(writeBoth ? { writeMs: median(write), jsonStringifyMs: median(stringify) } : {}),
+	};
+}
+
+const job = JSON.parse(process.argv[2]) as JsonJob;
+const results: JsonMeasure[] = [];
+for (const pattern of JSON_PATTERNS) {
+	for (const [i, sizeMiB] of job.sizesMiB.entries()) {
+		results.push(measurePattern(pattern, sizeMiB, job.rounds[i]));
+	}
+}
+process.send?.({ results }, () => process.exit(0));

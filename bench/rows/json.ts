@@ -1,0 +1,139 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
+/**
+ * Row 10. The JSON reader (helpers/json.ts) on worst-case inputs at 1, 4 and 16 MiB, beside
+ * JSON.parse on the same text (issue 30): time per MiB, the ratio, and how the time per MiB grows
+ * with the size (a reader linear in its input keeps it flat; a quadratic one multiplies it by 16).
+ * Measured in a process of its own (json-worker.ts); no sandbox.
+ */
+import { loadavg } from 'node:os';
+
+import { log, QUICK } from '../config';
+import type { JsonMeasure } from '../json-worker';
+import { round, runJob } from '../lib';
+import { goal, notes, ratio, sections, table } from '../report';
+
+const BENCH = '10 JSON reader';
+const SIZES = QUICK ? [1] : [1, 4, 16];
+const ROUNDS = QUICK ? [1] : [5, 3, 3];
+
+const perMiB = (ms: number, size: number) => `${round(ms / size, 1)} ms`;
+
+export async function benchJson(): Promise<void> {
+	log(`10. JSON reader, sizes ${SIZES.join(', ')} MiB`);
+	const startLoad = round(loadavg()[0], 1);
+	const job = await runJob<{ results?: JsonMeasure[]; error?: string }>(
+		{ sizesMiB: SIZES, rounds: ROUNDS },
+		40 * 60_000,
+		'json-worker.ts',
+	);
+	const endLoad = round(loadavg()[0], 1);
+	if (!job.results) {
+		notes.push(`Row 10 (JSON reader) was not measured: ${job.error ?? 'no result'}.`);
+		return;
+	}
+	const results = job.results;
+	const rows = results.map((m) => [
+		m.pattern,
+		`${m.sizeMiB} MiB`,
+		perMiB(m.readerMs, m.sizeMiB),
+		m.jsonParseMs === undefined ? '–' : perMiB(m.jsonParseMs, m.sizeMiB),
+		m.jsonParseMs === undefined ? '–' : ratio(m.readerMs / m.jsonParseMs),
+		m.writeMs === undefined || m.jsonStringifyMs === undefined
+			? '–'
+			: ratio(m.writeMs / m.jsonStringifyMs),
+		m.outcome,
+	]);
+	const compared = results.filter((m) => m.jsonParseMs !== undefined);
+	const worst = compared.reduce<JsonMeasure | undefined>(
+		(w, m) => (!w || m.readerMs / m.jsonParseMs! > w.readerMs / w.jsonParseMs! ? m : w),
+		undefined,
+	);
+	const largest = SIZES[SIZES.length - 1];
+	const growth = results
+		.filter((m) => m.sizeMiB === largest && largest > SIZES[0])
+		.map((m) => {
+			const first = results.find((f) => f.pattern === m.pattern && f.sizeMiB === SIZES[0])!;
+			const of = (ms: number | undefined, firstMs: number | undefined) =>
+				ms === undefined || firstMs === undefined ? undefined : ms / largest / (firstMs / SIZES[0]);
+			return {
+				pattern: m.pattern,
+				reader: of(m.readerMs, first.readerMs)!,
+				jsonParse: of(m.jsonParseMs, first.jsonParseMs),
+			};
+		});
+	const steepest = growth.reduce<(typeof growth)[number] | undefined>(
+		(w, g) => (!w || g.reader > w.reader ? g : w),
+		undefined,
+	);
+	const worstWrite = results
+		.filter((m) => m.writeMs !== undefined)
+		.reduce<
+			JsonMeasure | undefined
+		>((w, m) => (!w || m.writeMs! / m.jsonStringifyMs! > w.writeMs! / w.jsonStringifyMs! ? m : w), undefined);
+	log(
+		`  worst ratio ${worst ? ratio(worst.readerMs / worst.jsonParseMs!) : '–'}, steepest growth ${steepest ? ratio(steepest.reader) : '–'}`,
+	);
+	sections.push(
+		[
+			`### 10. JSON reader: worst-case inputs at ${SIZES.join(', ')} MiB, the node's reader beside JSON.parse on the same text`,
+			'',
+			`The node's reader is \`parseLossless\` (helpers/json.ts: one pass that counts nesting and finds long integers, then JSON.parse), the one every JSON answer, JSON parameter and trigger body goes through. Medians of ${ROUNDS.join(' / ')} rounds at ${SIZES.join(' / ')} MiB, the reader and JSON.parse interleaved, a full GC before each; "–" where JSON.parse cannot read the text (it is not JSON, or the reader refuses it). Write back = \`stringifyLossless\` ÷ \`JSON.stringify\` of what each read. Load average (1 min) during the row: ${startLoad} at its start, ${endLoad} at its end, on 2 cores shared with other work: only the ratios of this run count.`,
+			'',
+			table(
+				[
+					'input',
+					'size',
+					'reader per MiB',
+					'JSON.parse per MiB',
+					'reader ÷ JSON.parse',
+					'write back ÷ JSON.stringify',
+					'reader',
+				],
+				rows,
+			),
+			'',
+			...(growth.length
+				? [
+						`Time per MiB at ${largest} MiB ÷ at ${SIZES[0]} MiB (flat = linear; a quadratic reader: ${largest / SIZES[0]}×): ${growth
+							.map(
+								(g) =>
+									`${g.pattern} ${ratio(g.reader)}${g.jsonParse === undefined ? '' : ` (JSON.parse ${ratio(g.jsonParse)})`}`,
+							)
+							.join('; ')}.`,
+					]
+				: []),
+		].join('\n'),
+	);
+	if (worst) {
+		const value = worst.readerMs / worst.jsonParseMs!;
+		goal(
+			BENCH,
+			'worst reader ÷ JSON.parse on the same text (JSON inputs, every size)',
+			`${ratio(value)} (${worst.pattern}, ${worst.sizeMiB} MiB)`,
+			'≤ 3×',
+			value <= 3,
+			() =>
+				`Every integer of that input is longer than a number holds, so each becomes a marked string (a slice, a check, an escaped mark for JSON.parse to decode); real answers hold a few such ids. Would close it: marking without rebuilding the text (JSON.parse with source access, Node 21+).`,
+		);
+	}
+	if (steepest) {
+		goal(
+			BENCH,
+			`steepest growth of the reader's time per MiB, ${SIZES[0]} → ${largest} MiB`,
+			`${ratio(steepest.reader)} (${steepest.pattern}${steepest.jsonParse === undefined ? '' : `; JSON.parse on it ${ratio(steepest.jsonParse)}`})`,
+			`linear: ≤ 2× (quadratic: ${largest / SIZES[0]}×)`,
+			steepest.reader <= 2,
+			() =>
+				"The time per MiB grows with the garbage collector's work on the larger heap (JSON.parse grows on the same inputs); a backtracking or quadratic reader would grow 16×.",
+		);
+	}
+	if (worstWrite) {
+		goal(
+			BENCH,
+			'worst write back: stringifyLossless ÷ JSON.stringify',
+			`${ratio(worstWrite.writeMs! / worstWrite.jsonStringifyMs!)} (${worstWrite.pattern}, ${worstWrite.sizeMiB} MiB)`,
+			'linear (no goal on the ratio)',
+			undefined,
+		);
+	}
+}

@@ -1,0 +1,287 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
+/**
+ * helpers/json.ts: the node's one JSON reader. Linear in its input whatever the input (timed in a
+ * worker thread that is stopped at the bound, so a reader that backtracks fails the test instead
+ * of holding it for hours), the same values as JSON.parse on random documents, integers above
+ * 2^53 exact there and back, no deeper than MAX_JSON_DEPTH, and invalid text refused with
+ * JSON.parse's own message.
+ */
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import fc from 'fast-check';
+
+import {
+	idText,
+	JsonTooDeepError,
+	MAX_JSON_DEPTH,
+	nestingDepth,
+	parseJson,
+	parseLossless,
+	plainCopy,
+	readJsonParameter,
+	stringifyLossless,
+} from '../../nodes/Knolyx/helpers/json';
+import { JSON_PATTERNS } from '../../bench/json-patterns';
+
+const MODULE = join(__dirname, '../../nodes/Knolyx/helpers/json.ts');
+const MiB = 1024 * 1024;
+
+/**
+ * Reads every pattern at `size` in a worker thread (the module as the node has it, through
+ * ts-node): each read's milliseconds, or `undefined` for the reads not finished when the worker
+ * was stopped after `boundMs` in all.
+ */
+async function timeInWorker(size: number, boundMs: number): Promise<Record<string, number>> {
+	const source = `
+		const { parentPort, workerData } = require('node:worker_threads');
+		require('ts-node').register({ transpileOnly: true, compilerOptions: { module: 'commonjs', moduleResolution: 'node' } });
+		const { parseLossless, stringifyLossless } = require(workerData.module);
+		const patterns = new Map(workerData.patterns);
+		for (const [name, text] of patterns) {
+			const started = performance.now();
+			let value;
+			try { value = parseLossless(text); } catch {}
+			if (value !== undefined) stringifyLossless(value);
+			parentPort.postMessage([name, performance.now() - started]);
+		}
+	`;
+	const patterns = JSON_PATTERNS.map(({ name, make }) => [name, make(size)]);
+	const times: Record<string, number> = {};
+	const worker = new Worker(source, { eval: true, workerData: { module: MODULE, patterns } });
+	await new Promise<void>((resolve, reject) => {
+		const timer = setTimeout(() => void worker.terminate().then(() => resolve()), boundMs);
+		worker.on('message', ([name, ms]: [string, number]) => {
+			times[name] = ms;
+			if (Object.keys(times).length === patterns.length) {
+				clearTimeout(timer);
+				void worker.terminate().then(() => resolve());
+			}
+		});
+		worker.on('error', (error) => {
+			clearTimeout(timer);
+			reject(error);
+		});
+	});
+	return times;
+}
+
+describe('time linear in the input', () => {
+	// A guard against a reader that backtracks or is quadratic, not a speed target (those are in
+	// bench/, row json): 4 MiB of each pattern read within 30 s on a loaded machine (about 5 s at
+	// worst, nesting, where JSON.parse itself takes most), where "\ repeated 80 KB took 5 s and a
+	// quadratic reader would take hours at 4 MiB.
+	it('reads (and writes back) 4 MiB of each worst-case pattern within a generous bound', async () => {
+		const times = await timeInWorker(4 * MiB, 150_000);
+		const slow = JSON_PATTERNS.map(({ name }) => name).filter((name) => !(times[name] < 30_000));
+		expect(
+			slow.map(
+				(name) =>
+					`${name}: ${times[name] === undefined ? 'not finished' : `${Math.round(times[name])} ms`}`,
+			),
+		).toEqual([]);
+	}, 200_000);
+});
+
+/** JSON.parse's message for `text`, or undefined when it reads it. */
+function parseError(text: string): string | undefined {
+	try {
+		JSON.parse(text);
+		return undefined;
+	} catch (error) {
+		return (error as Error).message;
+	}
+}
+
+/** A JSON value whose integers may be long (bigint), for documents JSON.stringify cannot write. */
+type Doc = null | boolean | number | string | bigint | Doc[] | { [key: string]: Doc };
+
+const docArbitrary: fc.Arbitrary<Doc> = fc.letrec<{ doc: Doc }>((tie) => ({
+	doc: fc.oneof(
+		{ depthSize: 'small', maxDepth: 6 },
+		fc.constant(null),
+		fc.boolean(),
+		fc.double({ noNaN: true, noDefaultInfinity: true }),
+		fc.integer(),
+		fc.string({ unit: 'binary' }),
+		fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }),
+		fc.constantFrom(9007199254740993n, 12345678901234567890n, -9223372036854775808n, 2n ** 54n),
+		fc.array(tie('doc'), { maxLength: 5 }),
+		fc.dictionary(fc.string({ unit: 'binary' }), tie('doc'), { maxKeys: 5 }),
+	) as fc.Arbitrary<Doc>,
+})).doc;
+
+/** JSON text of a document, long integers written as their digits, with optional whitespace. */
+function write(doc: Doc, space: string): string {
+	if (typeof doc === 'bigint') return doc.toString();
+	if (Array.isArray(doc)) return `[${space}${doc.map((d) => write(d, space)).join(`,${space}`)}]`;
+	if (doc !== null && typeof doc === 'object') {
+		const members = Object.entries(doc).map(
+			([key, value]) => `${JSON.stringify(key)}${space}:${space}${write(value, space)}`,
+		);
+		return `{${space}${members.join(`,${space}`)}${space}}`;
+	}
+	return JSON.stringify(doc);
+}
+
+/** What parseLossless must give for a document, as plainCopy shows it (long integers as their digits). */
+function expected(doc: Doc): unknown {
+	if (typeof doc === 'bigint') {
+		const digits = doc.toString();
+		return String(Number(digits)) === digits ? Number(digits) : digits;
+	}
+	if (Array.isArray(doc)) return doc.map(expected);
+	if (doc !== null && typeof doc === 'object') {
+		return Object.fromEntries(Object.entries(doc).map(([key, value]) => [key, expected(value)]));
+	}
+	// JSON.stringify writes -0 as 0.
+	return Object.is(doc, -0) ? 0 : doc;
+}
+
+describe('the same values as JSON.parse', () => {
+	it('on random valid documents (fast-check fc.json)', () => {
+		fc.assert(
+			fc.property(fc.json({ maxDepth: 8 }), (text) => {
+				expect(parseJson(text)).toEqual(JSON.parse(text));
+				expect(parseLossless(text)).toEqual(JSON.parse(text));
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
+	it('on random documents with long integers: exact digits, there and back', () => {
+		fc.assert(
+			fc.property(docArbitrary, fc.constantFrom('', ' ', '\n\t'), (doc, space) => {
+				const text = write(doc, space);
+				const read = parseLossless(text);
+				expect(plainCopy(read)).toEqual(expected(doc));
+				// Written back: the same document, long integers with the same digits.
+				expect(stringifyLossless(read)).toBe(write(doc, ''));
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
+	it('refuses random invalid text with JSON.parse message (cut, or a character dropped)', () => {
+		fc.assert(
+			fc.property(docArbitrary, fc.nat(), fc.boolean(), (doc, at, cut) => {
+				const whole = write(doc, '');
+				const index = at % (whole.length + 1);
+				const text = cut ? whole.slice(0, index) : whole.slice(0, index) + whole.slice(index + 1);
+				const message = parseError(text);
+				fc.pre(message !== undefined);
+				expect(() => parseLossless(text)).toThrow(message);
+				expect(() => parseJson(text)).toThrow(message);
+			}),
+			{ numRuns: 500 },
+		);
+	});
+});
+
+describe('long integers', () => {
+	it.each([
+		['9007199254740993', '9007199254740993'],
+		['-9223372036854775808', '-9223372036854775808'],
+		['12345678901234567890123456789', '12345678901234567890123456789'],
+	])('%s is kept exactly, and written back as the same digits', (literal, digits) => {
+		const text = `{"id":${literal},"ids":[1, ${literal} ,2],"n":{"deep":${literal}}}`;
+		const read = parseLossless(text) as { id: unknown; ids: unknown[]; n: { deep: unknown } };
+		expect(idText(read.id)).toBe(digits);
+		expect(plainCopy(read)).toEqual({ id: digits, ids: [1, digits, 2], n: { deep: digits } });
+		expect(stringifyLossless(read)).toBe(text.replace(/ /g, ''));
+	});
+
+	it.each([
+		[
+			'a number a double holds exactly (2^53, 2^54, 1e16)',
+			'[9007199254740992,18014398509481984,10000000000000000]',
+		],
+		[
+			'fractions and exponents',
+			'[1.12345678901234567890,1e12345678901234567890,-0.5e-300,12345678901234567890e2]',
+		],
+		['a long literal inside a string', '["12345678901234567890","a\\"12345678901234567890"]'],
+		['-0', '[-0]'],
+	])('%s: as JSON.parse reads it', (_what, text) => {
+		expect(parseLossless(text)).toEqual(JSON.parse(text));
+	});
+
+	it.each([
+		['a leading zero', '[012345678901234567890]'],
+		['a long literal as a key', '{12345678901234567890:1}'],
+		['a long literal after a key', '{"a" 12345678901234567890}'],
+		['a long literal followed by a letter', '[12345678901234567890x]'],
+	])('%s is refused, as JSON.parse refuses it', (_what, text) => {
+		expect(() => JSON.parse(text)).toThrow(SyntaxError);
+		expect(() => parseLossless(text)).toThrow(SyntaxError);
+	});
+
+	it('in text with characters beyond ASCII (two bytes a character while marking)', () => {
+		const text = '{"name":"Zoë ✓ 𝄞","id":12345678901234567891,"t":"ß"}';
+		const read = parseLossless(text) as { name: string; id: unknown; t: string };
+		expect(read.name).toBe('Zoë ✓ 𝄞');
+		expect(idText(read.id)).toBe('12345678901234567891');
+		expect(stringifyLossless(read)).toBe(text);
+	});
+
+	it('a string that looks like a marked literal is written as the string it is', () => {
+		const marked = parseLossless('[12345678901234567890]') as string[];
+		const value = {
+			key: marked[0],
+			[marked[0]]: 1,
+			quoted: `"${marked[0]}`,
+			tail: `${marked[0]}x`,
+		};
+		expect(JSON.parse(stringifyLossless(value))).toEqual({
+			key: Number('12345678901234567890'),
+			[marked[0]]: 1,
+			quoted: `"${marked[0]}`,
+			tail: `${marked[0]}x`,
+		});
+		expect(stringifyLossless(value)).toMatch(/^\{"key":12345678901234567890,/);
+	});
+});
+
+describe(`no deeper than ${MAX_JSON_DEPTH} levels`, () => {
+	const list = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+
+	it('32 levels are read; 33 are refused where the 33rd opens, nothing built', () => {
+		expect(nestingDepth(parseLossless(list(32)))).toBe(32);
+		expect(nestingDepth(parseJson(list(32)))).toBe(32);
+		for (const parse of [parseLossless, parseJson]) {
+			let error: unknown;
+			try {
+				parse(`{"a":${list(32)}}`);
+			} catch (caught) {
+				error = caught;
+			}
+			expect(error).toBeInstanceOf(JsonTooDeepError);
+			expect((error as Error).message).toBe(
+				'it is nested more than 32 levels deep (at position 36)',
+			);
+		}
+	});
+
+	it('brackets inside strings do not count', () => {
+		const text = `["${'['.repeat(100)}", "\\"${'{'.repeat(100)}"]`;
+		expect(parseLossless(text)).toEqual(JSON.parse(text));
+	});
+
+	it('a JSON parameter: text parsed losslessly, a value checked as given', () => {
+		expect(readJsonParameter('[{"id":9007199254740993}]')).toEqual({
+			ok: true,
+			value: [{ id: '\u0000long:9007199254740993' }],
+		});
+		expect(readJsonParameter(list(33))).toEqual({
+			ok: false,
+			problem: 'is nested more than 32 levels deep (at position 32)',
+		});
+		expect(readJsonParameter(JSON.parse(list(33)))).toEqual({
+			ok: false,
+			problem: 'is nested more than 32 levels deep',
+		});
+		expect(readJsonParameter('[1,]')).toEqual({
+			ok: false,
+			problem: `is not valid JSON: ${parseError('[1,]')}`,
+		});
+	});
+});
