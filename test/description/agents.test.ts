@@ -14,9 +14,11 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { AGENT_SWITCH_NAMES, consentsNeeded } from '../../nodes/Knolyx/actions/agent-safety';
-import type { Effect } from '../../nodes/Knolyx/actions/effects';
+import { defineResource } from '../../nodes/Knolyx/actions/common';
+import type { AgentDeclaration, Effect } from '../../nodes/Knolyx/actions/effects';
 import { EFFECTS } from '../../nodes/Knolyx/actions/effects';
 import { resources } from '../../nodes/Knolyx/actions/operations';
+import type { KnolyxOperation } from '../../nodes/Knolyx/actions/types';
 import { expectedSwitches, KnolyxTool } from '../action/agent-tool';
 
 const node = new Knolyx();
@@ -80,6 +82,34 @@ describe('every operation declares what it can do', () => {
 		expect(Object.fromEntries(Object.entries(resources).map(([key, r]) => [key, r.name]))).toEqual(
 			Object.fromEntries(list.map((option) => [option.value, option.name])),
 		);
+	});
+});
+
+describe('the type asks for the declaration (npm run typecheck fails on each line marked)', () => {
+	test('no operation without its effects; no guarded effect without its risk and way out', () => {
+		const base = {
+			option: { name: 'Example', description: 'An example. Needs COURSE_GET.', action: 'Example' },
+			description: [],
+			prepare: () => ({}),
+			execute: async () => ({}),
+		};
+		// @ts-expect-error an operation must declare what it can do
+		const undeclared: KnolyxOperation = base;
+		// @ts-expect-error a resource takes no operation without its declaration
+		const resource = defineResource('example', 'Example', 'get', { get: base });
+		// @ts-expect-error an effect that needs consent must say what it risks and what to use instead
+		const unexplained: AgentDeclaration = { effects: ['delete'] };
+		// @ts-expect-error at least one effect
+		const empty: AgentDeclaration = { effects: [] };
+		// @ts-expect-error only the effects of actions/effects.ts
+		const unknown: AgentDeclaration = { effects: ['sendsEmail'] };
+		const declared: KnolyxOperation = { ...base, agent: { effects: ['readOnly'] } };
+		const guarded: AgentDeclaration = {
+			effects: ['delete', 'grantAccess'],
+			risk: 'deletes and grants',
+			instead: 'ask a person',
+		};
+		expect([undeclared, resource, unexplained, empty, unknown, declared, guarded]).toHaveLength(7);
 	});
 });
 
