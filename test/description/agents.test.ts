@@ -13,7 +13,11 @@ import type { INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
-import { AGENT_SWITCH_NAMES, consentsNeeded } from '../../nodes/Knolyx/actions/agent-safety';
+import {
+	AGENT_SWITCH_NAMES,
+	consentsNeeded,
+	displayConditions,
+} from '../../nodes/Knolyx/actions/agent-safety';
 import { defineResource } from '../../nodes/Knolyx/actions/common';
 import type { AgentDeclaration, Effect } from '../../nodes/Knolyx/actions/effects';
 import { EFFECTS } from '../../nodes/Knolyx/actions/effects';
@@ -127,6 +131,38 @@ function shown(name: string, resource: string, operation: string, asTool: boolea
 }
 
 describe('the switches', () => {
+	test('a condition on resource and operation that would admit an operation without the need is split per resource', () => {
+		const all: Array<[string, string]> = [
+			['rule', 'delete'],
+			['rule', 'create'],
+			['webhook', 'create'],
+			['webhook', 'delete'],
+		];
+		// Both deletes: one condition admits exactly them.
+		expect(
+			displayConditions(
+				[
+					['rule', 'delete'],
+					['webhook', 'delete'],
+				],
+				all,
+			),
+		).toEqual([{ resource: ['rule', 'webhook'], operation: ['delete'] }]);
+		// Rule → Delete and Webhook → Create: one condition would admit Webhook → Delete too.
+		expect(
+			displayConditions(
+				[
+					['rule', 'delete'],
+					['webhook', 'create'],
+				],
+				all,
+			),
+		).toEqual([
+			{ resource: ['rule'], operation: ['delete'] },
+			{ resource: ['webhook'], operation: ['create'] },
+		]);
+	});
+
 	test('are one per effect that needs consent, boolean, off by default, never an expression', () => {
 		expect([...new Set(SWITCHES.map((p) => p.name))]).toEqual(AGENT_SWITCH_NAMES);
 		expect(AGENT_SWITCH_NAMES).toEqual([

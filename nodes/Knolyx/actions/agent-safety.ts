@@ -24,30 +24,32 @@ export const AGENT_SWITCH_NAMES: string[] = CONSENTS.map(({ consent }) => consen
 
 /** The switches an operation needs before an agent may run it, in the order of CONSENTS; none for an unknown one. */
 export function consentsNeeded(resource: string, operation: string): Consent[] {
-	const declared = resources[resource]?.operations[operation]?.agent.effects ?? [];
+	const declared = resources[resource]?.operations[operation]?.agent?.effects ?? [];
 	return CONSENTS.filter(({ effect }) => (declared as readonly Effect[]).includes(effect)).map(
 		({ consent }) => consent,
 	);
 }
 
+type Pair = [resource: string, operation: string];
+
 /** Every operation of the node, as [resource, operation]. */
-const OPERATIONS: Array<[string, string]> = Object.entries(resources).flatMap(
-	([resource, { operations }]) =>
-		Object.keys(operations).map((operation): [string, string] => [resource, operation]),
+const OPERATIONS: Pair[] = Object.entries(resources).flatMap(([resource, { operations }]) =>
+	Object.keys(operations).map((operation): Pair => [resource, operation]),
 );
 
 /**
- * Where a switch is shown: on the operations that need it, and on no other. One condition on
- * resource and operation when every pair it admits that exists needs the switch; otherwise one
- * condition per resource (the same parameter name, so the value is one).
+ * Where a switch is shown: on the operations `needs` (of all the node's operations `all`), and
+ * on no other. One condition on resource and operation when every pair it admits that exists
+ * needs the switch; otherwise one condition per resource (the same parameter name, so the
+ * value is one).
  */
-function whereNeeded(consent: Consent): Array<{ resource: string[]; operation: string[] }> {
-	const needs = OPERATIONS.filter(([resource, operation]) =>
-		consentsNeeded(resource, operation).includes(consent),
-	);
+export function displayConditions(
+	needs: Pair[],
+	all: Pair[],
+): Array<{ resource: string[]; operation: string[] }> {
 	const resourcesOf = [...new Set(needs.map(([resource]) => resource))];
 	const operationsOf = [...new Set(needs.map(([, operation]) => operation))];
-	const exact = OPERATIONS.every(
+	const exact = all.every(
 		([resource, operation]) =>
 			!(resourcesOf.includes(resource) && operationsOf.includes(operation)) ||
 			needs.some(([r, o]) => r === resource && o === operation),
@@ -65,7 +67,12 @@ function whereNeeded(consent: Consent): Array<{ resource: string[]; operation: s
  * and never filled by an expression (so never by `$fromAI`).
  */
 export const agentSafetyProperties: INodeProperties[] = CONSENTS.flatMap(({ consent }) =>
-	whereNeeded(consent).map(
+	displayConditions(
+		OPERATIONS.filter(([resource, operation]) =>
+			consentsNeeded(resource, operation).includes(consent),
+		),
+		OPERATIONS,
+	).map(
 		(shown): INodeProperties => ({
 			displayName: consent.displayName,
 			name: consent.name,
