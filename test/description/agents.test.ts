@@ -188,6 +188,21 @@ describe('the switches', () => {
 	);
 });
 
+/** An operation's effects as the tables list them: those that need consent first, each in the order of EFFECTS. */
+const tableEffects = (resource: string, operation: string): Effect[] =>
+	(Object.keys(EFFECTS) as Effect[])
+		.filter((e) => effectsOf(resource, operation).includes(e))
+		.sort((a, b) => Number(!EFFECTS[a].consent) - Number(!EFFECTS[b].consent));
+
+const labelsOf = (effects: Effect[]): string => effects.map((e) => EFFECTS[e].label).join(', ');
+
+/** The switches' names, in italics, of the effects that need one. */
+const switchesOf = (effects: Effect[]): string[] =>
+	effects.flatMap((e) => {
+		const consent = EFFECTS[e].consent as { displayName: string } | null;
+		return consent ? [`*${consent.displayName}*`] : [];
+	});
+
 /** The README's AI agents table, from the declaration: one row per set of effects. */
 function agentsTable(): string[] {
 	const resourceOrder = Object.keys(resources).sort((a, b) =>
@@ -200,28 +215,19 @@ function agentsTable(): string[] {
 			a.option.name.localeCompare(b.option.name),
 		);
 		for (const [operation, { option }] of byName) {
-			// The effects that need consent first, each in the order of EFFECTS.
-			const effects = (Object.keys(EFFECTS) as Effect[])
-				.filter((e) => effectsOf(resource, operation).includes(e))
-				.sort((a, b) => Number(!EFFECTS[a].consent) - Number(!EFFECTS[b].consent));
+			const effects = tableEffects(resource, operation);
 			const key = effects.join(',');
 			const row = rows.get(key) ?? { effects, operations: new Map() };
 			rows.set(key, row);
 			row.operations.set(name, [...(row.operations.get(name) ?? []), option.name]);
 		}
 	}
-	const switchesOf = (effects: Effect[]) =>
-		effects.flatMap((e) => {
-			const consent = EFFECTS[e].consent as { displayName: string } | null;
-			return consent ? [`*${consent.displayName}*`] : [];
-		});
 	return [...rows.values()]
 		.sort((a, b) => switchesOf(a.effects).length - switchesOf(b.effects).length)
 		.map(({ effects, operations }) => {
 			const names = [...operations].map(([r, ops]) => `${r} → ${ops.join(', ')}`).join('; ');
-			const labels = effects.map((e) => EFFECTS[e].label).join(', ');
 			const switches = switchesOf(effects);
-			return `| ${names} | ${labels} | ${switches.length ? switches.join(' and ') : 'none (runs unattended)'} |`;
+			return `| ${names} | ${labelsOf(effects)} | ${switches.length ? switches.join(' and ') : 'none (runs unattended)'} |`;
 		});
 }
 
@@ -233,4 +239,45 @@ test("README's AI agents table is the declaration's", () => {
 		.split('\n')
 		.filter((line) => line.startsWith('| ') && !line.startsWith('| Operations |'));
 	expect(table).toEqual(agentsTable());
+});
+
+test("docs/agents.md's table of operations gives each operation its declared effects and switches", () => {
+	const doc = readFileSync(`${__dirname}/../../docs/agents.md`, 'utf8');
+	const section = doc.slice(doc.indexOf('| Resource | Operation | Effects |'));
+	const rows = section
+		.slice(0, section.indexOf('\n\n'))
+		.split('\n')
+		.slice(2)
+		.map((line) => line.split(' | ').map((cell) => cell.replace(/^\| |\s*\|$/g, '')));
+	const byName = (name: string) => Object.keys(resources).find((r) => resources[r].name === name);
+	const covered: string[] = [];
+	for (const [resourceCell, operationCell, effectsCell, unattended] of rows) {
+		const pairs = resourceCell.split(', ').flatMap((resourceName) => {
+			const resource = byName(resourceName);
+			expect([resourceName, resource]).toEqual([resourceName, expect.any(String)]);
+			return operationCell.split(', ').flatMap((operationName) => {
+				const operation = Object.entries(resources[resource as string].operations).find(
+					([, { option }]) => option.name === operationName,
+				)?.[0];
+				return operation ? [[resource as string, operation] as const] : [];
+			});
+		});
+		expect([resourceCell, operationCell, pairs.length > 0]).toEqual([
+			resourceCell,
+			operationCell,
+			true,
+		]);
+		for (const [resource, operation] of pairs) {
+			const effects = tableEffects(resource, operation);
+			const switches = switchesOf(effects);
+			expect([resource, operation, effectsCell, unattended]).toEqual([
+				resource,
+				operation,
+				labelsOf(effects),
+				switches.length ? `**no**: ${switches.join(' **and** ')}` : 'yes',
+			]);
+			covered.push(`${resource}.${operation}`);
+		}
+	}
+	expect(covered.sort()).toEqual(OPERATIONS.map(([r, o]) => `${r}.${o}`).sort());
 });
