@@ -8,126 +8,33 @@
  * an agent node that calls it through n8n-core (SupplyDataContext, $fromAI arguments), and the
  * same node type in a main chain (how the AI Agent v3 runs tools as engine requests).
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeParameters,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
-import { createNodeTypes, manualWorkflow, runNode, runWorkflow, stepNode } from '../harness';
+import { runNode } from '../harness';
+import { answerText, callAgentTool, TOOL_TYPE } from './agent-tool';
 import { credentialsFor, DEMO, rl, routes, rulesOf, runOk, useSandbox } from './setup';
 
 const ctx = useSandbox();
 
-const TOOL_TYPE = 'n8n-nodes-knolyx.knolyxTool';
-
-/** The tool variant n8n builds from a `usableAsTool` node (n8n's convertNodeToAiTool, the parts that matter here). */
-class KnolyxTool extends Knolyx {
-	constructor() {
-		super();
-		this.description = {
-			...this.description,
-			name: `${this.description.name}Tool`,
-			displayName: `${this.description.displayName} Tool`,
-			inputs: [],
-			outputs: [NodeConnectionTypes.AiTool],
-		} as INodeTypeDescription;
-		delete this.description.usableAsTool;
-	}
-}
-
-interface ToolCall {
-	tool: string;
-	args: IDataObject;
-}
-
-/** Plays the agent: takes the tools on its ai_tool input and calls them with `calls`; one item per call. */
-// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a test stand-in for an agent: it uses tools, it is not one
-class FakeAgent implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Fake Agent',
-		name: 'fakeAgent',
-		group: ['transform'],
-		version: 1,
-		description: 'Test helper: calls its tools',
-		defaults: { name: 'Agent' },
-		inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools' }],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Calls', name: 'calls', type: 'json', default: '[]' }],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		type Tool = { name: string; description: string; invoke(args: IDataObject): Promise<unknown> };
-		const tools = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as Tool[];
-		const calls = JSON.parse(this.getNodeParameter('calls', 0) as string) as ToolCall[];
-		const out: INodeExecutionData[] = [];
-		for (const call of calls) {
-			const tool = tools.find((t) => t.name === call.tool);
-			if (!tool)
-				throw new Error(`no tool ${call.tool}; tools: ${tools.map((t) => t.name).join(', ')}`);
-			try {
-				out.push({
-					json: {
-						tool: call.tool,
-						description: tool.description,
-						result: String(await tool.invoke(call.args)),
-					},
-				});
-			} catch (error) {
-				out.push({
-					json: { tool: call.tool, description: tool.description, error: (error as Error).message },
-				});
-			}
-		}
-		return [out];
-	}
-}
-
-const AGENT_TYPE = 'test.fakeAgent';
-
-/**
- * Manual Trigger → Agent, with one Knolyx tool node (`parameters`, named `toolName`) on the
- * agent's ai_tool input; the agent calls it once per entry of `calls`.
- */
-async function callTool(
+/** The agent's tool call, against this file's sandbox. */
+const callTool = (
 	parameters: INodeParameters,
 	args: IDataObject,
-	{
-		toolName = 'Replace_rules',
-		toolType = TOOL_TYPE,
-	}: { toolName?: string; toolType?: string } = {},
-): Promise<IDataObject> {
-	const agent = manualWorkflow({
-		steps: [
-			{
-				name: 'Agent',
-				type: AGENT_TYPE,
-				parameters: { calls: JSON.stringify([{ tool: toolName, args }]) },
-			},
-		],
+	options?: Parameters<typeof callAgentTool>[3],
+): Promise<IDataObject> => callAgentTool(ctx.sandbox, parameters, args, options);
+
+/** A webhook a person registered (through the node); its id. The request counters start again at zero. */
+async function registerWebhook(): Promise<string> {
+	const [webhook] = await runOk(ctx.sandbox, {
+		resource: 'webhook',
+		operation: 'create',
+		name: 'CRM',
+		url: 'https://crm.example.com/knolyx',
 	});
-	const result = await runWorkflow({
-		nodes: [
-			...agent.nodes,
-			stepNode({ name: toolName, type: toolType, parameters }, 'k', [200, 200]),
-		],
-		connections: {
-			...agent.connections,
-			[toolName]: { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
-		},
-		nodeTypes: createNodeTypes({ [AGENT_TYPE]: new FakeAgent(), [toolType]: new KnolyxTool() }),
-		credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
-		credentialTypes: [new KnolyxApi()],
-	});
-	if (result.error) throw result.error;
-	const [item] = result.output('Agent');
-	return item.json;
+	ctx.sandbox.resetStats();
+	return String(webhook.id);
 }
 
 /** Nothing reached Knolyx: no request at all, and the course's rules are exactly `before`. */
@@ -167,7 +74,7 @@ describe('destructive operations offered to an AI agent', () => {
 			/Use Course Access Rule → Remove Workgroup, which keeps every other rule, or ask a person/,
 		);
 		expect(answer.error).toMatch(
-			/"Allow the Agent to Delete Data" in the n8n node "Replace_rules"/,
+			/switch on "Allow the Agent to Delete Data" and "Allow the Agent to Grant Course Access" in the n8n node "Replace_rules"/,
 		);
 		expectNothingSent(course, before);
 	});
@@ -190,20 +97,14 @@ describe('destructive operations offered to an AI agent', () => {
 		);
 		expect(deleteRule.error).toMatch(/Use Course Access Rule → Remove Workgroup/);
 
-		const webhook = await runOk(ctx.sandbox, {
-			resource: 'webhook',
-			operation: 'create',
-			name: 'CRM',
-			url: 'https://crm.example.com/knolyx',
-		});
-		ctx.sandbox.resetStats();
+		const webhookId = await registerWebhook();
 		const deleteWebhook = await callTool(
 			{
 				resource: 'webhook',
 				operation: 'delete',
 				webhookId: "={{ $fromAI('webhookId', 'The webhook ID', 'string') }}",
 			},
-			{ webhookId: String(webhook[0].id) },
+			{ webhookId },
 			{ toolName: 'Delete_webhook' },
 		);
 		expect(deleteWebhook.error).toMatch(/^Refused: Webhook → Delete deletes a webhook/);
@@ -252,10 +153,13 @@ describe('destructive operations offered to an AI agent', () => {
 		expect(byExpression.error).toMatch(/^Refused:/);
 		expect(routes(ctx.sandbox)).toEqual({});
 
-		const allowed = await callTool(replaceAllParameters({ allowDestructiveToolUse: true }), {
-			courseId: course,
-			rules: JSON.stringify([{ ...before[0], name: 'KEPT_BY_THE_AGENT' }]),
-		});
+		const allowed = await callTool(
+			replaceAllParameters({ allowDestructiveToolUse: true, allowAccessGrantToolUse: true }),
+			{
+				courseId: course,
+				rules: JSON.stringify([{ ...before[0], name: 'KEPT_BY_THE_AGENT' }]),
+			},
+		);
 		expect(allowed.error).toBeUndefined();
 		expect(JSON.parse(String(allowed.result))).toEqual([
 			expect.objectContaining({ courseId: course, ruleCount: 1 }),
@@ -314,7 +218,7 @@ describe('destructive operations offered to an AI agent', () => {
 			[
 				'allowDestructiveToolUse',
 				'Allow the Agent to Delete Data',
-				{ '@tool': [true], resource: ['rule', 'webhook'], operation: ['replaceAll', 'delete'] },
+				{ '@tool': [true], resource: ['rule', 'webhook'], operation: ['delete', 'replaceAll'] },
 			],
 			[
 				'allowDataFlowToolUse',
@@ -324,7 +228,11 @@ describe('destructive operations offered to an AI agent', () => {
 			[
 				'allowAccessGrantToolUse',
 				'Allow the Agent to Grant Course Access',
-				{ '@tool': [true], resource: ['rule'], operation: ['upsert', 'addWorkgroup'] },
+				{
+					'@tool': [true],
+					resource: ['rule'],
+					operation: ['addWorkgroup', 'upsert', 'replaceAll'],
+				},
 			],
 		]);
 		for (const property of switches)
@@ -335,12 +243,79 @@ describe('destructive operations offered to an AI agent', () => {
 const fromAI = (key: string, description: string, type = 'string') =>
 	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
-/**
- * What the agent reads of a refusal: n8n 2.x hands it the error's message and description; n8n-core
- * 1.84 (the floor) returns "Error during node execution: <description>" as the tool's answer.
- * Either way it names the switch; the message itself is checked where the node throws (below).
- */
-const answerText = (answer: IDataObject): string => String(answer.error ?? answer.result);
+/** Every rule of the course kept, every one made PUBLIC: nothing deleted, everyone gets the course. */
+const allPublic = (rules: Array<Record<string, unknown>>): string =>
+	JSON.stringify(rules.map((rule) => ({ ...rule, type: 'PUBLIC' })));
+
+describe('Replace All can delete and grant: it needs both switches (issue 30)', () => {
+	test.each([
+		['only "Allow the Agent to Delete Data"', { allowDestructiveToolUse: true }],
+		['only "Allow the Agent to Grant Course Access"', { allowAccessGrantToolUse: true }],
+	])(
+		'with %s on, an agent that makes every rule PUBLIC is refused; nothing is sent, the rules stay',
+		async (_switch, switches) => {
+			const course = ctx.demo.courses['Intro to n8n'];
+			const before = rulesOf(ctx.sandbox, course);
+			expect(before.some((rule) => rule.type === 'PRIVATE')).toBe(true);
+			const answer = await callTool(replaceAllParameters(switches), {
+				courseId: course,
+				rules: allPublic(before),
+			});
+			expect(answerText(answer)).toMatch(
+				/switch on "Allow the Agent to Delete Data" and "Allow the Agent to Grant Course Access" in the n8n node "Replace_rules"/,
+			);
+			expectNothingSent(course, before);
+		},
+	);
+
+	// The name holds "the switch a person turns on lets the agent run it": scripts/floor.mjs leaves
+	// it out on n8n 1.85, which drops the switches (and knows no $fromAI in a fixed list).
+	test('resource and operation chosen through $fromAI: the switch a person turns on lets the agent run it only for what it covers; the delete switch set for Webhook → Delete does not let the agent run Replace All', async () => {
+		const course = ctx.demo.courses['Intro to n8n'];
+		const before = rulesOf(ctx.sandbox, course);
+		const webhookId = await registerWebhook();
+		// A person built a tool to delete webhooks and consented to deletes, nothing else.
+		const tool: INodeParameters = {
+			resource: fromAI('resource', 'The resource'),
+			operation: fromAI('operation', 'The operation'),
+			webhookId: fromAI('webhookId', 'The webhook ID'),
+			courseId: rl(fromAI('courseId', 'The course ID', 'number')),
+			rules: fromAI('rules', 'The rules'),
+			allowDestructiveToolUse: true,
+		};
+		const replace = await callTool(
+			tool,
+			{
+				resource: 'rule',
+				operation: 'replaceAll',
+				webhookId: '',
+				courseId: course,
+				rules: allPublic(before),
+			},
+			{ toolName: 'Delete_webhook' },
+		);
+		expect(answerText(replace)).toMatch(
+			/switch on "Allow the Agent to Delete Data" and "Allow the Agent to Grant Course Access" in the n8n node "Delete_webhook"/,
+		);
+		expectNothingSent(course, before);
+
+		// What the person consented to still runs.
+		const remove = await callTool(
+			tool,
+			{
+				resource: 'webhook',
+				operation: 'delete',
+				webhookId,
+				courseId: course,
+				rules: '[]',
+			},
+			{ toolName: 'Delete_webhook' },
+		);
+		expect(remove.error).toBeUndefined();
+		expect(ctx.sandbox.state.webhooks.size).toBe(0);
+		expect(rulesOf(ctx.sandbox, course)).toEqual(before);
+	});
+});
 
 describe('an agent cannot open a data flow or widen course access on its own', () => {
 	test.each([

@@ -22,8 +22,8 @@ import { AGENT_SWITCH_NAMES } from '../../nodes/Knolyx/actions/agent-safety';
 
 import { API_PREFIX, ENDPOINTS, endpointOf } from '../../nodes/Knolyx/transport';
 import type { Endpoint } from '../../nodes/Knolyx/transport';
-import type { DemoIds } from '../action/setup';
-import { listSearch, rl, run, useSandbox } from '../action/setup';
+import { fieldValues as values } from '../action/field-values';
+import { listSearch, run, useSandbox } from '../action/setup';
 
 const node = new Knolyx();
 const properties = node.description.properties;
@@ -71,38 +71,6 @@ function fieldsShown(resource: string, operation: string): string[] {
 const allOperations: Array<[string, string]> = resourceNames.flatMap((resource) =>
 	optionValues(operationList(resource)).map((operation): [string, string] => [resource, operation]),
 );
-
-/** Valid parameters of every field, against the demo seed: each operation runs through. */
-function values(demo: DemoIds): INodeParameters {
-	const course = Object.values(demo.courses)[0];
-	const communityWorkgroup = demo.workgroups['Community Members'];
-	return {
-		courseId: rl(course),
-		workgroupId: rl(communityWorkgroup),
-		email: 'grace@example.com',
-		firstName: 'Grace',
-		lastName: 'Hopper',
-		gender: '',
-		removalDate: '',
-		communityId: String(demo.communityId),
-		eventId: String(demo.eventId),
-		userId: String(Object.values(demo.users)[0]),
-		returnAll: false,
-		limit: 5,
-		binaryPropertyName: 'data',
-		ruleName: '',
-		type: 'unchanged',
-		startDateTime: '',
-		endDateTime: '',
-		workgroupIds: '',
-		rules: JSON.stringify([{ name: 'ONLY_RULE', type: 'PRIVATE' }]),
-		options: {},
-		webhookId: '1',
-		name: 'Code map check',
-		url: 'https://example.com/knolyx-events',
-		securityToken: 'a-token-of-the-test',
-	};
-}
 
 /** The parameters `prepare` reads: it is pure (sends nothing), so a parameter source is enough. */
 function parametersRead(resource: string, operation: string, given: INodeParameters): string[] {

@@ -1,7 +1,8 @@
 // End-to-end: the Knolyx tool offered to an outside AI agent through n8n's MCP Server Trigger.
 // A real n8n (the run's install, see scripts/e2e.mjs) publishes the example workflow
-// examples/mcp-agent-tools.json (plus three tools an agent may not run unattended, Replace All,
-// Webhook → Create and Course Access Rule → Create or Update, to prove they are refused); a real MCP client (@modelcontextprotocol/sdk) plays the agent: it lists the tools,
+// examples/mcp-agent-tools.json (plus tools an agent may not run unattended, Replace All,
+// Webhook → Create and Course Access Rule → Create or Update, Replace All with only the delete
+// switch on, and a tool whose resource and operation the agent chooses, to prove they are refused); a real MCP client (@modelcontextprotocol/sdk) plays the agent: it lists the tools,
 // reads their descriptions and argument schemas, and calls them with the arguments a model
 // would send. No language model is involved. The sandbox's state is checked after each call.
 //
@@ -75,7 +76,31 @@ const UPDATE_RULE = guardedTool('Update course access rule', 2, {
 	toolDescription:
 		'Create an access rule of a course or change its type (PRIVATE or PUBLIC). Returns the saved rule; nothing is deleted.',
 });
-const extraTools = [REPLACE_ALL, CREATE_WEBHOOK, UPDATE_RULE];
+// Replace All can delete and grant: a person who allowed deletes only has not allowed it (issue 30).
+const REPLACE_ALL_DELETES_ALLOWED = guardedTool('Replace rules, deletes allowed', 3, {
+	...REPLACE_ALL.parameters,
+	allowDestructiveToolUse: true,
+	toolDescription:
+		'Replace the complete list of access rules of a course. Rules left out are deleted; a person allowed deletes.',
+});
+// The agent chooses the resource and the operation; a person allowed deletes (meant for webhooks).
+const AGENT_CHOOSES = guardedTool('Knolyx any operation', 4, {
+	resource: "={{ $fromAI('resource', 'The Knolyx resource, e.g. webhook', 'string') }}",
+	operation: "={{ $fromAI('operation', 'The operation, e.g. delete', 'string') }}",
+	webhookId: "={{ $fromAI('webhookId', 'Numeric ID of the webhook', 'number') }}",
+	courseId: REPLACE_ALL.parameters.courseId,
+	rules: REPLACE_ALL.parameters.rules,
+	allowDestructiveToolUse: true,
+	toolDescription:
+		'Run any Knolyx operation the agent names, for example delete a webhook. Returns what Knolyx answers; what is deleted is gone.',
+});
+const extraTools = [
+	REPLACE_ALL,
+	CREATE_WEBHOOK,
+	UPDATE_RULE,
+	REPLACE_ALL_DELETES_ALLOWED,
+	AGENT_CHOOSES,
+];
 const workflow = {
 	...example,
 	id: WORKFLOW_ID,
@@ -374,7 +399,35 @@ describeIfMcp(
 				/Refused: Course Access Rule → Replace All deletes every access rule of the course/,
 			);
 			expect(answer.text).toMatch(/Nothing was sent to Knolyx/);
-			expect(answer.text).toMatch(/Allow the Agent to Delete Data/);
+			expect(answer.text).toMatch(
+				/switch on "Allow the Agent to Delete Data" and "Allow the Agent to Grant Course Access"/,
+			);
+			expect((await sb.stats()).byRoute).toEqual(before);
+			expect((await sb.state()).rules).toEqual(rulesBefore);
+		});
+
+		test('Replace All with only the delete switch on, or chosen by the agent through $fromAI, is refused: no rule made PUBLIC', async () => {
+			const before = (await sb.stats()).byRoute;
+			// Every rule kept, every rule made PUBLIC: nothing deleted, everyone gets the course.
+			const rules = JSON.stringify(
+				rulesBefore[String(SEED.course)].map((rule) => ({ ...rule, type: 'PUBLIC' })),
+			);
+			const deletesAllowed = await callTool(client, 'Replace_rules_deletes_allowed', {
+				courseId: SEED.course,
+				rules,
+			});
+			expect(deletesAllowed.isError).toBe(true);
+			expect(deletesAllowed.text).toMatch(/Refused: Course Access Rule → Replace All/);
+			expect(deletesAllowed.text).toMatch(/Allow the Agent to Grant Course Access/);
+			const chosen = await callTool(client, 'Knolyx_any_operation', {
+				resource: 'rule',
+				operation: 'replaceAll',
+				webhookId: 0,
+				courseId: SEED.course,
+				rules,
+			});
+			expect(chosen.isError).toBe(true);
+			expect(chosen.text).toMatch(/Allow the Agent to Grant Course Access/);
 			expect((await sb.stats()).byRoute).toEqual(before);
 			expect((await sb.state()).rules).toEqual(rulesBefore);
 		});

@@ -1,125 +1,88 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { AgentDeclaration, Consent, Effect } from './effects';
+import { EFFECTS } from './effects';
+import { resources } from './operations';
+
 /**
- * What an AI agent may not do unattended. When the node runs as an agent's tool (an AI
- * Agent node, or an outside agent through the MCP Server Trigger), the operations below are
- * refused, before anything is read or sent, unless a person switched on their switch in the
- * node itself. Each switch names the one kind of harm it lets through, so a person consents to
- * exactly that, and a consent given for one kind never carries over to another operation.
+ * What an AI agent may not do unattended. When the node runs as an agent's tool (an AI Agent
+ * node, or an outside agent through the MCP Server Trigger), an operation with an effect that
+ * needs consent (actions/effects.ts) is refused, before anything is read or sent, unless a
+ * person switched on, in the node itself, the switch of every such effect the operation
+ * declares: Replace All, which deletes rules and can grant access, needs both switches. A
+ * consent given for one kind of harm never carries over to another kind.
  */
-const SWITCHES = {
-	/** Operations that delete data: gone for good. */
-	delete: {
-		name: 'allowDestructiveToolUse',
-		displayName: 'Allow the Agent to Delete Data',
-		description:
-			'Whether an AI agent may run this operation, which deletes data on Knolyx. Off: the tool refuses every call and sends nothing. Only a person can switch it on; an expression is ignored.',
-	},
-	/** Operations that send student data to an address no person chose. */
-	dataFlow: {
-		name: 'allowDataFlowToolUse',
-		displayName: 'Allow the Agent to Send Student Data to a New Address',
-		description:
-			'Whether an AI agent may register a webhook: from then on Knolyx sends every student event (names and e-mail addresses) to the URL the agent gives. Off: the tool refuses every call and sends nothing. Only a person can switch it on; an expression is ignored.',
-	},
-	/** Operations that widen who may take a course. */
-	access: {
-		name: 'allowAccessGrantToolUse',
-		displayName: 'Allow the Agent to Grant Course Access',
-		description:
-			'Whether an AI agent may run this operation, which can give a whole workgroup, or everyone (a rule made PUBLIC), access to the course. Off: the tool refuses every call and sends nothing. Only a person can switch it on; an expression is ignored.',
-	},
-} as const;
 
-type SwitchKind = keyof typeof SWITCHES;
-
-interface Guarded {
-	kind: SwitchKind;
-	name: string;
-	/** What the operation does that an agent may not do alone, after the operation's name. */
-	risk: string;
-	instead: string;
-}
-
-const GUARDED: Record<string, Record<string, Guarded>> = {
-	rule: {
-		replaceAll: {
-			kind: 'delete',
-			name: 'Course Access Rule → Replace All',
-			risk: 'deletes every access rule of the course that is left out of the list',
-			instead:
-				'Course Access Rule → Remove Workgroup, which keeps every other rule, or ask a person to change the rules',
-		},
-		delete: {
-			kind: 'delete',
-			name: 'Course Access Rule → Delete',
-			risk: 'deletes an access rule of the course (its students lose the access it gives)',
-			instead: 'Course Access Rule → Remove Workgroup, which keeps the rule and every other rule',
-		},
-		upsert: {
-			kind: 'access',
-			name: 'Course Access Rule → Create or Update',
-			risk: 'can change who may take the course (a PRIVATE payment rule made PUBLIC gives everyone free access)',
-			instead: 'Course Access Rule → Get Many to read the rules, and ask a person to change them',
-		},
-		addWorkgroup: {
-			kind: 'access',
-			name: 'Course Access Rule → Add Workgroup',
-			risk: 'gives every member of a workgroup, present and future, access to the course',
-			instead:
-				'User → Enrol in Workgroup or Workgroup → Add Member, which give one person access through a workgroup a person set up',
-		},
-	},
-	webhook: {
-		delete: {
-			kind: 'delete',
-			name: 'Webhook → Delete',
-			risk: 'deletes a webhook (its receiver gets no more events)',
-			instead: 'nothing: ask a person to delete the webhook',
-		},
-		create: {
-			kind: 'dataFlow',
-			name: 'Webhook → Create',
-			risk: "registers a URL to which Knolyx then sends every student event, with the students' names and e-mail addresses",
-			instead:
-				'Webhook → Get Many to see the webhooks a person registered, and ask a person to register a new one',
-		},
-	},
-};
+/** The switches, in the order of EFFECTS. */
+const CONSENTS: Array<{ effect: Effect; consent: Consent }> = (
+	Object.entries(EFFECTS) as Array<[Effect, { consent: Consent | null }]>
+).flatMap(([effect, { consent }]) => (consent ? [{ effect, consent }] : []));
 
 /** The names of the switches (parameters the router reads, not an operation). */
-export const AGENT_SWITCH_NAMES: string[] = Object.values(SWITCHES).map((allow) => allow.name);
+export const AGENT_SWITCH_NAMES: string[] = CONSENTS.map(({ consent }) => consent.name);
 
-/** The resources and operations guarded by one switch, for its displayOptions. */
-function guardedBy(kind: SwitchKind): { resource: string[]; operation: string[] } {
-	const resource = new Set<string>();
-	const operation = new Set<string>();
-	for (const [resourceName, operations] of Object.entries(GUARDED)) {
-		for (const [operationName, guarded] of Object.entries(operations)) {
-			if (guarded.kind !== kind) continue;
-			resource.add(resourceName);
-			operation.add(operationName);
-		}
-	}
-	return { resource: [...resource], operation: [...operation] };
+/** The switches an operation needs before an agent may run it, in the order of CONSENTS; none for an unknown one. */
+export function consentsNeeded(resource: string, operation: string): Consent[] {
+	const declared = resources[resource]?.operations[operation]?.agent?.effects ?? [];
+	return CONSENTS.filter(({ effect }) => (declared as readonly Effect[]).includes(effect)).map(
+		({ consent }) => consent,
+	);
+}
+
+type Pair = [resource: string, operation: string];
+
+/** Every operation of the node, as [resource, operation]. */
+const OPERATIONS: Pair[] = Object.entries(resources).flatMap(([resource, { operations }]) =>
+	Object.keys(operations).map((operation): Pair => [resource, operation]),
+);
+
+/**
+ * Where a switch is shown: on the operations `needs` (of all the node's operations `all`), and
+ * on no other. One condition on resource and operation when every pair it admits that exists
+ * needs the switch; otherwise one condition per resource (the same parameter name, so the
+ * value is one).
+ */
+export function displayConditions(
+	needs: Pair[],
+	all: Pair[],
+): Array<{ resource: string[]; operation: string[] }> {
+	const resourcesOf = [...new Set(needs.map(([resource]) => resource))];
+	const operationsOf = [...new Set(needs.map(([, operation]) => operation))];
+	const exact = all.every(
+		([resource, operation]) =>
+			!(resourcesOf.includes(resource) && operationsOf.includes(operation)) ||
+			needs.some(([r, o]) => r === resource && o === operation),
+	);
+	if (exact) return [{ resource: resourcesOf, operation: operationsOf }];
+	return resourcesOf.map((resource) => ({
+		resource: [resource],
+		operation: needs.filter(([r]) => r === resource).map(([, operation]) => operation),
+	}));
 }
 
 /**
  * The switches a person turns on to let an agent run a guarded operation. Shown only on the
- * tool version of the node (`@tool`), each for its own operations only, and never filled by
- * an expression (so never by `$fromAI`).
+ * tool version of the node (`@tool`), each for exactly the operations whose effects need it,
+ * and never filled by an expression (so never by `$fromAI`).
  */
-export const agentSafetyProperties: INodeProperties[] = (Object.keys(SWITCHES) as SwitchKind[]).map(
-	(kind) => ({
-		displayName: SWITCHES[kind].displayName,
-		name: SWITCHES[kind].name,
-		type: 'boolean',
-		noDataExpression: true,
-		default: false,
-		description: SWITCHES[kind].description,
-		displayOptions: { show: { '@tool': [true], ...guardedBy(kind) } },
-	}),
+export const agentSafetyProperties: INodeProperties[] = CONSENTS.flatMap(({ consent }) =>
+	displayConditions(
+		OPERATIONS.filter(([resource, operation]) =>
+			consentsNeeded(resource, operation).includes(consent),
+		),
+		OPERATIONS,
+	).map(
+		(shown): INodeProperties => ({
+			displayName: consent.displayName,
+			name: consent.name,
+			type: 'boolean',
+			noDataExpression: true,
+			default: false,
+			description: consent.description,
+			displayOptions: { show: { '@tool': [true], ...shown } },
+		}),
+	),
 );
 
 /**
@@ -146,17 +109,24 @@ export function refuseUnconfirmedAgentUse(
 	resource: string,
 	operation: string,
 ): void {
-	const guarded = GUARDED[resource]?.[operation];
-	if (!guarded || !runsAsAgentTool(ctx)) return;
+	const needed = consentsNeeded(resource, operation);
+	if (needed.length === 0 || !runsAsAgentTool(ctx)) return;
 	const node = ctx.getNode();
-	const allow = SWITCHES[guarded.kind];
-	// The stored value, not an evaluated one: only a switch a person set counts.
-	if (node.parameters[allow.name] === true) return;
+	// The stored values, not evaluated ones: only a switch a person set counts, and every
+	// effect of the operation the agent actually chose needs its own.
+	if (needed.every((consent) => node.parameters[consent.name] === true)) return;
+	const { name: resourceName, operations } = resources[resource];
+	// An operation with an effect that needs consent declares its risk (AgentDeclaration).
+	const { risk, instead } = operations[operation].agent as Extract<
+		AgentDeclaration,
+		{ risk: string }
+	>;
+	const switches = needed.map((consent) => `"${consent.displayName}"`).join(' and ');
 	throw new NodeOperationError(
 		node,
-		`Refused: ${guarded.name} ${guarded.risk}, and AI agents may not run it. Nothing was sent to Knolyx.`,
+		`Refused: ${resourceName} → ${operations[operation].option.name} ${risk}, and AI agents may not run it. Nothing was sent to Knolyx.`,
 		{
-			description: `Use ${guarded.instead}. To allow this tool anyway, a person must switch on "${allow.displayName}" in the n8n node "${node.name}".`,
+			description: `Use ${instead}. To allow this tool anyway, a person must switch on ${switches} in the n8n node "${node.name}".`,
 		},
 	);
 }

@@ -108,6 +108,8 @@ export function asObject(body: unknown): IDataObject {
 
 /** A resource: its operations (value → implementation), in the order their fields are shown. */
 export interface KnolyxResource {
+	/** Its name in the Resource list ("Course Access Rule"). */
+	name: string;
 	operations: Record<string, KnolyxOperation<unknown>>;
 	description: INodeProperties[];
 }
@@ -118,13 +120,15 @@ export interface KnolyxResource {
  */
 export function defineResource(
 	resource: string,
+	name: string,
 	defaultOperation: string,
-	operations: Record<string, Pick<KnolyxOperation, 'option' | 'description'>>,
+	operations: Record<string, Pick<KnolyxOperation, 'option' | 'description' | 'agent'>>,
 ): KnolyxResource {
 	const options: INodePropertyOptions[] = Object.entries(operations)
 		.map(([value, operation]) => ({ ...operation.option, value }))
 		.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	return {
+		name,
 		// Each operation's parameters type is its own; the router hands `prepare`'s result to `execute`.
 		operations: operations as Record<string, KnolyxOperation<unknown>>,
 		description: [

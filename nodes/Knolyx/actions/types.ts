@@ -1,6 +1,7 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { KnolyxClient } from '../transport';
+import type { AgentDeclaration } from './effects';
 
 /** What an operation gets besides its own parameters. */
 export interface OperationRuntime {
@@ -32,6 +33,11 @@ export interface KnolyxOperation<P = IDataObject> {
 	option: OperationOption;
 	/** The operation's fields, shown for it alone (`updateDisplayOptions`). */
 	description: INodeProperties[];
+	/**
+	 * What the operation can do (actions/effects.ts): the one declaration the consent an AI
+	 * agent needs, the tool's switches and the README's AI agents table come from.
+	 */
+	agent: AgentDeclaration;
 	prepare(this: IExecuteFunctions, itemIndex: number): P;
 	execute(
 		this: IExecuteFunctions,

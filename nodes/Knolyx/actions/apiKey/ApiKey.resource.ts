@@ -1,4 +1,4 @@
 import { defineResource } from '../common';
 import { get } from './get.operation';
 
-export const apiKey = defineResource('apiKey', 'get', { get });
+export const apiKey = defineResource('apiKey', 'API Key', 'get', { get });

@@ -11,6 +11,7 @@ export const get: KnolyxOperation<IDataObject> = {
 			"Get the permissions of the credential's API key, e.g. to see why an operation is refused (the key itself is never output). Needs no permission.",
 		action: "Get the API key's permissions",
 	},
+	agent: { effects: ['readOnly'] },
 	description: [],
 	prepare() {
 		return {};

@@ -3,4 +3,4 @@ import { get } from './get.operation';
 import { getAll } from './getAll.operation';
 import { getImage } from './getImage.operation';
 
-export const course = defineResource('course', 'getAll', { get, getAll, getImage });
+export const course = defineResource('course', 'Course', 'getAll', { get, getAll, getImage });

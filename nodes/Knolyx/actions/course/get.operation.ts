@@ -13,6 +13,7 @@ export const get: KnolyxOperation<{ courseId: number }> = {
 		description: 'Get one course by ID. Needs COURSE_GET.',
 		action: 'Get a course',
 	},
+	agent: { effects: ['readOnly'] },
 	description: updateDisplayOptions(displayOptions, [resourceLocator('course')]),
 	prepare(itemIndex) {
 		return { courseId: requireId(this, itemIndex, 'courseId', 'Course') };

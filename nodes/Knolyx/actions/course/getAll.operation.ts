@@ -14,6 +14,7 @@ export const getAll: KnolyxOperation<PagedParams> = {
 			'List courses (ID and title), e.g. to find a course ID by its title. Needs COURSE_LIST.',
 		action: 'Get many courses',
 	},
+	agent: { effects: ['readOnly'] },
 	description: updateDisplayOptions(displayOptions, returnAllAndLimit),
 	prepare(itemIndex) {
 		return readPaged(this, itemIndex);

@@ -30,6 +30,7 @@ export const getImage: KnolyxOperation<GetImageParams> = {
 		description: 'Download the course image as a file (binary output). Needs COURSE_GET.',
 		action: 'Get the image of a course',
 	},
+	agent: { effects: ['readOnly'] },
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		binaryPropertyField,

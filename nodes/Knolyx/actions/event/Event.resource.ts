@@ -6,7 +6,7 @@ import { getAll } from './getAll.operation';
 import { getAttendees } from './getAttendees.operation';
 import { register } from './register.operation';
 
-export const event = defineResource('event', 'register', {
+export const event = defineResource('event', 'Event', 'register', {
 	register,
 	attend,
 	cancelAttendance,

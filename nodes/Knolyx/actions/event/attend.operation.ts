@@ -14,6 +14,7 @@ export const attend: KnolyxOperation<AttendanceParams> = {
 			'Mark a user as attending. The user needs community access through a workgroup. Already attending counts as success. Needs EVENT_MANAGE.',
 		action: 'Mark a user as attending an event',
 	},
+	agent: { effects: ['changePerson'] },
 	description: updateDisplayOptions(displayOptions, attendanceFields),
 	prepare(itemIndex) {
 		return readAttendance(this, itemIndex);

@@ -14,6 +14,7 @@ export const cancelAttendance: KnolyxOperation<AttendanceParams> = {
 		description: "Cancel a user's attendance. Needs EVENT_MANAGE.",
 		action: 'Cancel attendance of a user',
 	},
+	agent: { effects: ['changePerson'] },
 	description: updateDisplayOptions(displayOptions, attendanceFields),
 	prepare(itemIndex) {
 		return readAttendance(this, itemIndex);

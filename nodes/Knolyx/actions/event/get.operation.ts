@@ -13,6 +13,7 @@ export const get: KnolyxOperation<EventRef> = {
 		description: 'Get one event of a community. Needs EVENT_READ.',
 		action: 'Get an event',
 	},
+	agent: { effects: ['readOnly'] },
 	description: updateDisplayOptions(displayOptions, [communityField, eventField]),
 	prepare(itemIndex) {
 		return readEventRef(this, itemIndex);

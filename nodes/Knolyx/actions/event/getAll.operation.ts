@@ -15,6 +15,7 @@ export const getAll: KnolyxOperation<PagedParams & { communityId: number }> = {
 		description: 'List the events of a community. Needs EVENT_READ.',
 		action: 'Get many events',
 	},
+	agent: { effects: ['readOnly'] },
 	description: updateDisplayOptions(displayOptions, [communityField, ...returnAllAndLimit]),
 	prepare(itemIndex) {
 		return {

@@ -15,6 +15,7 @@ export const getAttendees: KnolyxOperation<PagedParams & EventRef> = {
 		description: 'List the attendees of an event. Needs EVENT_READ.',
 		action: 'Get attendees of an event',
 	},
+	agent: { effects: ['readOnly'] },
 	description: updateDisplayOptions(displayOptions, [
 		communityField,
 		eventField,

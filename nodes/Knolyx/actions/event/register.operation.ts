@@ -20,6 +20,7 @@ export const register: KnolyxOperation<EventRef & Enrolment> = {
 			'Event registration in one step: provision the user, add them to the community workgroup, mark attendance. Needs USER_PROVISION, WORKGROUP_ADD_MEMBER and EVENT_MANAGE.',
 		action: 'Register a user for an event',
 	},
+	agent: { effects: ['changePerson'] },
 	description: updateDisplayOptions(displayOptions, [
 		...userFields,
 		resourceLocator('workgroup', 'The workgroup that gives access to the community of the event'),

@@ -7,7 +7,7 @@ import { removeWorkgroup } from './removeWorkgroup.operation';
 import { replaceAll } from './replaceAll.operation';
 import { upsert } from './upsert.operation';
 
-export const rule = defineResource('rule', 'addWorkgroup', {
+export const rule = defineResource('rule', 'Course Access Rule', 'addWorkgroup', {
 	addWorkgroup,
 	upsert,
 	delete: deleteRule,

@@ -16,6 +16,12 @@ export const addWorkgroup: KnolyxOperation<EditParams> = {
 			'Give a workgroup access to the course through the named rule; creates the rule (PRIVATE, 50 years) when missing. Other rules are kept. Needs BUSINESS_RULE_MANAGE.',
 		action: 'Add a workgroup to a course rule',
 	},
+	agent: {
+		effects: ['grantAccess'],
+		risk: 'gives every member of a workgroup, present and future, access to the course',
+		instead:
+			'User → Enrol in Workgroup or Workgroup → Add Member, which give one person access through a workgroup a person set up',
+	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		ruleNameField,

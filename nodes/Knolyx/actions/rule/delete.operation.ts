@@ -14,6 +14,11 @@ export const deleteRule: KnolyxOperation<EditParams> = {
 			'Delete the named rule only; every other rule is kept. Needs BUSINESS_RULE_MANAGE.',
 		action: 'Delete a course rule',
 	},
+	agent: {
+		effects: ['delete', 'narrowAccess'],
+		risk: 'deletes an access rule of the course (its students lose the access it gives)',
+		instead: 'Course Access Rule → Remove Workgroup, which keeps the rule and every other rule',
+	},
 	description: updateDisplayOptions(displayOptions, [resourceLocator('course'), ruleNameField]),
 	mergesItems: true,
 	prepare(itemIndex) {

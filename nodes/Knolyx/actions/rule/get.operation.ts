@@ -18,6 +18,7 @@ export const get: KnolyxOperation<{ courseId: number; ruleName: string }> = {
 		description: 'Get the named rule of a course. Needs BUSINESS_RULE_MANAGE.',
 		action: 'Get a course rule',
 	},
+	agent: { effects: ['readOnly'] },
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		{

@@ -13,6 +13,7 @@ export const getAll: KnolyxOperation<{ courseId: number }> = {
 		description: 'Read the access rules of a course. Needs BUSINESS_RULE_MANAGE.',
 		action: 'Get many course rules',
 	},
+	agent: { effects: ['readOnly'] },
 	description: updateDisplayOptions({ show: { resource: ['rule'], operation: ['getAll'] } }, [
 		resourceLocator('course'),
 	]),

@@ -15,6 +15,7 @@ export const removeWorkgroup: KnolyxOperation<EditParams> = {
 			'Take a workgroup out of the named rule. Other rules and associations are kept. Needs BUSINESS_RULE_MANAGE.',
 		action: 'Remove a workgroup from a course rule',
 	},
+	agent: { effects: ['narrowAccess'] },
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		ruleNameField,

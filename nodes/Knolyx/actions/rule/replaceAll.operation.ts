@@ -19,6 +19,12 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = 
 			'Save a complete rule list (rules left out are deleted). Needs BUSINESS_RULE_MANAGE.',
 		action: 'Replace all rules of a course',
 	},
+	agent: {
+		effects: ['delete', 'grantAccess', 'narrowAccess'],
+		risk: 'deletes every access rule of the course that is left out of the list and can give a whole workgroup, or everyone (a rule made PUBLIC), access to the course',
+		instead:
+			'Course Access Rule → Remove Workgroup, which keeps every other rule, or ask a person to change the rules',
+	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		{

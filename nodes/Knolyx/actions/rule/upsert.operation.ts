@@ -17,6 +17,11 @@ export const upsert: KnolyxOperation<EditParams> = {
 			'Create a new record, or update the current one if it already exists (upsert). Needs BUSINESS_RULE_MANAGE.',
 		action: 'Create or update a course rule',
 	},
+	agent: {
+		effects: ['grantAccess', 'narrowAccess'],
+		risk: 'can change who may take the course (a PRIVATE payment rule made PUBLIC gives everyone free access)',
+		instead: 'Course Access Rule → Get Many to read the rules, and ask a person to change them',
+	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		ruleNameField,

@@ -18,6 +18,7 @@ export const enrol: KnolyxOperation<Enrolment> = {
 			'Provision the user, then add them to a workgroup (external payment enrolment). Needs USER_PROVISION and WORKGROUP_ADD_MEMBER.',
 		action: 'Enrol a user in a workgroup',
 	},
+	agent: { effects: ['changePerson'] },
 	description: updateDisplayOptions(displayOptions, [
 		...userFields,
 		resourceLocator(

@@ -14,6 +14,7 @@ export const provision: KnolyxOperation<UserInput> = {
 			'Create the user, or update the fields of an existing one. New users get an on-boarding e-mail. Needs USER_PROVISION.',
 		action: 'Provision a user',
 	},
+	agent: { effects: ['changePerson'] },
 	description: updateDisplayOptions(displayOptions, userFields),
 	prepare(itemIndex) {
 		return readUser(this, itemIndex);

@@ -6,7 +6,7 @@ import { getAll } from './getAll.operation';
 import { ping } from './ping.operation';
 import { pingAll } from './pingAll.operation';
 
-export const webhook = defineResource('webhook', 'getAll', {
+export const webhook = defineResource('webhook', 'Webhook', 'getAll', {
 	create,
 	getAll,
 	get,

@@ -54,6 +54,12 @@ export const create: KnolyxOperation<CreateParams> = {
 			'Register a URL that receives events; Knolyx pings it at once. Needs WEBHOOK_MANAGE.',
 		action: 'Create a webhook',
 	},
+	agent: {
+		effects: ['dataFlow'],
+		risk: "registers a URL to which Knolyx then sends every student event, with the students' names and e-mail addresses",
+		instead:
+			'Webhook → Get Many to see the webhooks a person registered, and ask a person to register a new one',
+	},
 	description: updateDisplayOptions(displayOptions, properties),
 	prepare(itemIndex) {
 		const name = requireString(this, itemIndex, 'name', 'Name', { maxLength: 255 });

@@ -13,6 +13,11 @@ export const deleteWebhook: KnolyxOperation<{ webhookId: string }> = {
 		description: 'Delete a webhook. Needs WEBHOOK_MANAGE.',
 		action: 'Delete a webhook',
 	},
+	agent: {
+		effects: ['delete'],
+		risk: 'deletes a webhook (its receiver gets no more events)',
+		instead: 'nothing: ask a person to delete the webhook',
+	},
 	description: updateDisplayOptions(displayOptions, [webhookIdField]),
 	prepare(itemIndex) {
 		return { webhookId: readWebhookId(this, itemIndex) };

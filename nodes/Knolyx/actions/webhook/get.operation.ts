@@ -12,6 +12,7 @@ export const get: KnolyxOperation<{ webhookId: string }> = {
 		description: 'Get one webhook. Needs WEBHOOK_MANAGE.',
 		action: 'Get a webhook',
 	},
+	agent: { effects: ['readOnly'] },
 	description: updateDisplayOptions(displayOptions, [webhookIdField]),
 	prepare(itemIndex) {
 		return { webhookId: readWebhookId(this, itemIndex) };

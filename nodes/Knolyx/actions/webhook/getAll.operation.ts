@@ -7,6 +7,7 @@ export const getAll: KnolyxOperation<Record<string, never>> = {
 		description: 'List many webhooks. Needs WEBHOOK_MANAGE.',
 		action: 'Get many webhooks',
 	},
+	agent: { effects: ['readOnly'] },
 	description: [],
 	prepare() {
 		return {};

@@ -11,6 +11,7 @@ export const ping: KnolyxOperation<{ webhookId: string }> = {
 		description: 'Send a PING event to one webhook. Needs WEBHOOK_MANAGE.',
 		action: 'Ping a webhook',
 	},
+	agent: { effects: ['pingWebhooks'] },
 	description: updateDisplayOptions(displayOptions, [webhookIdField]),
 	prepare(itemIndex) {
 		return { webhookId: readWebhookId(this, itemIndex) };

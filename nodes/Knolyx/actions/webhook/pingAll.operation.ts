@@ -7,6 +7,7 @@ export const pingAll: KnolyxOperation<Record<string, never>> = {
 		description: 'Send a PING event to every webhook. Needs WEBHOOK_MANAGE.',
 		action: 'Ping all webhooks',
 	},
+	agent: { effects: ['pingWebhooks'] },
 	description: [],
 	prepare() {
 		return {};

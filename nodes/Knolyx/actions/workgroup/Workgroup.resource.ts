@@ -3,7 +3,7 @@ import { addMember } from './addMember.operation';
 import { getAll } from './getAll.operation';
 import { removeMember } from './removeMember.operation';
 
-export const workgroup = defineResource('workgroup', 'addMember', {
+export const workgroup = defineResource('workgroup', 'Workgroup', 'addMember', {
 	addMember,
 	getAll,
 	removeMember,

@@ -20,6 +20,7 @@ export const addMember: KnolyxOperation<AddMemberParams> = {
 			'Add a provisioned user to a workgroup, optionally until a removal date. Adding again updates the date. Needs WORKGROUP_ADD_MEMBER.',
 		action: 'Add member to workgroup',
 	},
+	agent: { effects: ['changePerson'] },
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('workgroup'),
 		emailField('E-mail address of a user already provisioned on Knolyx'),

@@ -11,6 +11,7 @@ export const getAll: KnolyxOperation<PagedParams> = {
 		description: 'List workgroups (ID and name). Needs WORKGROUP_LIST.',
 		action: 'Get many workgroups',
 	},
+	agent: { effects: ['readOnly'] },
 	description: updateDisplayOptions(
 		{ show: { resource: ['workgroup'], operation: ['getAll'] } },
 		returnAllAndLimit,

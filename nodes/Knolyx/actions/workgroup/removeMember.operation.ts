@@ -18,6 +18,7 @@ export const removeMember: KnolyxOperation<RemoveMemberParams> = {
 		description: 'Remove a user from a workgroup. Needs WORKGROUP_REMOVE_MEMBER.',
 		action: 'Remove member from workgroup',
 	},
+	agent: { effects: ['changePerson'] },
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('workgroup'),
 		emailField('E-mail address of the member to remove'),

@@ -1,0 +1,39 @@
+/**
+ * A valid value for every field of the Knolyx node, against the demo seed (test/action/setup.ts):
+ * given all of them, each operation reads what it needs and runs through.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import type { DemoIds } from './setup';
+import { rl } from './setup';
+
+export function fieldValues(demo: DemoIds): INodeParameters {
+	const course = Object.values(demo.courses)[0];
+	const communityWorkgroup = demo.workgroups['Community Members'];
+	return {
+		courseId: rl(course),
+		workgroupId: rl(communityWorkgroup),
+		email: 'grace@example.com',
+		firstName: 'Grace',
+		lastName: 'Hopper',
+		gender: '',
+		removalDate: '',
+		communityId: String(demo.communityId),
+		eventId: String(demo.eventId),
+		userId: String(Object.values(demo.users)[0]),
+		returnAll: false,
+		limit: 5,
+		binaryPropertyName: 'data',
+		ruleName: '',
+		type: 'unchanged',
+		startDateTime: '',
+		endDateTime: '',
+		workgroupIds: '',
+		rules: JSON.stringify([{ name: 'ONLY_RULE', type: 'PRIVATE' }]),
+		options: {},
+		webhookId: '1',
+		name: 'Code map check',
+		url: 'https://example.com/knolyx-events',
+		securityToken: 'a-token-of-the-test',
+	};
+}
