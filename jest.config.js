@@ -1,4 +1,6 @@
 /** Unit and workflow tests: real nodes, real HTTP against the sandbox on 127.0.0.1. */
+const { availableParallelism } = require('node:os');
+
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
@@ -15,4 +17,8 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', diagnostics: false }],
 	},
 	testTimeout: 30000,
+	// Jest's default (one worker less than the cores) runs everything in one process on two
+	// cores: the suites that wait on real time (timeouts, Retry-After, rates) then hold up the
+	// rest. Two workers at least, so one suite's waits overlap another's work.
+	maxWorkers: Math.max(2, availableParallelism() - 1),
 };

@@ -7,9 +7,6 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/** The credential test gives up after this long instead of hanging on a host that never answers. */
-const TEST_TIMEOUT_MS = 10_000;
-
 /** n8n's tester reads each rule by its type; the declared type only allows lists of one kind. */
 type TestRule = NonNullable<ICredentialTestRequest['rules']>[number];
 
@@ -20,6 +17,13 @@ const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 const PAGE_STARTS = ['<', ' ', '\n', '\r', '\t', '\ufeff'];
 
 export class KnolyxApi implements ICredentialType {
+	/**
+	 * The credential test gives up after this long instead of hanging on a host that never answers.
+	 * Not a setting (n8n never changes it): the tests shorten it to see the bound work without
+	 * waiting 10 s each time (test/action/setup.ts).
+	 */
+	static testTimeoutMs = 10_000;
+
 	name = 'knolyxApi';
 
 	displayName = 'Knolyx API';
@@ -80,13 +84,14 @@ export class KnolyxApi implements ICredentialType {
 		// signal ends the whole request at the deadline). API Key → Get makes the same request and
 		// so gets the same bound: at most 10 s an attempt, whatever its Timeout option says.
 		const isTest = /\/public\/api\/v1\/key$/.test(String(requestOptions.url ?? ''));
+		const limitMs = KnolyxApi.testTimeoutMs;
 		const testLimits: Partial<IHttpRequestOptions> = isTest
 			? {
-					timeout: Math.min(requestOptions.timeout ?? TEST_TIMEOUT_MS, TEST_TIMEOUT_MS),
+					timeout: Math.min(requestOptions.timeout ?? limitMs, limitMs),
 					abortSignal:
 						requestOptions.abortSignal instanceof AbortSignal
-							? AbortSignal.any([requestOptions.abortSignal, AbortSignal.timeout(TEST_TIMEOUT_MS)])
-							: AbortSignal.timeout(TEST_TIMEOUT_MS),
+							? AbortSignal.any([requestOptions.abortSignal, AbortSignal.timeout(limitMs)])
+							: AbortSignal.timeout(limitMs),
 				}
 			: {};
 		return {

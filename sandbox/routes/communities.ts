@@ -43,11 +43,20 @@ export function communityRoutes(ctx: SandboxContext): Router {
 
 	router.get(`${EVENT_PATH}/attendees/paged`, (req, res) => {
 		const { event } = eventOf(req);
-		const attendees = [...(state.attendance.get(event.id)?.keys() ?? [])]
-			.map((id) => state.users.get(id))
-			.filter((u) => u !== undefined)
-			.map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim(), email: u.email }));
-		res.json(slice(attendees, parsePage(req.query)));
+		// Only the page's own entries are looked at and built: a list of 25000 is read in 250 pages,
+		// and copying it whole for each made the sandbox the slowest part of the poll tests.
+		const { page, size } = parsePage(req.query);
+		const attendees: Array<{ id: number; name: string; email: string }> = [];
+		let skip = page * size;
+		for (const id of state.attendance.get(event.id)?.keys() ?? []) {
+			if (attendees.length >= size) break;
+			const u = state.users.get(id);
+			if (!u) continue;
+			if (skip > 0) skip--;
+			else
+				attendees.push({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim(), email: u.email });
+		}
+		res.json(attendees);
 	});
 
 	router.post(`${EVENT_PATH}/attend/:userId`, (req, res) => {

@@ -5,6 +5,7 @@
  */
 import type {
 	IDataObject,
+	INodeCredentialTestResult,
 	INodeExecutionData,
 	INodeListSearchResult,
 	INodeParameters,
@@ -27,6 +28,7 @@ import {
 	manualWorkflow,
 	runNode,
 	runWorkflow,
+	testCredential,
 	type TriggerHostOptions,
 	type WorkflowStep,
 } from '../harness';
@@ -101,6 +103,27 @@ export function credentialsFor(
 	over: Partial<CredentialData> = {},
 ): CredentialData {
 	return { baseUrl: sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey, ...over };
+}
+
+/** The credential test's bound: 10 s (KnolyxApi.testTimeoutMs). */
+export const CREDENTIAL_TEST_BOUND_MS = 10_000;
+
+/**
+ * Tests the credential (as n8n's credential tester does) with its bound shortened to `ms`, put
+ * back after: a test of what the bound cuts does not wait the 10 s each time. The bound itself
+ * stays 10 s, checked here every time.
+ */
+export async function testCredentialWithin(
+	ms: number,
+	data: CredentialData,
+): Promise<INodeCredentialTestResult> {
+	expect(KnolyxApi.testTimeoutMs).toBe(CREDENTIAL_TEST_BOUND_MS);
+	KnolyxApi.testTimeoutMs = ms;
+	try {
+		return await testCredential(new KnolyxApi(), { ...data });
+	} finally {
+		KnolyxApi.testTimeoutMs = CREDENTIAL_TEST_BOUND_MS;
+	}
 }
 
 /** A Knolyx Trigger for `events`, hosted against the sandbox with the demo credential. */
