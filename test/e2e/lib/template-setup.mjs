@@ -41,7 +41,8 @@ export const pinDataOf = (pins) =>
 
 /**
  * A template as a user has it after the set-up: its Knolyx nodes use `credential` (the file
- * has none), the mapping Set node holds `mapping` ({ nodeName: { field: object } }), the
+ * has none), the mapping Set node holds `mapping` ({ nodeName: { field: object } }; for a node
+ * that is no Set node, `field` is a parameter set to the value as it is), the
  * nodes named in `disable` are switched off (the templates' way to drop a branch).
  * Throws when a named node or field does not exist.
  */
@@ -55,9 +56,12 @@ export function setUpTemplate(wf, { credential, mapping = {}, disable = [], pins
 			copy.credentials = { knolyxApi: { id: credential.id, name: credential.name } };
 		}
 		for (const [field, value] of Object.entries(mapping[copy.name] ?? {})) {
-			const assignment = copy.parameters.assignments?.assignments.find((a) => a.name === field);
-			if (!assignment) throw new Error(`${wf.name}: node "${copy.name}" has no field ${field}`);
-			assignment.value = JSON.stringify(value, null, 2);
+			// A Set node's field (the "(edit me)" mapping), or a parameter of any other node.
+			const assignments = copy.parameters.assignments?.assignments;
+			const assignment = assignments?.find((a) => a.name === field);
+			if (assignment) assignment.value = JSON.stringify(value, null, 2);
+			else if (!assignments && field in copy.parameters) copy.parameters[field] = value;
+			else throw new Error(`${wf.name}: node "${copy.name}" has no field ${field}`);
 		}
 		if (disable.includes(copy.name)) copy.disabled = true;
 		return copy;
