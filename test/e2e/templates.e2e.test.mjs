@@ -1,22 +1,23 @@
-// The templates of examples/template-*.json (issue 24) in a real n8n (2.41.1, or 1.123.81
+// The templates of examples/template-*.json (issues 24, 29) in a real n8n (2.41.1, or 1.123.81
 // with `--n8n 1.123.81`) against the Knolyx sandbox.
 //
 // Each template is imported with n8n's CLI as the file is, plus what the user sets up: the
-// Knolyx credential on its Knolyx nodes and its one mapping node edited. The other tool
-// cannot be reached from here (no internet, and it would need the user's account), so its
-// trigger, and the nodes that read more from that tool's API, get pinned data in the tool's
-// documented payload shape (test/e2e/fixtures/<tool>.json, each naming its source); n8n
-// runs every other node for real, and the Knolyx side is checked in the sandbox's state:
-// the right person in the right workgroup, refunds removing access, and a replayed event
-// sending nothing at all to Knolyx. The completion template is published and fed by a real
-// sandbox delivery with its three tool nodes switched off (the template's documented way to
-// drop a branch); the form template is published and its form submitted over HTTP.
+// Knolyx credential on its Knolyx nodes, its one mapping node edited, and a webhook ID per
+// trigger as the editor's import gives it. Each trigger gets pinned data in its tool's payload
+// shape (test/e2e/fixtures/<tool>.json, each naming its source). The templates read each object
+// back from the tool's API: for Stripe and HubSpot those reads go to local stand-ins for
+// api.stripe.com and api.hubapi.com (lib/tool-apis.mjs, reached through n8n's HTTPS_PROXY
+// support), which record every request with its headers; the other tools' reads get pinned
+// answers. n8n runs every other node for real, and the Knolyx side is checked in the sandbox.
 //
-//   1. every template imports: node types and versions exist in this n8n, connections are
-//      whole, no credentials in the file, tags, a set-up note of five steps or fewer.
-//   2-7. payment and CRM templates: enrol, replay, refund, replay.
+//   0. every example: no fixed webhookId, a gallery-style note; template names; Pipedrive's auth.
+//   1. every template imports; no credentials, no demo ids, fixed API hosts.
+//   2-7. payment and CRM templates: paid enrols, forged or unpaid does not, refunds remove,
+//        unmapped ids stop with a message, resends change nothing.
+//   4b. a failed Knolyx write, then the tool's resend: enrolled once.
 //   8. completion → HubSpot / Google Sheets / Slack: the items each tool node gets.
 //   9. form → event registration.
+//   10. the editor's own import, twice, in Chromium: two URLs.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,7 +34,7 @@ import {
 	waitForExecutions,
 } from './lib/n8n.mjs';
 import { launchBrowser, screenshot, signIn } from './lib/browser.mjs';
-import { endTestFile, REPO_ROOT, RUN_DIR, waitFor } from './lib/processes.mjs';
+import { endTestFile, REPO_ROOT, RUN_DIR, sleep, waitFor } from './lib/processes.mjs';
 import { startToolApis } from './lib/tool-apis.mjs';
 import {
 	demoFor,
@@ -94,9 +95,16 @@ const STRIPE_KEY = { secretKey: 'sk_test_51StandInKeyForTheTemplatesE2eRunOnly' 
 /** Objects the stand-in for api.stripe.com holds, by path. */
 const stripeObjects = new Map();
 const stripeHas = (pathname, body) => stripeObjects.set(pathname, body);
+/** The same for api.hubapi.com (the HubSpot node's v1 deal and contact reads, the v3 pipelines). */
+const hubspotObjects = new Map();
+const hubspotHas = (pathname, body) => hubspotObjects.set(pathname, body);
 
-/** The stand-in's answers: Stripe's retrieve endpoints by path, and the session list by payment_intent. */
+/** The stand-in's answers: HubSpot's and Stripe's reads by path, and Stripe's session list by payment_intent. */
 function answerAsTools({ host, method, path: pathname, query }) {
+	if (host === 'api.hubapi.com' && method === 'GET') {
+		const body = hubspotObjects.get(pathname);
+		return body ? { status: 200, body } : undefined;
+	}
 	if (host !== 'api.stripe.com' || method !== 'GET') return undefined;
 	if (pathname === '/v1/checkout/sessions') {
 		const list =
@@ -107,6 +115,14 @@ function answerAsTools({ host, method, path: pathname, query }) {
 	}
 	const body = stripeObjects.get(pathname);
 	return body ? { status: 200, body } : undefined;
+}
+
+/** Every request that carried `secret` (more than `atLeast`) went to `host`; nothing was refused. */
+function expectSecretOnlyTo(secret, host, atLeast) {
+	const carrying = apis.requests.filter((r) => JSON.stringify(r.headers).includes(secret));
+	expect(carrying.length).toBeGreaterThan(atLeast);
+	expect([...new Set(carrying.map((r) => r.host))]).toEqual([host]);
+	expect(apis.refused).toEqual([]);
 }
 
 /**
@@ -288,11 +304,14 @@ describe('0. every example (examples/*.json) as a user imports it', () => {
 		.filter((f) => f.endsWith('.json'))
 		.sort();
 	const notesOf = (wf) => wf.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote');
+	// The files as they are (readExample gives them webhook IDs, as the editor's import does).
+	const readFile = (file) =>
+		JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', file), 'utf8'));
 
 	test.each(EXAMPLES)(
 		'%s: no fixed webhookId (n8n gives each import its own); a note that says what it does, what to set, who can reach its URL',
 		(file) => {
-			const wf = readExample(file);
+			const wf = readFile(file);
 			expect(wf.nodes.filter((n) => 'webhookId' in n).map((n) => n.name)).toEqual([]);
 			const notes = notesOf(wf);
 			expect(notes.length).toBeGreaterThan(0);
@@ -309,7 +328,7 @@ describe('0. every example (examples/*.json) as a user imports it', () => {
 	);
 
 	test.each(TEMPLATE_FILES)('%s: its name starts with a verb, as its note title does', (file) => {
-		const wf = readExample(file);
+		const wf = readFile(file);
 		const verb = /^(Enrol|Register|Send|Build|Give) /;
 		expect(wf.name).toMatch(verb);
 		expect(notesOf(wf)[0].parameters.content.slice(2)).toMatch(verb);
@@ -503,12 +522,7 @@ describe("2. Stripe: what Stripe's API (a local stand-in for api.stripe.com) say
 	});
 
 	test('every request of these runs carried the Stripe key to api.stripe.com and nowhere else', () => {
-		const withKey = apis.requests.filter((r) =>
-			JSON.stringify(r.headers).includes(STRIPE_KEY.secretKey),
-		);
-		expect(withKey.length).toBeGreaterThan(10);
-		expect([...new Set(withKey.map((r) => r.host))]).toEqual(['api.stripe.com']);
-		expect(apis.refused).toEqual([]);
+		expectSecretOnlyTo(STRIPE_KEY.secretKey, 'api.stripe.com', 10);
 	});
 });
 
@@ -726,77 +740,102 @@ describe("5. PayPal: a capture PayPal's API reports COMPLETED enrols; one it rep
 
 // ----------------------------------------------------------------- 6.
 
-describe("6. HubSpot: a deal in a stage HubSpot's pipeline marks won enrols its contact, in every pipeline", () => {
+describe("6. HubSpot: a deal in a stage HubSpot's pipeline marks won enrols its contact, in every pipeline (a local stand-in for api.hubapi.com)", () => {
 	const TRIGGER = 'On HubSpot deal stage changed';
 	const MARY = 'mary.jackson@example.com';
-	const pins = (
-		events,
-		deal = HUBSPOT.deal,
-		pipeline = HUBSPOT.pipelineDefault,
-		contact = HUBSPOT.contact,
-	) => ({
-		[TRIGGER]: events,
-		'Read deal from HubSpot': deal,
-		'Read pipeline from HubSpot': pipeline,
-		'Read contact from HubSpot': contact,
+	const TOKEN = { appToken: 'pat-na1-standin-token-for-the-templates-e2e' };
+	const deal = (d) => hubspotHas(`/deals/v1/deal/${d.dealId}`, d);
+	const events = (dealId, stage) =>
+		HUBSPOT.triggerOutput.map((e) => ({
+			...e,
+			eventId: e.eventId + (dealId % 1000),
+			dealId,
+			propertyValue: stage,
+		}));
+
+	beforeAll(async () => {
+		await useCredential(WF.hubspot.id, 'hubspotAppToken', TOKEN, (n) =>
+			n.name.endsWith('from HubSpot'),
+		);
+		deal(HUBSPOT.deal);
+		deal(HUBSPOT.dealRenewals);
+		hubspotHas('/crm/v3/pipelines/deals/default', HUBSPOT.pipelineDefault);
+		hubspotHas('/crm/v3/pipelines/deals/18765432', HUBSPOT.pipelineRenewals);
+		hubspotHas('/contacts/v1/contact/vid/701/profile', HUBSPOT.contact);
+		hubspotHas('/contacts/v1/contact/vid/702/profile', HUBSPOT.contactRenewals);
 	});
 
-	test("closedwon in the default pipeline: the deal's first contact is enrolled in the pipeline's workgroup; resent: nothing changes", async () => {
-		const { state } = await run('hubspot', TRIGGER, pins(HUBSPOT.triggerOutput));
+	test("closedwon in the default pipeline: deal, pipeline and contact read from HubSpot with the app token; the contact is enrolled in the pipeline's workgroup; resent: nothing changes", async () => {
+		const sent = apis.requests.length;
+		const { state } = await run('hubspot', TRIGGER, { [TRIGGER]: HUBSPOT.triggerOutput });
 		expect(membersOf(state, 202)).toContain(MARY);
 		expect(userByEmail(state, MARY)).toMatchObject({ firstName: 'Mary', lastName: 'Jackson' });
-		await expectReplayChangesNothing('hubspot', TRIGGER, pins(HUBSPOT.triggerOutput));
+		expect(apis.requests.slice(sent).map((r) => [r.host, r.path, r.headers.authorization])).toEqual(
+			[
+				['api.hubapi.com', `/deals/v1/deal/${HUBSPOT.deal.dealId}`, `Bearer ${TOKEN.appToken}`],
+				['api.hubapi.com', '/crm/v3/pipelines/deals/default', `Bearer ${TOKEN.appToken}`],
+				['api.hubapi.com', '/contacts/v1/contact/vid/701/profile', `Bearer ${TOKEN.appToken}`],
+			],
+		);
+		await expectReplayChangesNothing('hubspot', TRIGGER, { [TRIGGER]: HUBSPOT.triggerOutput });
 	});
 
 	test("a won stage of a second pipeline (numeric ids, won by its metadata): enrolled in that pipeline's workgroup", async () => {
-		const { state } = await run(
-			'hubspot',
-			TRIGGER,
-			pins(
-				HUBSPOT.triggerOutputRenewals,
-				HUBSPOT.dealRenewals,
-				HUBSPOT.pipelineRenewals,
-				HUBSPOT.contactRenewals,
-			),
-		);
+		const { state } = await run('hubspot', TRIGGER, {
+			[TRIGGER]: events(HUBSPOT.dealRenewals.dealId, '18765437'),
+		});
 		expect(membersOf(state, 203)).toContain('dorothy.jv@example.com');
 	});
 
-	test('a stage HubSpot does not mark won (contractsent; the lost stage of the second pipeline): nothing sent', async () => {
+	test('forged: a body that says closedwon for a deal HubSpot does not have fails and enrols nobody; for a deal HubSpot shows in contractsent, or in the lost stage of the second pipeline: nothing sent', async () => {
+		const before = await sb.businessState();
+		const failed = await runPinned(rest, WF.hubspot.id, TRIGGER, {
+			[TRIGGER]: events(99999999, 'closedwon'),
+		});
+		expect(failed.status).toBe('error');
 		const open = structuredClone(HUBSPOT.deal);
+		open.dealId = 16592031500;
 		open.properties.dealstage.value = 'contractsent';
+		deal(open);
 		const lost = structuredClone(HUBSPOT.dealRenewals);
+		lost.dealId = 16592031501;
 		lost.properties.dealstage.value = '18765438';
-		for (const [deal, pipeline] of [
-			[open, HUBSPOT.pipelineDefault],
-			[lost, HUBSPOT.pipelineRenewals],
-		]) {
-			const { knolyxRequests } = await run(
-				'hubspot',
-				TRIGGER,
-				pins(HUBSPOT.triggerOutput, deal, pipeline),
-			);
+		deal(lost);
+		for (const d of [open, lost]) {
+			const { knolyxRequests } = await run('hubspot', TRIGGER, {
+				[TRIGGER]: events(d.dealId, 'closedwon'),
+			});
 			expect(knolyxRequests).toBe(0);
 		}
+		expect(await sb.businessState()).toEqual(before);
 	});
 
 	test('a won deal without a contact, and one in a pipeline not in the mapping: each stops with a message naming it', async () => {
 		const alone = structuredClone(HUBSPOT.deal);
+		alone.dealId = 16592031502;
 		alone.associations.associatedVids = [];
+		deal(alone);
 		await expectStop(
 			'hubspot',
 			TRIGGER,
-			pins(HUBSPOT.triggerOutput, alone),
-			/HubSpot deal 16592031425 has no associated contact/,
+			{ [TRIGGER]: events(alone.dealId, 'closedwon') },
+			/HubSpot deal 16592031502 has no associated contact/,
 		);
 		const other = structuredClone(HUBSPOT.dealRenewals);
+		other.dealId = 16592031503;
 		other.properties.pipeline.value = '99999';
+		deal(other);
+		hubspotHas('/crm/v3/pipelines/deals/99999', { ...HUBSPOT.pipelineRenewals, id: '99999' });
 		await expectStop(
 			'hubspot',
 			TRIGGER,
-			pins(HUBSPOT.triggerOutput, other, { ...HUBSPOT.pipelineRenewals, id: '99999' }),
+			{ [TRIGGER]: events(other.dealId, '18765437') },
 			/HubSpot pipeline 99999 is not in the node "Pipeline → workgroup \(edit me\)"/,
 		);
+	});
+
+	test('the app token went to api.hubapi.com only', () => {
+		expectSecretOnlyTo(TOKEN.appToken, 'api.hubapi.com', 5);
 	});
 });
 
@@ -966,6 +1005,8 @@ describe("10. the editor's own import (Chromium): two imports of one template ge
 
 	beforeAll(async () => {
 		({ page, ...browser } = await launchBrowser());
+		// Leaving a workflow with unsaved changes asks first (beforeunload): leave.
+		page.on('dialog', (dialog) => dialog.accept().catch(() => undefined));
 		await signIn(page, n8n.url, OWNER);
 	}, 120_000);
 
@@ -976,16 +1017,36 @@ describe("10. the editor's own import (Chromium): two imports of one template ge
 	/** Import `file` as a user does (*⋯ → Import from File* in a new workflow), save; returns the stored workflow. */
 	async function importInEditor(file, label) {
 		await page.goto(`${n8n.url}/workflow/new`);
-		await page.locator('[data-test-id=canvas-plus-button]').waitFor();
 		await page
-			.locator('[data-test-id=workflow-import-input]')
-			.setInputFiles(path.join(REPO_ROOT, 'examples', file));
+			.locator('[data-test-id=canvas-add-button], [data-test-id=canvas-plus-button]')
+			.first()
+			.waitFor();
+		const text = fs.readFileSync(path.join(REPO_ROOT, 'examples', file), 'utf8');
+		const input = page.locator('[data-test-id=workflow-import-input]');
+		if (
+			await input.waitFor({ state: 'attached', timeout: 5_000 }).then(
+				() => true,
+				() => false,
+			)
+		) {
+			// *⋯ → Import from File*: the menu item opens this input's file chooser.
+			await input.setInputFiles(path.join(REPO_ROOT, 'examples', file));
+		} else {
+			// The header's input is not there yet: paste the file's JSON on the canvas (Ctrl+V), the
+			// editor's other import, which gives webhook IDs the same way.
+			await page.evaluate((json) => {
+				const data = new DataTransfer();
+				data.setData('text/plain', json);
+				document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+			}, text);
+		}
 		const expected = readExample(file).nodes.length;
-		await waitFor(
-			async () =>
-				(await page.locator('[data-test-id=canvas-node]').count()) >= expected - 1 || undefined,
-			{ what: `the canvas to show ${file}` },
-		);
+		// The canvas shows the imported nodes (how many it draws at once is the canvas's business:
+		// the stored workflow below is what counts).
+		await waitFor(async () => (await page.locator('[data-test-id=canvas-node]').count()) > 1, {
+			what: `the canvas to show ${file}`,
+		});
+		await sleep(1000);
 		await page.keyboard.press('Control+s');
 		const saved = await waitFor(
 			async () => {

@@ -3,7 +3,6 @@
 // run with the other tool's trigger given pinned data in that tool's payload shape, and the
 // sandbox read back.
 
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -24,22 +23,14 @@ export const TEMPLATE_FILES = fs
  */
 export function prepareTemplate(file, id, { disable = [] } = {}) {
 	const demo = demoFor(file);
-	const wf = setUpTemplate(readExample(file), {
-		credential: CREDENTIAL,
-		mapping: demo?.mapping,
-		disable,
-	});
-	return { ...wf, nodes: wf.nodes.map(withWebhookId), id };
-}
-
-/**
- * A trigger node with a webhook ID of its own, as the editor's import gives it (the files carry
- * none; n8n's CLI import gives none): its URL is /webhook/<id>/… or /form/<id>.
- */
-export function withWebhookId(node) {
-	return /Trigger$/.test(node.type) && !node.webhookId
-		? { ...node, webhookId: randomUUID() }
-		: node;
+	return {
+		...setUpTemplate(readExample(file), {
+			credential: CREDENTIAL,
+			mapping: demo?.mapping,
+			disable,
+		}),
+		id,
+	};
 }
 
 /** The workflow for n8n's CLI import: without its tags (see tagWorkflow in template-setup.mjs). */
