@@ -26,7 +26,7 @@ export class Knolyx implements INodeType {
 		usableAsTool: true,
 		builderHint: {
 			searchHint:
-				"Knolyx is a learning platform (courses, workgroups, community events). Use this node to act on it, for example to enrol a buyer in a course after a payment in Stripe, Shopify, WooCommerce or a form: User → Enrol in Workgroup creates the user when new and adds them to the workgroup that gives access to the course (optionally until a removal date); running it again for the same person changes nothing. Event → Register signs someone up for a community event; Course Access Rule → Add Workgroup gives a workgroup access to a course. The node takes all items at once, sends them concurrently and waits out Knolyx's rate limit itself: do not add Loop Over Items or Wait nodes to pace it. Course, workgroup and event IDs are numbers from Knolyx (Course → Get Many, Workgroup → Get Many).",
+				"Knolyx is a learning platform: use this node to enrol a buyer in a course after a payment in Stripe, Shopify, WooCommerce or PayPal, a deal won in HubSpot or Pipedrive, or an n8n Form answer, with User → Enrol in Workgroup (creates the user when new; running it again changes nothing) or Event → Register for a community event. It takes all items at once and waits out Knolyx's rate limit itself (no Loop Over Items or Wait needed); IDs are numbers from Course → Get Many and Workgroup → Get Many.",
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-knolyx.knolyxTrigger',
@@ -34,14 +34,39 @@ export class Knolyx implements INodeType {
 						'Starts a workflow when a student starts or completes a course or pays for a course or bundle',
 				},
 				{
-					nodeType: 'n8n-nodes-base.stripeTrigger',
-					relationHint:
-						'A payment in Stripe that should enrol the buyer (User → Enrol in Workgroup)',
-				},
-				{
 					nodeType: 'n8n-nodes-knolyx.knolyxPollTrigger',
 					relationHint:
 						'Starts a workflow when someone registers for a community event or a course or event is added',
+				},
+				{
+					nodeType: 'n8n-nodes-base.stripeTrigger',
+					relationHint:
+						'A Stripe payment whose Checkout Session Stripe reports paid: User → Enrol in Workgroup',
+				},
+				{
+					nodeType: 'n8n-nodes-base.shopifyTrigger',
+					relationHint: 'A paid Shopify order: User → Enrol in Workgroup for each course product',
+				},
+				{
+					nodeType: 'n8n-nodes-base.wooCommerceTrigger',
+					relationHint: 'A WooCommerce order in processing or completed: User → Enrol in Workgroup',
+				},
+				{
+					nodeType: 'n8n-nodes-base.payPalTrigger',
+					relationHint: 'A completed PayPal capture: User → Enrol in Workgroup for the payer',
+				},
+				{
+					nodeType: 'n8n-nodes-base.hubspotTrigger',
+					relationHint:
+						'A HubSpot deal moved to a won stage: User → Enrol in Workgroup for its contact',
+				},
+				{
+					nodeType: 'n8n-nodes-base.pipedriveTrigger',
+					relationHint: 'A Pipedrive deal won: User → Enrol in Workgroup for its person',
+				},
+				{
+					nodeType: 'n8n-nodes-base.formTrigger',
+					relationHint: 'An n8n Form answer: Event → Register for a community event',
 				},
 			],
 		},

@@ -150,10 +150,33 @@ export async function startRegistryProxy({ dir, registryUrl, upstream }) {
 			.writeHead(403, { 'content-type': 'text/plain' })
 			.end('this test proxy serves only the public registry\n');
 	});
+	const { port: proxyPort, close } = await listenAsConnectProxy(server, {
+		tlsServer,
+		accepts: (h, p) => h === host && p === port,
+		onRefused: (target) =>
+			requests.push({ method: 'CONNECT', host: target, path: '', status: 403 }),
+	});
+	return {
+		url: `http://127.0.0.1:${proxyPort}`,
+		port: proxyPort,
+		host,
+		requests,
+		caFile,
+		close,
+	};
+}
+
+/**
+ * Make `server` (an http.Server) an HTTP proxy on a free 127.0.0.1 port whose CONNECT to a
+ * host:port that `accepts(host, port)` is handed to `tlsServer` (which terminates TLS with its
+ * own certificate); any other CONNECT is refused with 403 and reported to `onRefused(target)`.
+ * Returns { port, close() } (close also ends open tunnels).
+ */
+export async function listenAsConnectProxy(server, { tlsServer, accepts, onRefused }) {
 	server.on('connect', (req, socket, head) => {
 		const [h, p] = req.url.split(':');
-		if (h !== host || Number(p || 443) !== port) {
-			requests.push({ method: 'CONNECT', host: req.url, path: '', status: 403 });
+		if (!accepts(h, Number(p || 443))) {
+			onRefused(req.url);
 			socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
 			return;
 		}
@@ -170,13 +193,8 @@ export async function startRegistryProxy({ dir, registryUrl, upstream }) {
 		server.once('error', reject);
 		server.listen(0, '127.0.0.1', resolve);
 	});
-	const { port: proxyPort } = server.address();
 	return {
-		url: `http://127.0.0.1:${proxyPort}`,
-		port: proxyPort,
-		host,
-		requests,
-		caFile,
+		port: server.address().port,
 		close: () =>
 			new Promise((resolve) => {
 				for (const s of sockets) s.destroy();

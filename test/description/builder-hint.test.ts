@@ -64,6 +64,32 @@ describe.each(nodes.map((node) => [node.description.displayName, node.descriptio
 	},
 );
 
+describe('the Knolyx node hint', () => {
+	const hint = hintOf(new Knolyx().description);
+
+	it("is at most two sentences, as n8n's own nodes have", () => {
+		expect(
+			hint.searchHint!.split(/[.!?](\s|$)/).filter((s) => s.trim()).length,
+		).toBeLessThanOrEqual(2);
+	});
+
+	it('lists every tool it names among its related nodes', () => {
+		const tools: Array<[RegExp, string]> = [
+			[/Stripe/, 'n8n-nodes-base.stripeTrigger'],
+			[/Shopify/, 'n8n-nodes-base.shopifyTrigger'],
+			[/WooCommerce/, 'n8n-nodes-base.wooCommerceTrigger'],
+			[/PayPal/, 'n8n-nodes-base.payPalTrigger'],
+			[/HubSpot/, 'n8n-nodes-base.hubspotTrigger'],
+			[/Pipedrive/, 'n8n-nodes-base.pipedriveTrigger'],
+			[/n8n Form/, 'n8n-nodes-base.formTrigger'],
+		];
+		const named = tools.filter(([name]) => name.test(hint.searchHint!)).map(([, type]) => type);
+		expect(named.length).toBeGreaterThan(0);
+		const related = hint.relatedNodes!.map((r) => r.nodeType);
+		expect(named.filter((type) => !related.includes(type))).toEqual([]);
+	});
+});
+
 describe("n8n's node catalog (what the AI workflow builder searches)", () => {
 	// n8n lists a community package's nodes under their full type name.
 	// (@n8n/ai-utilities types them with its own copy of n8n-workflow; the objects are the same.)

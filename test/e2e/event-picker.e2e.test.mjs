@@ -10,7 +10,7 @@
 //      workflow runs with it.
 // Screenshots (test-artifacts/e2e/): event-picker-*.png.
 
-import { launchBrowser, screenshot } from './lib/browser.mjs';
+import { launchBrowser, screenshot, signIn } from './lib/browser.mjs';
 import { nodeOutput, OWNER, readExample, runManually, startTestFile, TYPES } from './lib/n8n.mjs';
 import { endTestFile, waitFor } from './lib/processes.mjs';
 
@@ -40,11 +40,7 @@ beforeAll(async () => {
 	expect(flowA.nodes.find((n) => n.name === REGISTER).parameters.eventId).toBe(String(SEED.event));
 	({ sandbox, n8n, rest } = await startTestFile({ workflows: [flowA, picked] }));
 	({ page, ...browser } = await launchBrowser());
-	await page.goto(`${n8n.url}/signin`);
-	await page.locator('input[name=emailOrLdapLoginId]').fill(OWNER.email);
-	await page.locator('input[name=password]').fill(OWNER.password);
-	await page.locator('[data-test-id=form-submit-button]').click();
-	await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
+	await signIn(page, n8n.url, OWNER);
 }, 300_000);
 
 afterAll(async () => {

@@ -51,6 +51,15 @@ export async function launchBrowser({ viewport = { width: 1440, height: 900 } } 
 	};
 }
 
+/** Sign in to the editor at `n8nUrl` as `owner` ({ email, password }) and wait to leave the sign-in page. */
+export async function signIn(page, n8nUrl, owner) {
+	await page.goto(`${n8nUrl}/signin`);
+	await page.locator('input[name=emailOrLdapLoginId]').fill(owner.email);
+	await page.locator('input[name=password]').fill(owner.password);
+	await page.locator('[data-test-id=form-submit-button]').click();
+	await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
+}
+
 /** Save a screenshot to test-artifacts/e2e/<name>.png and return its path. */
 export async function screenshot(page, name) {
 	const file = path.join(ARTIFACTS_DIR, `${name}.png`);

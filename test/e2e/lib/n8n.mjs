@@ -22,6 +22,7 @@ import {
 } from '../../../scripts/n8n-runtime.mjs';
 import { REPO_ROOT, RUN_DIR, startSandboxProcess, trackPid, waitFor } from './processes.mjs';
 import { DEMO, SandboxClient } from './sandbox.mjs';
+import { asEditorImports } from './template-setup.mjs';
 
 export const USER_FOLDER = path.join(RUN_DIR, 'n8n');
 export const OWNER = {
@@ -68,8 +69,11 @@ export function chainWorkflow({ id, name, nodes }) {
 /** The run data of an execution is stored with `flatted`; use the copy n8n itself depends on. */
 const requireFromN8n = createRequire(path.join(CACHE_DIR, 'node_modules', 'n8n', 'package.json'));
 
+/** examples/<file> as the editor's import gives it: its triggers get webhook IDs (asEditorImports). */
 export function readExample(file) {
-	return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', file), 'utf8'));
+	return asEditorImports(
+		JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', file), 'utf8')),
+	);
 }
 
 /**

@@ -5,6 +5,7 @@
 // belongs to, the value of the template's one mapping node, and which sample is pinned on
 // which node (fixture keys), so "Execute workflow" runs it with that tool's payload shape.
 
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +34,32 @@ export function demoFor(templateFile) {
 	return undefined;
 }
 
+/** Node types whose URL n8n builds from the node's webhook ID. */
+const hasWebhook = (type) =>
+	(/Trigger$/.test(type) && !/\.(manual|schedule)Trigger$/.test(type)) ||
+	type === 'n8n-nodes-base.webhook';
+
+/**
+ * A workflow as the editor's import gives it: each trigger or Webhook node without a webhook ID
+ * gets one of its own (the files carry none, so two imports never share a URL). n8n's CLI import
+ * gives none, and n8n then builds a Webhook node's URL as /webhook/<workflow id>/<node name>/<path>.
+ * With `seed` (e.g. the file name) the IDs are the same on every call (a UUID-shaped hash of seed
+ * and node name), for a set-up that imports the same files again (`npm run dev`).
+ */
+export function asEditorImports(wf, { seed } = {}) {
+	const idFor = (node) => {
+		if (seed === undefined) return randomUUID();
+		const h = createHash('sha256').update(`${seed}\0${node.name}`).digest('hex');
+		return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+	};
+	return {
+		...wf,
+		nodes: wf.nodes.map((node) =>
+			hasWebhook(node.type) && !node.webhookId ? { ...node, webhookId: idFor(node) } : node,
+		),
+	};
+}
+
 /** n8n's pinData shape: { nodeName: [{ json }] }. */
 export const pinDataOf = (pins) =>
 	Object.fromEntries(
@@ -41,7 +68,8 @@ export const pinDataOf = (pins) =>
 
 /**
  * A template as a user has it after the set-up: its Knolyx nodes use `credential` (the file
- * has none), the mapping Set node holds `mapping` ({ nodeName: { field: object } }), the
+ * has none), the mapping Set node holds `mapping` ({ nodeName: { field: object } }; for a node
+ * that is no Set node, `field` is a parameter set to the value as it is), the
  * nodes named in `disable` are switched off (the templates' way to drop a branch).
  * Throws when a named node or field does not exist.
  */
@@ -55,9 +83,13 @@ export function setUpTemplate(wf, { credential, mapping = {}, disable = [], pins
 			copy.credentials = { knolyxApi: { id: credential.id, name: credential.name } };
 		}
 		for (const [field, value] of Object.entries(mapping[copy.name] ?? {})) {
-			const assignment = copy.parameters.assignments?.assignments.find((a) => a.name === field);
-			if (!assignment) throw new Error(`${wf.name}: node "${copy.name}" has no field ${field}`);
-			assignment.value = JSON.stringify(value, null, 2);
+			// A Set node's field (the "(edit me)" mapping), or a parameter of any other node (a
+			// workflow saved by the editor leaves out parameters at their default, e.g. empty IDs).
+			const assignments = copy.parameters.assignments?.assignments;
+			const assignment = assignments?.find((a) => a.name === field);
+			if (assignment) assignment.value = JSON.stringify(value, null, 2);
+			else if (!assignments) copy.parameters[field] = value;
+			else throw new Error(`${wf.name}: node "${copy.name}" has no field ${field}`);
 		}
 		if (disable.includes(copy.name)) copy.disabled = true;
 		return copy;

@@ -1,0 +1,105 @@
+// Stand-ins for the tools' public APIs (api.stripe.com, api-m.paypal.com, api.hubapi.com) in an
+// e2e run: n8n's credentials fix those hosts, so n8n is started with HTTPS_PROXY pointing here
+// (n8n installs a global proxy agent from the *_PROXY variables, see the templates test) and
+// NODE_EXTRA_CA_CERTS naming this run's test CAs. The proxy terminates CONNECT for those hosts
+// with leaf certificates of its own CAs (makeCertificates, as the registry proxy does) and
+// answers from `routes`; every request is recorded with its headers, and a CONNECT to any other
+// host is refused and recorded, so a test sees exactly where a credential went.
+
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import path from 'node:path';
+import tls from 'node:tls';
+
+import { listenAsConnectProxy, makeCertificates } from '../../../scripts/registry/proxy.mjs';
+
+export const TOOL_HOSTS = ['api.stripe.com', 'api-m.paypal.com', 'api.hubapi.com'];
+
+/**
+ * Start the stand-in on a free 127.0.0.1 port, certificates made in `dir`.
+ * `answer({ host, method, path, query, headers, body })` returns { status, body } or undefined
+ * (then 404 with a JSON error, as the tools answer an unknown id).
+ * Returns { proxyUrl, caBundle, requests, refused, setAnswer(fn), close() }.
+ */
+export async function startToolApis({ dir }) {
+	const contexts = new Map();
+	const caFiles = [];
+	for (const host of TOOL_HOSTS) {
+		const certs = makeCertificates({ dir: path.join(dir, host), host });
+		caFiles.push(certs.caFile);
+		contexts.set(
+			host,
+			tls.createSecureContext({
+				cert: fs.readFileSync(certs.certFile),
+				key: fs.readFileSync(certs.keyFile),
+			}),
+		);
+	}
+	const caBundle = path.join(dir, 'tool-apis-ca.pem');
+	fs.writeFileSync(caBundle, caFiles.map((f) => fs.readFileSync(f, 'utf8')).join('\n'));
+
+	const requests = [];
+	const refused = [];
+	let answer = () => undefined;
+
+	const tlsServer = https.createServer(
+		{
+			SNICallback: (name, cb) => cb(null, contexts.get(name) ?? null),
+			...(() => {
+				// A default certificate is required by https.createServer; the first host's.
+				const first = path.join(dir, TOOL_HOSTS[0]);
+				return {
+					cert: fs.readFileSync(path.join(first, 'leaf.pem')),
+					key: fs.readFileSync(path.join(first, 'leaf.key')),
+				};
+			})(),
+		},
+		(req, res) => {
+			const chunks = [];
+			req.on('data', (c) => chunks.push(c));
+			req.on('end', () => {
+				const url = new URL(req.url, `https://${req.headers.host}`);
+				const entry = {
+					host: url.hostname,
+					method: req.method,
+					path: url.pathname,
+					query: Object.fromEntries(url.searchParams),
+					headers: req.headers,
+					body: Buffer.concat(chunks).toString('utf8'),
+				};
+				requests.push(entry);
+				let out;
+				try {
+					out = answer(entry);
+				} catch (e) {
+					out = { status: 500, body: { error: { message: e.message } } };
+				}
+				out ??= { status: 404, body: { error: { message: `No such object: ${url.pathname}` } } };
+				entry.status = out.status;
+				res.writeHead(out.status, { 'content-type': 'application/json' });
+				res.end(JSON.stringify(out.body));
+			});
+		},
+	);
+
+	const server = http.createServer((req, res) => {
+		refused.push({ method: req.method, target: req.url, headers: req.headers });
+		res.writeHead(403).end();
+	});
+	const { port, close } = await listenAsConnectProxy(server, {
+		tlsServer,
+		accepts: (host, p) => contexts.has(host) && p === 443,
+		onRefused: (target) => refused.push({ method: 'CONNECT', target }),
+	});
+	return {
+		proxyUrl: `http://127.0.0.1:${port}`,
+		caBundle,
+		requests,
+		refused,
+		setAnswer(fn) {
+			answer = fn;
+		},
+		close,
+	};
+}
