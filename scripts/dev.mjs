@@ -21,7 +21,10 @@
 // Options: --n8n VERSION (the n8n line: 2.41.1, the default, or 1.123.81; env
 // KNOLYX_N8N_VERSION), --port N (n8n, default 5678, env N8N_DEV_PORT), --sandbox-port N
 // (default 5680, env KNOLYX_SANDBOX_PORT), --no-build, --reset (forget the
-// dev user folder: fresh database, owner, credential and workflows).
+// dev user folder: fresh database, owner, credential and workflows), --no-user-n8n (do not use an
+// n8n found in PATH; without it, when the cache has no install of the selected line, an `n8n` in
+// PATH of exactly that version, whose native modules load in the `node` in PATH, is run instead
+// of installing one: scripts/n8n/install.mjs findUserN8n).
 
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -32,6 +35,7 @@ import {
 	assertPortFree,
 	CACHE_DIR,
 	ensureN8n,
+	findUserN8n,
 	isN8nInstalled,
 	linkPackage,
 	N8nRest,
@@ -39,6 +43,7 @@ import {
 	REPO_ROOT,
 	runN8nCli,
 	startN8n,
+	useN8n,
 	N8N_MAJOR,
 	N8N_VERSION,
 } from './n8n-runtime.mjs';
@@ -294,7 +299,21 @@ async function main() {
 	const sandbox = await startSandbox(SANDBOX_PORT);
 	cleanups.push(sandbox.stop);
 	say(`Knolyx sandbox on ${sandbox.url} (log: ${path.relative(REPO_ROOT, sandbox.logFile)})`);
-	const cold = !isN8nInstalled();
+	let cold = !isN8nInstalled();
+	if (cold && !flag('no-user-n8n')) {
+		// An n8n the user already has (e.g. `npm install -g n8n`) of the selected version saves the install.
+		const mine = await findUserN8n();
+		if (mine?.usable) {
+			useN8n(mine);
+			cold = false;
+			say(
+				`using the n8n ${mine.version} in your PATH (${mine.n8nBin}, Node ${mine.nodeVersion}): nothing to install. ` +
+					`Its own data (~/.n8n) is not used: this run keeps its data in ${path.relative(REPO_ROOT, USER_FOLDER)}.`,
+			);
+		} else if (mine) {
+			say(`not using the n8n in your PATH (${mine.n8nBin}): ${mine.why}`);
+		}
+	}
 	if (cold) {
 		say(
 			`n8n ${N8N_VERSION} is not installed yet: installing it once into ${CACHE_DIR}` +

@@ -55,7 +55,14 @@ import { startN8n } from './n8n/server.mjs';
 import { N8N_VERSION, NODE_VERSION, REPO_ROOT, runtimePaths } from './n8n/version.mjs';
 
 export { executeWorkflow, publishWorkflowCli, runN8nCli } from './n8n/cli.mjs';
-export { cleanNpmEnv, ensureN8n, isN8nInstalled } from './n8n/install.mjs';
+export {
+	cleanNpmEnv,
+	ensureN8n,
+	findUserN8n,
+	isN8nInstalled,
+	n8nNodeBin,
+	useN8n,
+} from './n8n/install.mjs';
 export { linkPackage, PACKAGE_NAME, rewriteNodeTypes } from './n8n/package.mjs';
 export { N8nRest } from './n8n/rest.mjs';
 export { assertPortFree, freePort, n8nEnv, startN8n } from './n8n/server.mjs';

@@ -5,7 +5,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 
 import { log, run } from './children.mjs';
-import { CACHE_DIR, LINE, N8N_VERSION, runtimePaths } from './version.mjs';
+import { CACHE_DIR, LINE, N8N_LINES, N8N_VERSION, runtimePaths } from './version.mjs';
 
 /** The environment for npm in a cache folder, without an outer `npm run`'s settings (e.g. npm_config_ignore_scripts). */
 export function cleanNpmEnv(extra = {}) {
@@ -121,6 +121,94 @@ export function isN8nInstalled({ cacheDir = CACHE_DIR } = {}) {
 	}
 }
 
+/** An n8n the caller chose to run instead of the cache's (useN8n); this process only. */
+let chosen;
+
+/** Run this n8n (from findUserN8n) instead of installing one: ensureN8n() returns it from now on. */
+export function useN8n({ nodeBin, n8nBin }) {
+	chosen = { nodeBin, n8nBin, cacheDir: undefined };
+}
+
+/** The Node binary n8n runs on: the chosen n8n's, or the cache's. */
+export function n8nNodeBin() {
+	return chosen?.nodeBin ?? runtimePaths().nodeBin;
+}
+
+/** The first executable `name` in PATH, or undefined. */
+function onPath(name) {
+	for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+		const file = path.join(dir || '.', name);
+		try {
+			fs.accessSync(file, fs.constants.X_OK);
+			if (fs.statSync(file).isFile()) return file;
+		} catch {
+			/* not here */
+		}
+	}
+	return undefined;
+}
+
+/**
+ * An n8n the user already has on PATH (an `npm install -g n8n`, for example), and whether it can
+ * stand in for the selected line's install: the same n8n version, a Node in PATH new enough for
+ * it, and its native modules loading in that Node. Returns undefined when there is no n8n on
+ * PATH, else { version, n8nBin, nodeBin, nodeVersion, usable, why }.
+ */
+export async function findUserN8n() {
+	const bin = onPath('n8n');
+	if (!bin) return undefined;
+	const n8nBin = fs.realpathSync(bin);
+	const packageDir = path.resolve(path.dirname(n8nBin), '..');
+	let version;
+	try {
+		const pkg = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
+		if (pkg.name === 'n8n') version = pkg.version;
+	} catch {
+		/* not an npm-installed n8n */
+	}
+	const found = { version, n8nBin, usable: false };
+	if (!version) return { ...found, why: `${bin} is not an npm install of n8n` };
+	if (version !== N8N_VERSION) {
+		const tested = Object.keys(N8N_LINES).includes(version);
+		return {
+			...found,
+			why: tested
+				? `it is n8n ${version}, not the selected ${N8N_VERSION}: add --n8n ${version} to use it`
+				: `it is n8n ${version}, not a tested line (${Object.keys(N8N_LINES).join(', ')})`,
+		};
+	}
+	const nodeBin = onPath('node');
+	if (!nodeBin) return { ...found, why: 'no node in PATH to run it' };
+	let nodeVersion;
+	try {
+		nodeVersion = (await run(nodeBin, ['--version'], { quiet: true, timeoutMs: 30_000 })).trim();
+	} catch (error) {
+		return { ...found, why: `${nodeBin} --version failed: ${error.message.split('\n')[0]}` };
+	}
+	const major = (v) => Number(String(v).replace(/^v/, '').split('.')[0]);
+	const needed = LINE.node ? major(LINE.node) : 20;
+	if (major(nodeVersion) < needed)
+		return {
+			...found,
+			nodeBin,
+			nodeVersion,
+			why: `n8n ${version} needs Node ${needed} or later; the node in PATH is ${nodeVersion}`,
+		};
+	// The same proof as after an install: its native modules load in that Node.
+	const requires = LINE.native.map((m) => `require(${JSON.stringify(m)});`).join(' ');
+	try {
+		await run(nodeBin, ['-e', requires], { cwd: packageDir, quiet: true, timeoutMs: 60_000 });
+	} catch (error) {
+		return {
+			...found,
+			nodeBin,
+			nodeVersion,
+			why: `its native modules (${LINE.native.join(', ')}) do not load in ${nodeVersion}: ${error.message.split('\n')[0]}`,
+		};
+	}
+	return { ...found, nodeBin, nodeVersion, usable: true };
+}
+
 /**
  * Install n8n (pinned) and, for 2.x, Node 24 into the cache folder unless a
  * complete install is already there. Returns { nodeBin, n8nBin, cacheDir }.
@@ -128,6 +216,7 @@ export function isN8nInstalled({ cacheDir = CACHE_DIR } = {}) {
  * folder at a time (lockInstall); a process that waited uses the install the other made.
  */
 export async function ensureN8n({ cacheDir = CACHE_DIR } = {}) {
+	if (chosen) return chosen;
 	const paths = runtimePaths(cacheDir);
 	const ready = completeInstall(cacheDir, paths);
 	if (ready) return ready;
