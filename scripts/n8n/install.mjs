@@ -134,6 +134,18 @@ export function n8nNodeBin() {
 	return chosen?.nodeBin ?? runtimePaths().nodeBin;
 }
 
+/** Undefined when every module of `modules` loads in `nodeBin` from `cwd`, else why not (one line). */
+async function loadError(nodeBin, modules, cwd) {
+	const requires = modules.map((m) => `require(${JSON.stringify(m)});`).join(' ');
+	try {
+		await run(nodeBin, ['-e', requires], { cwd, quiet: true, timeoutMs: 60_000 });
+		return undefined;
+	} catch (error) {
+		const lines = error.message.split('\n');
+		return lines.find((l) => /^\w*Error\b/.test(l)) ?? lines[0];
+	}
+}
+
 /** The first executable `name` in PATH, or undefined. */
 function onPath(name) {
 	for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
@@ -195,17 +207,14 @@ export async function findUserN8n() {
 			why: `n8n ${version} needs Node ${needed} or later; the node in PATH is ${nodeVersion}`,
 		};
 	// The same proof as after an install: its native modules load in that Node.
-	const requires = LINE.native.map((m) => `require(${JSON.stringify(m)});`).join(' ');
-	try {
-		await run(nodeBin, ['-e', requires], { cwd: packageDir, quiet: true, timeoutMs: 60_000 });
-	} catch (error) {
+	const failed = await loadError(nodeBin, LINE.native, packageDir);
+	if (failed)
 		return {
 			...found,
 			nodeBin,
 			nodeVersion,
-			why: `its native modules (${LINE.native.join(', ')}) do not load in ${nodeVersion}: ${error.message.split('\n')[0]}`,
+			why: `its native modules (${LINE.native.join(', ')}) do not load in ${nodeVersion}: ${failed}`,
 		};
-	}
 	return { ...found, nodeBin, nodeVersion, usable: true };
 }
 
@@ -290,30 +299,32 @@ async function installSteps(cacheDir, paths, { t0, step }) {
 		log(`Node ${version} at ${paths.nodeBin}`);
 	}
 
-	// 3. Native modules n8n needs, built from source for the Node that runs n8n (no download).
-	step(steps, `native builds of ${LINE.native.join(' and ')} (the other half)`);
-	await run(
-		'npm',
-		[
-			'rebuild',
-			...LINE.native,
-			'--build-from-source',
-			'--ignore-scripts=false',
-			'--loglevel=error',
-		],
-		{
-			cwd: cacheDir,
-			env: npmEnv(paths, { JOBS: '2' }),
-			timeoutMs: 20 * 60_000,
-		},
-	);
+	// 3. Native modules n8n needs, for the Node that runs n8n. One whose package ships a prebuilt
+	// binary for that Node (isolated-vm 7 has linux-x64 glibc ones for Node 24, in its npm tarball:
+	// no download) is used as shipped when it loads; the others are built from source (sqlite3
+	// would download its prebuilt binary from GitHub).
+	const nModuleDir = path.join(cacheDir, 'node_modules', 'n8n');
+	const toBuild = [];
+	for (const m of LINE.native) {
+		if (await loadError(paths.nodeBin, [m], nModuleDir)) toBuild.push(m);
+		else log(`${m}: its prebuilt binary loads in Node ${version}, no build needed`);
+	}
+	if (toBuild.length) {
+		step(steps, `native build of ${toBuild.join(' and ')} from source (the other half)`);
+		await run(
+			'npm',
+			['rebuild', ...toBuild, '--build-from-source', '--ignore-scripts=false', '--loglevel=error'],
+			{
+				cwd: cacheDir,
+				env: npmEnv(paths, { JOBS: '2' }),
+				timeoutMs: 20 * 60_000,
+			},
+		);
+	}
 	// Prove the native modules load in that Node before calling the install complete.
-	const requires = LINE.native.map((m) => `require(${JSON.stringify(m)});`).join(' ');
-	await run(paths.nodeBin, ['-e', `${requires} console.log('native ok')`], {
-		cwd: path.join(cacheDir, 'node_modules', 'n8n'),
-		quiet: true,
-		timeoutMs: 60_000,
-	});
+	const failed = await loadError(paths.nodeBin, LINE.native, nModuleDir);
+	if (failed) throw new Error(`n8n's native modules do not load in Node ${version}: ${failed}`);
+	log(`native modules ${LINE.native.join(', ')} load in Node ${version}`);
 
 	await fsp.writeFile(
 		paths.marker,
