@@ -268,7 +268,7 @@ async function installSteps(cacheDir, paths, { t0, step }) {
 	log(
 		`installing n8n@${N8N_VERSION}${LINE.node ? ` and node@${LINE.node}` : ''} into ${cacheDir} (first run: ${LINE.node ? '10-12' : '2-5'} minutes on 2 cores)`,
 	);
-	step(1, 'npm install of n8n and its dependencies (about half the time)');
+	step(1, 'npm install of n8n and its dependencies (the longest step)');
 	// 1. Everything, without install scripts.
 	await npmInstallInto(
 		cacheDir,
@@ -299,10 +299,24 @@ async function installSteps(cacheDir, paths, { t0, step }) {
 		log(`Node ${version} at ${paths.nodeBin}`);
 	}
 
-	// 3. Native modules n8n needs, for the Node that runs n8n. One whose package ships a prebuilt
-	// binary for that Node (isolated-vm 7 has linux-x64 glibc ones for Node 24, in its npm tarball:
-	// no download) is used as shipped when it loads; the others are built from source (sqlite3
-	// would download its prebuilt binary from GitHub).
+	// 3. Native modules n8n needs, for the Node that runs n8n.
+	await nativeModules(cacheDir, paths, version, step);
+
+	await fsp.writeFile(
+		paths.marker,
+		`n8n ${N8N_VERSION}, node ${version}, ${new Date().toISOString()}\n`,
+	);
+	log(`n8n ${N8N_VERSION} ready after ${Math.round((Date.now() - t0) / 1000)} s`);
+	return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, cacheDir };
+}
+
+/**
+ * The native modules of LINE.native, loading in the Node that runs n8n (`version`). One whose
+ * package ships a prebuilt binary for that Node (isolated-vm 7 has linux-x64 glibc ones for Node 24
+ * in its npm tarball: no download) is used as shipped when it loads; the others are built from
+ * source (sqlite3 would download its prebuilt binary from GitHub).
+ */
+async function nativeModules(cacheDir, paths, version, step) {
 	const nModuleDir = path.join(cacheDir, 'node_modules', 'n8n');
 	const toBuild = [];
 	for (const m of LINE.native) {
@@ -310,7 +324,7 @@ async function installSteps(cacheDir, paths, { t0, step }) {
 		else log(`${m}: its prebuilt binary loads in Node ${version}, no build needed`);
 	}
 	if (toBuild.length) {
-		step(steps, `native build of ${toBuild.join(' and ')} from source (the other half)`);
+		step(LINE.node ? 3 : 2, `native build of ${toBuild.join(' and ')} from source (minutes)`);
 		await run(
 			'npm',
 			['rebuild', ...toBuild, '--build-from-source', '--ignore-scripts=false', '--loglevel=error'],
@@ -325,11 +339,4 @@ async function installSteps(cacheDir, paths, { t0, step }) {
 	const failed = await loadError(paths.nodeBin, LINE.native, nModuleDir);
 	if (failed) throw new Error(`n8n's native modules do not load in Node ${version}: ${failed}`);
 	log(`native modules ${LINE.native.join(', ')} load in Node ${version}`);
-
-	await fsp.writeFile(
-		paths.marker,
-		`n8n ${N8N_VERSION}, node ${version}, ${new Date().toISOString()}\n`,
-	);
-	log(`n8n ${N8N_VERSION} ready after ${Math.round((Date.now() - t0) / 1000)} s`);
-	return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, cacheDir };
 }
