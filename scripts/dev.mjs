@@ -4,7 +4,7 @@
 //   1. start the Knolyx sandbox (demo seed) as a child process and print its page's URL
 //      at once: it is usable while the rest is prepared
 //   2. build the package (npm run build) and, at the same time, install the pinned n8n of
-//      the chosen line on first use (scripts/n8n-runtime.mjs; 2.41.1 with Node 24: 10-12 min
+//      the chosen line on first use (scripts/n8n-runtime.mjs; 2.41.1 with Node 24: ~10 min
 //      once on 2 cores, printing each phase and a progress line every minute; 1.123.81:
 //      ~2-5 min once; cached in ~/.cache/n8n-nodes-knolyx/)
 //   3. link the built package into n8n's user folder the way a community package
@@ -318,7 +318,7 @@ async function main() {
 		say(
 			`n8n ${N8N_VERSION} is not installed yet: installing it once into ${CACHE_DIR}` +
 				(N8N_MAJOR >= 2
-					? ' with Node 24 (about 10-12 minutes on 2 cores: npm install ~5 min, native builds of sqlite3 and isolated-vm ~5-7 min)'
+					? ' with Node 24 (about 10 minutes on 2 cores, longer on a busy machine: npm install ~5 min, the Node binary, the sqlite3 build ~3-4 min)'
 					: ' (about 2-5 minutes)') +
 				'; later runs start in under half a minute.',
 		);

@@ -266,7 +266,7 @@ async function install(cacheDir, paths) {
 
 async function installSteps(cacheDir, paths, { t0, step }) {
 	log(
-		`installing n8n@${N8N_VERSION}${LINE.node ? ` and node@${LINE.node}` : ''} into ${cacheDir} (first run: ${LINE.node ? '10-12' : '2-5'} minutes on 2 cores)`,
+		`installing n8n@${N8N_VERSION}${LINE.node ? ` and node@${LINE.node}` : ''} into ${cacheDir} (first run: ${LINE.node ? 'about 10' : '2-5'} minutes on 2 cores)`,
 	);
 	step(1, 'npm install of n8n and its dependencies (the longest step)');
 	// 1. Everything, without install scripts.
