@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 // `npm run dev`: a real n8n with this package, against the Knolyx sandbox.
 //
-//   1. build the package (npm run build)
-//   2. install the pinned n8n of the chosen line on first use (scripts/n8n-runtime.mjs; 2.41.1 with
-//      Node 24: ~7-10 min once; 1.123.81: ~2-5 min once; cached in ~/.cache/n8n-nodes-knolyx/)
-//   3. start the Knolyx sandbox (demo seed) as a child process
-//   4. link the built package into n8n's user folder the way a community package
+//   1. start the Knolyx sandbox (demo seed) as a child process and print its page's URL
+//      at once: it is usable while the rest is prepared
+//   2. build the package (npm run build) and, at the same time, install the pinned n8n of
+//      the chosen line on first use (scripts/n8n-runtime.mjs; 2.41.1 with Node 24: ~10 min
+//      once on 2 cores, printing each phase and a progress line every minute; 1.123.81:
+//      ~2-5 min once; cached in ~/.cache/n8n-nodes-knolyx/)
+//   3. link the built package into n8n's user folder the way a community package
 //      is installed (node types n8n-nodes-knolyx.knolyx / .knolyxTrigger, as users have them)
-//   5. import (n8n CLI, only when something changed) a `Knolyx API` credential for the
+//   4. import (n8n CLI, only when something changed) a `Knolyx API` credential for the
 //      sandbox and the example workflows from examples/*.json; the templates
 //      (examples/template-*.json) get the credential on their Knolyx nodes, the demo
 //      mapping and their tool's sample payload pinned (test/e2e/fixtures/<tool>.json)
-//   6. start n8n, create/log in the demo owner, tag the templates, publish the workflows
+//   5. start n8n, create/log in the demo owner, tag the templates, publish the workflows
 //      that have a trigger n8n serves itself, test the credential, print the editor URL
 //      and what to try
 // Ctrl-C stops n8n and the sandbox (a second Ctrl-C kills them at once).
@@ -19,7 +21,10 @@
 // Options: --n8n VERSION (the n8n line: 2.41.1, the default, or 1.123.81; env
 // KNOLYX_N8N_VERSION), --port N (n8n, default 5678, env N8N_DEV_PORT), --sandbox-port N
 // (default 5680, env KNOLYX_SANDBOX_PORT), --no-build, --reset (forget the
-// dev user folder: fresh database, owner, credential and workflows).
+// dev user folder: fresh database, owner, credential and workflows), --no-user-n8n (do not use an
+// n8n found in PATH; without it, when the cache has no install of the selected line, an `n8n` in
+// PATH of exactly that version, whose native modules load in the `node` in PATH, is run instead
+// of installing one: scripts/n8n/install.mjs findUserN8n).
 
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -28,13 +33,17 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
 	assertPortFree,
+	CACHE_DIR,
 	ensureN8n,
+	findUserN8n,
+	isN8nInstalled,
 	linkPackage,
 	N8nRest,
 	PACKAGE_NAME,
 	REPO_ROOT,
 	runN8nCli,
 	startN8n,
+	useN8n,
 	N8N_MAJOR,
 	N8N_VERSION,
 } from './n8n-runtime.mjs';
@@ -287,19 +296,48 @@ async function main() {
 	await fsp.mkdir(USER_FOLDER, { recursive: true });
 	await assertPortFree(N8N_PORT); // fail fast, before building and installing
 
-	if (!flag('no-build')) {
-		say('building the package (npm run build)');
-		await run('npm', ['run', '--silent', 'build']);
-	}
-	if (!fs.existsSync(path.join(REPO_ROOT, 'dist')))
-		throw new Error('dist/ is missing: run npm run build');
-
-	const installed = await ensureN8n();
-	say(`n8n ${N8N_VERSION} on ${installed.nodeBin}`);
-
 	const sandbox = await startSandbox(SANDBOX_PORT);
 	cleanups.push(sandbox.stop);
 	say(`Knolyx sandbox on ${sandbox.url} (log: ${path.relative(REPO_ROOT, sandbox.logFile)})`);
+	let cold = !isN8nInstalled();
+	if (cold && !flag('no-user-n8n')) {
+		// An n8n the user already has (e.g. `npm install -g n8n`) of the selected version saves the install.
+		const mine = await findUserN8n();
+		if (mine?.usable) {
+			useN8n(mine);
+			cold = false;
+			say(
+				`using the n8n ${mine.version} in your PATH (${mine.n8nBin}, Node ${mine.nodeVersion}): nothing to install. ` +
+					`Its own data (~/.n8n) is not used: this run keeps its data in ${path.relative(REPO_ROOT, USER_FOLDER)}.`,
+			);
+		} else if (mine) {
+			say(`not using the n8n in your PATH (${mine.n8nBin}): ${mine.why}`);
+		}
+	}
+	if (cold) {
+		say(
+			`n8n ${N8N_VERSION} is not installed yet: installing it once into ${CACHE_DIR}` +
+				(N8N_MAJOR >= 2
+					? ' with Node 24 (about 10 minutes on 2 cores, longer on a busy machine: npm install ~5 min, the Node binary, the sqlite3 build ~3-4 min)'
+					: ' (about 2-5 minutes)') +
+				'; later runs start in under half a minute.',
+		);
+		say(
+			`Meanwhile the sandbox page is up: ${sandbox.url}/ (the users, workgroups, courses and events n8n will work on)`,
+		);
+	}
+
+	// The build and the n8n install at the same time; a failed build still lets the install
+	// finish (it is kept for the next run) before this run stops.
+	const build = flag('no-build')
+		? Promise.resolve()
+		: (say('building the package (npm run build)'), run('npm', ['run', '--silent', 'build']));
+	const [built, installed] = await Promise.allSettled([build, ensureN8n()]);
+	if (installed.status === 'rejected') throw installed.reason;
+	if (built.status === 'rejected') throw built.reason;
+	if (!fs.existsSync(path.join(REPO_ROOT, 'dist')))
+		throw new Error('dist/ is missing: run npm run build');
+	say(`n8n ${N8N_VERSION} on ${installed.value.nodeBin}${cold ? ` (installed in ${secs()})` : ''}`);
 
 	await linkPackage({ userFolder: USER_FOLDER });
 	const examples = await loadExamples();

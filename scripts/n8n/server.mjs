@@ -8,8 +8,8 @@ import path from 'node:path';
 
 import { killGroup, sleep } from '../lib/processes.mjs';
 import { running, tail } from './children.mjs';
-import { ensureN8n } from './install.mjs';
-import { LINE, N8N_MAJOR, runtimePaths } from './version.mjs';
+import { ensureN8n, n8nNodeBin } from './install.mjs';
+import { LINE, N8N_MAJOR } from './version.mjs';
 
 /** Resolve with a free TCP port on 127.0.0.1 (the OS picks it). */
 export function freePort() {
@@ -33,7 +33,7 @@ export function freePort() {
  */
 export function n8nEnv({ port = 5678, brokerPort, userFolder, extensionsDir, env = {} } = {}) {
 	if (!userFolder) throw new Error('n8nEnv: userFolder is required');
-	const { nodeBin } = runtimePaths();
+	const nodeBin = n8nNodeBin();
 	const base = { ...process.env };
 	for (const key of Object.keys(base))
 		if (/^(npm_|N8N_|DB_|WEBHOOK_URL$|NODE_OPTIONS$)/.test(key)) delete base[key];
