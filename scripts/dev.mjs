@@ -47,7 +47,12 @@ import {
 	N8N_MAJOR,
 	N8N_VERSION,
 } from './n8n-runtime.mjs';
-import { demoFor, setUpTemplate, tagWorkflow } from '../test/e2e/lib/template-setup.mjs';
+import {
+	asEditorImports,
+	demoFor,
+	setUpTemplate,
+	tagWorkflow,
+} from '../test/e2e/lib/template-setup.mjs';
 
 // The demo login and credential (documented in scripts/README.md). Local only:
 // n8n listens on 127.0.0.1.
@@ -221,6 +226,9 @@ async function loadExamples() {
 			continue;
 		}
 		wf.id ??= idFor(file);
+		// The examples ship no webhookId (each import must get its own URL); the editor's import
+		// gives each trigger one, n8n's CLI import does not: a stable one per file, as the editor would.
+		wf = asEditorImports(wf, { seed: file });
 		for (const node of wf.nodes) {
 			if (node.type.startsWith('CUSTOM.knolyx'))
 				node.type = `${PACKAGE_NAME}.${node.type.slice('CUSTOM.'.length)}`;

@@ -8,7 +8,7 @@
 //
 // Skipped, with the reason printed, when the installed n8n has no MCP Server Trigger.
 
-import { KNOLYX_CREDENTIALS, readExample, startTestFile, TYPES } from './lib/n8n.mjs';
+import { KNOLYX_CREDENTIALS, N8N_MAJOR, readExample, startTestFile, TYPES } from './lib/n8n.mjs';
 import { callTool, connectMcp, MCP_TRIGGER_TYPE, mcpTriggerInstalled, mcpUrl } from './lib/mcp.mjs';
 import { endTestFile, RUN_DIR } from './lib/processes.mjs';
 
@@ -208,8 +208,14 @@ describeIfMcp(
 				// What it does, what it returns, and what it never changes, in words a model reads.
 				expect(tool.description.length).toBeGreaterThan(80);
 				expect(tool.description).toMatch(/Returns|deleted/);
-				const keys = fromAiKeys(node);
 				expect(tool.inputSchema.type).toBe('object');
+				// n8n 1.x cannot show the parameters that depend on an operation the agent chooses:
+				// it offers only `resource`, and the call fails before anything is sent (test below).
+				if (node === AGENT_CHOOSES && N8N_MAJOR === 1) {
+					expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['resource']);
+					continue;
+				}
+				const keys = fromAiKeys(node);
 				expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(keys);
 				expect([...(tool.inputSchema.required ?? [])].sort()).toEqual(keys);
 				for (const key of keys) {
@@ -427,7 +433,10 @@ describeIfMcp(
 				rules,
 			});
 			expect(chosen.isError).toBe(true);
-			expect(chosen.text).toMatch(/Allow the Agent to Grant Course Access/);
+			// n8n 1.x fails the call reading the parameters the chosen operation shows (see tools/list).
+			expect(chosen.text).toMatch(
+				N8N_MAJOR === 1 ? /Could not get parameter/ : /Allow the Agent to Grant Course Access/,
+			);
 			expect((await sb.stats()).byRoute).toEqual(before);
 			expect((await sb.state()).rules).toEqual(rulesBefore);
 		});
