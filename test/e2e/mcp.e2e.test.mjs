@@ -8,7 +8,7 @@
 //
 // Skipped, with the reason printed, when the installed n8n has no MCP Server Trigger.
 
-import { KNOLYX_CREDENTIALS, N8N_MAJOR, readExample, startTestFile, TYPES } from './lib/n8n.mjs';
+import { KNOLYX_CREDENTIALS, readExample, startTestFile, TYPES } from './lib/n8n.mjs';
 import { callTool, connectMcp, MCP_TRIGGER_TYPE, mcpTriggerInstalled, mcpUrl } from './lib/mcp.mjs';
 import { endTestFile, RUN_DIR } from './lib/processes.mjs';
 
@@ -83,24 +83,13 @@ const REPLACE_ALL_DELETES_ALLOWED = guardedTool('Replace rules, deletes allowed'
 	toolDescription:
 		'Replace the complete list of access rules of a course. Rules left out are deleted; a person allowed deletes.',
 });
-// The agent chooses the resource and the operation; a person allowed deletes (meant for webhooks).
-const AGENT_CHOOSES = guardedTool('Knolyx any operation', 4, {
-	resource: "={{ $fromAI('resource', 'The Knolyx resource, e.g. webhook', 'string') }}",
-	operation: "={{ $fromAI('operation', 'The operation, e.g. delete', 'string') }}",
-	webhookId: "={{ $fromAI('webhookId', 'Numeric ID of the webhook', 'number') }}",
-	courseId: REPLACE_ALL.parameters.courseId,
-	rules: REPLACE_ALL.parameters.rules,
-	allowDestructiveToolUse: true,
-	toolDescription:
-		'Run any Knolyx operation the agent names, for example delete a webhook. Returns what Knolyx answers; what is deleted is gone.',
-});
-const extraTools = [
-	REPLACE_ALL,
-	CREATE_WEBHOOK,
-	UPDATE_RULE,
-	REPLACE_ALL_DELETES_ALLOWED,
-	AGENT_CHOOSES,
-];
+// A tool whose resource and operation the agent chooses through $fromAI is not here: n8n 2.41.1
+// refuses to publish it ("Missing or invalid required parameters": every operation's required
+// fields would need a value), and n8n 1.123.81 offers only `resource` and fails the call with
+// "Could not get parameter" before anything is sent. What the node does when such a call reaches
+// it is in the harness's table (test/action/agent-consent.test.ts, every operation chosen through
+// $fromAI × every switch combination).
+const extraTools = [REPLACE_ALL, CREATE_WEBHOOK, UPDATE_RULE, REPLACE_ALL_DELETES_ALLOWED];
 const workflow = {
 	...example,
 	id: WORKFLOW_ID,
@@ -208,14 +197,8 @@ describeIfMcp(
 				// What it does, what it returns, and what it never changes, in words a model reads.
 				expect(tool.description.length).toBeGreaterThan(80);
 				expect(tool.description).toMatch(/Returns|deleted/);
-				expect(tool.inputSchema.type).toBe('object');
-				// n8n 1.x cannot show the parameters that depend on an operation the agent chooses:
-				// it offers only `resource`, and the call fails before anything is sent (test below).
-				if (node === AGENT_CHOOSES && N8N_MAJOR === 1) {
-					expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['resource']);
-					continue;
-				}
 				const keys = fromAiKeys(node);
+				expect(tool.inputSchema.type).toBe('object');
 				expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(keys);
 				expect([...(tool.inputSchema.required ?? [])].sort()).toEqual(keys);
 				for (const key of keys) {
@@ -412,7 +395,7 @@ describeIfMcp(
 			expect((await sb.state()).rules).toEqual(rulesBefore);
 		});
 
-		test('Replace All with only the delete switch on, or chosen by the agent through $fromAI, is refused: no rule made PUBLIC', async () => {
+		test('Replace All with only the delete switch on is refused: no rule made PUBLIC', async () => {
 			const before = (await sb.stats()).byRoute;
 			// Every rule kept, every rule made PUBLIC: nothing deleted, everyone gets the course.
 			const rules = JSON.stringify(
@@ -425,18 +408,6 @@ describeIfMcp(
 			expect(deletesAllowed.isError).toBe(true);
 			expect(deletesAllowed.text).toMatch(/Refused: Course Access Rule → Replace All/);
 			expect(deletesAllowed.text).toMatch(/Allow the Agent to Grant Course Access/);
-			const chosen = await callTool(client, 'Knolyx_any_operation', {
-				resource: 'rule',
-				operation: 'replaceAll',
-				webhookId: 0,
-				courseId: SEED.course,
-				rules,
-			});
-			expect(chosen.isError).toBe(true);
-			// n8n 1.x fails the call reading the parameters the chosen operation shows (see tools/list).
-			expect(chosen.text).toMatch(
-				N8N_MAJOR === 1 ? /Could not get parameter/ : /Allow the Agent to Grant Course Access/,
-			);
 			expect((await sb.stats()).byRoute).toEqual(before);
 			expect((await sb.state()).rules).toEqual(rulesBefore);
 		});
