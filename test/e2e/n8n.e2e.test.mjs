@@ -26,6 +26,7 @@ import {
 	N8nRest,
 	nodeOutput,
 	OWNER,
+	PAYMENT_HOOK_HEADERS,
 	readExample,
 	runManually,
 	startServer,
@@ -213,7 +214,7 @@ describe('2. Flow A and Flow B executed by n8n', () => {
 		const before = (await executionsOf(rest, IDS.flowB)).length;
 		const res = await fetch(`${n8n.url}/webhook/${FLOW_B_PATH}`, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json' },
+			headers: PAYMENT_HOOK_HEADERS,
 			body: JSON.stringify(BUYER),
 		});
 		expect(res.status).toBe(200);
@@ -289,6 +290,31 @@ describe('2. Flow A and Flow B executed by n8n', () => {
 		const [aItem] = nodeOutput(round.a, nodeOfType(flowA, TYPES.action));
 		expect(aItem).toMatchObject({ created: false, attending: true, alreadyAttending: true });
 		expect(round.state).toEqual(rounds[0].state);
+	});
+
+	test("Flow B's Webhook: no header or a wrong one gets 403, starts no execution, enrols nobody", async () => {
+		const before = await sb.businessState();
+		const executionsBefore = (await executionsOf(rest, IDS.flowB)).length;
+		const intruder = { email: 'intruder@example.com', firstName: 'In', lastName: 'Truder' };
+		const [name] = Object.keys(PAYMENT_HOOK_HEADERS).filter((h) => h !== 'content-type');
+		for (const headers of [
+			{ 'content-type': 'application/json' },
+			{ 'content-type': 'application/json', [name]: 'a-guessed-value' },
+			{ 'content-type': 'application/json', [name]: '' },
+		]) {
+			const res = await fetch(`${n8n.url}/webhook/${FLOW_B_PATH}`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify(intruder),
+			});
+			expect({ headers, status: res.status }).toEqual({ headers, status: 403 });
+		}
+		// (Rounds 1 and 2 above sent the right header and enrolled.) Let any late execution show.
+		await sleep(1_000);
+		expect(await executionsOf(rest, IDS.flowB)).toHaveLength(executionsBefore);
+		const after = await sb.businessState();
+		expect(userByEmail(after, intruder.email)).toBeUndefined();
+		expect(after).toEqual(before);
 	});
 });
 

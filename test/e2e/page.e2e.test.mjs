@@ -17,6 +17,7 @@ import { fitsWidth, lowContrastTexts } from './lib/contrast.mjs';
 import {
 	execution,
 	nodeOutput,
+	PAYMENT_HOOK_HEADERS,
 	readExample,
 	runManually,
 	startTestFile,
@@ -103,7 +104,7 @@ describe('the sandbox page beside a real n8n', () => {
 		await rest.activateWorkflow(IDS.flowB);
 		const res = await fetch(`${n8n.url}/webhook/${FLOW_B_PATH}`, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json' },
+			headers: PAYMENT_HOOK_HEADERS,
 			body: JSON.stringify(BUYER),
 		});
 		expect(res.status).toBe(200);

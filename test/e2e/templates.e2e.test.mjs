@@ -18,7 +18,10 @@
 //   8. completion → HubSpot / Google Sheets / Slack: the items each tool node gets.
 //   9. form → event registration.
 //   10. the editor's own import, twice, in Chromium: two URLs.
+//   11. Stripe published (its endpoint on the stand-in, signed deliveries): a failed Knolyx write,
+//       the resend enrols once, the next resend stops before any request (static data).
 
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -62,9 +65,11 @@ const FORM_MAPPING = demoFor('template-form-event-registration.json').mapping;
 // 203 Data Literacy, 204 Community Members (community 301, event 401); course 101.
 // The mapping each template gets (its one "(edit me)" node) is the `demo` block of its
 // tool's fixture, which `npm run dev` uses too.
+// Ids of 16 characters at most, as n8n makes them: n8n 1.x saves a workflow's static data only
+// for such an id (isWorkflowIdValid), and section 11 needs it saved.
 const WF = {
-	stripe: prepareTemplate('template-stripe-enrolment.json', 'tplStripeEnrol001'),
-	shopify: prepareTemplate('template-shopify-enrolment.json', 'tplShopifyEnrol01'),
+	stripe: prepareTemplate('template-stripe-enrolment.json', 'tplStripeEnrol01'),
+	shopify: prepareTemplate('template-shopify-enrolment.json', 'tplShopifyEnrl01'),
 	woo: prepareTemplate('template-woocommerce-enrolment.json', 'tplWooEnrol00001'),
 	paypal: prepareTemplate('template-paypal-enrolment.json', 'tplPaypalEnrol01'),
 	hubspot: prepareTemplate('template-hubspot-deal-won-enrolment.json', 'tplHubspotWon001'),
@@ -105,6 +110,8 @@ function answerAsTools({ host, method, path: pathname, query }) {
 		const body = hubspotObjects.get(pathname);
 		return body ? { status: 200, body } : undefined;
 	}
+	if (host === 'api.stripe.com' && pathname.startsWith('/v1/webhook_endpoints'))
+		return stripeWebhookEndpoint(method, pathname);
 	if (host !== 'api.stripe.com' || method !== 'GET') return undefined;
 	if (pathname === '/v1/checkout/sessions') {
 		const list =
@@ -115,6 +122,32 @@ function answerAsTools({ host, method, path: pathname, query }) {
 	}
 	const body = stripeObjects.get(pathname);
 	return body ? { status: 200, body } : undefined;
+}
+
+/** The Stripe Trigger's endpoint on the stand-in (created when the template is published). */
+const STRIPE_ENDPOINT = {
+	id: 'we_standInTemplatesE2e0001',
+	object: 'webhook_endpoint',
+	secret: 'whsec_StandInSigningSecretForTheE2eRunOnly',
+	status: 'enabled',
+	enabled_events: ['*'],
+};
+let stripeEndpointExists = false;
+function stripeWebhookEndpoint(method, pathname) {
+	if (method === 'POST' && pathname === '/v1/webhook_endpoints') {
+		stripeEndpointExists = true;
+		return { status: 200, body: STRIPE_ENDPOINT };
+	}
+	if (!stripeEndpointExists || pathname !== `/v1/webhook_endpoints/${STRIPE_ENDPOINT.id}`)
+		return undefined;
+	if (method === 'DELETE') {
+		stripeEndpointExists = false;
+		return {
+			status: 200,
+			body: { id: STRIPE_ENDPOINT.id, object: 'webhook_endpoint', deleted: true },
+		};
+	}
+	return method === 'GET' ? { status: 200, body: STRIPE_ENDPOINT } : undefined;
 }
 
 /** Every request that carried `secret` (more than `atLeast`) went to `host`; nothing was refused. */
@@ -1099,4 +1132,97 @@ test('every examples/template-*.json is covered', () => {
 	expect(TEMPLATE_FILES.sort()).toEqual(Object.values(FILE_OF).sort());
 	for (const wf of Object.values(WF))
 		expect(wf.nodes.filter((n) => isKnolyxType(n.type)).length).toBeGreaterThan(0);
+});
+
+// ----------------------------------------------------------------- 11.
+
+describe('11. published (Stripe): a resend after a failed Knolyx write enrols once; a resend after success stops before any request', () => {
+	const TRIGGER = 'On Stripe payment, refund or cancellation';
+	const EVELYN = 'evelyn.granville@example.com';
+	const SESSION = 'cs_test_resendAfterFailure000000000001';
+	const event = structuredClone(STRIPE.checkoutSessionCompleted);
+	event.id = 'evt_test_resendAfterFailure0000000001';
+	event.data.object.id = SESSION;
+	event.data.object.customer_details = {
+		...event.data.object.customer_details,
+		email: EVELYN,
+		name: 'Evelyn Boyd Granville',
+	};
+	const session = {
+		...structuredClone(STRIPE.checkoutSessionRead),
+		id: SESSION,
+		customer_details: {
+			...STRIPE.checkoutSessionRead.customer_details,
+			email: EVELYN,
+			name: 'Evelyn Boyd Granville',
+		},
+	};
+	let url;
+
+	/** Stripe's delivery: the event, signed with the endpoint's secret as Stripe signs (t, v1). */
+	async function deliver() {
+		const before = (await executionsOf(rest, WF.stripe.id)).length;
+		const body = JSON.stringify(event);
+		const t = Math.floor(Date.now() / 1000);
+		const v1 = crypto
+			.createHmac('sha256', STRIPE_ENDPOINT.secret)
+			.update(`${t}.${body}`)
+			.digest('hex');
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` },
+			body,
+		});
+		expect(res.status).toBe(200);
+		const [latest] = await waitForExecutions(rest, WF.stripe.id, before + 1);
+		return execution(rest, latest.id);
+	}
+
+	beforeAll(async () => {
+		// The Stripe credential, with the endpoint's secret (the trigger checks deliveries with it).
+		await useCredential(
+			WF.stripe.id,
+			'stripeApi',
+			{ ...STRIPE_KEY, signatureSecret: STRIPE_ENDPOINT.secret },
+			(n) => n.type === 'n8n-nodes-base.stripeTrigger' || n.type === 'n8n-nodes-base.httpRequest',
+		);
+		stripeHas(`/v1/checkout/sessions/${SESSION}`, session);
+		await rest.activateWorkflow(WF.stripe.id);
+		const trigger = WF.stripe.nodes.find((n) => n.name === TRIGGER);
+		url = `${n8n.url}/webhook/${trigger.webhookId}/webhook`;
+	}, 60_000);
+
+	afterAll(async () => {
+		await rest.deactivateWorkflow(WF.stripe.id);
+	}, 60_000);
+
+	test('Knolyx refuses the first request: failed; the resend enrols once; the next resend sends nothing to Stripe or Knolyx', async () => {
+		await sb.request('POST', '/sandbox/fault-burst', {
+			requests: 1,
+			faults: { errorRate: 1, errorStatuses: [400] },
+		});
+		const failed = await deliver();
+		expect(failed.mode).not.toBe('manual');
+		expect(failed.status).toBe('error');
+		expect(membersOf(await sb.state(), 201)).not.toContain(EVELYN);
+		await sb.request('DELETE', '/sandbox/fault-burst');
+
+		const redone = await deliver();
+		expect(redone.status).toBe('success');
+		const state = await sb.state();
+		expect(membersOf(state, 201).filter((e) => e === EVELYN)).toHaveLength(1);
+		expect(nodeOutput(redone, 'Remember the event as handled')).toEqual([
+			expect.objectContaining({ email: EVELYN, workgroupId: 201 }),
+		]);
+
+		const knolyxBefore = (await sb.stats()).requests;
+		const stripeBefore = apis.requests.length;
+		const businessBefore = await sb.businessState();
+		const replay = await deliver();
+		expect(replay.status).toBe('success');
+		expect(nodeOutput(replay, 'Skip events already handled')).toEqual([]);
+		expect((await sb.stats()).requests - knolyxBefore).toBe(0);
+		expect(apis.requests.slice(stripeBefore)).toEqual([]);
+		expect(await sb.businessState()).toEqual(businessBefore);
+	});
 });

@@ -33,6 +33,25 @@ export const OWNER = {
 };
 /** Same id and name as in examples/*.json, so the examples import unchanged. */
 export const CREDENTIAL = { id: 'knolyxSandboxCred', name: 'Knolyx sandbox', type: 'knolyxApi' };
+/**
+ * The Header Auth credential of examples/flow-b-payment-enrolment.json's Webhook (same id and
+ * name), imported with the Knolyx one. The value is a demo for tests only; the example's note
+ * tells users to set their own.
+ */
+export const PAYMENT_HOOK_CREDENTIAL = {
+	id: 'knolyxPaymentHookAuth',
+	name: 'Payment webhook header',
+	type: 'httpHeaderAuth',
+};
+export const PAYMENT_HOOK_HEADER = {
+	name: 'X-Knolyx-Payment-Key',
+	value: 'demo-only-payment-hook-key-not-a-secret',
+};
+/** The headers a caller of Flow B's Webhook sends: JSON and the header its credential expects. */
+export const PAYMENT_HOOK_HEADERS = {
+	'content-type': 'application/json',
+	[PAYMENT_HOOK_HEADER.name]: PAYMENT_HOOK_HEADER.value,
+};
 export const TYPES = {
 	action: `${PACKAGE_NAME}.knolyx`,
 	trigger: `${PACKAGE_NAME}.knolyxTrigger`,
@@ -78,14 +97,17 @@ export function readExample(file) {
 
 /**
  * Before the first start: link the built package into the user folder as a
- * community package and import the credential and the workflows with n8n's
+ * community package and import the credentials (Knolyx, Flow B's webhook header) and the workflows with n8n's
  * CLI (`import:credentials`, `import:workflow --separate`).
  */
 export async function prepareUserFolder({ sandboxUrl, apiKey, projectId, workflows }) {
 	await linkPackage({ userFolder: USER_FOLDER });
 	const dir = path.join(RUN_DIR, 'import');
 	fs.mkdirSync(path.join(dir, 'workflows'), { recursive: true });
-	const credentials = [{ ...CREDENTIAL, data: { baseUrl: sandboxUrl, projectId, apiKey } }];
+	const credentials = [
+		{ ...CREDENTIAL, data: { baseUrl: sandboxUrl, projectId, apiKey } },
+		{ ...PAYMENT_HOOK_CREDENTIAL, data: PAYMENT_HOOK_HEADER },
+	];
 	fs.writeFileSync(path.join(dir, 'credentials.json'), JSON.stringify(credentials, null, 2));
 	for (const wf of workflows) {
 		fs.writeFileSync(path.join(dir, 'workflows', `${wf.id}.json`), JSON.stringify(wf, null, 2));
