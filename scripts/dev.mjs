@@ -50,6 +50,8 @@ import {
 import {
 	asEditorImports,
 	demoFor,
+	PAYMENT_HOOK_CREDENTIAL,
+	PAYMENT_HOOK_HEADER,
 	setUpTemplate,
 	tagWorkflow,
 } from '../test/e2e/lib/template-setup.mjs';
@@ -258,10 +260,12 @@ async function importIfChanged(sandboxUrl, examples) {
 		type: 'knolyxApi',
 		data: { baseUrl: sandboxUrl, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
 	};
+	// Flow B's Webhook takes Header Auth (a demo value: the example's note says to set your own).
+	const paymentHook = { ...PAYMENT_HOOK_CREDENTIAL, data: PAYMENT_HOOK_HEADER };
 	const stateFile = path.join(USER_FOLDER, 'dev-import.sha1');
 	const hash = crypto
 		.createHash('sha1')
-		.update(JSON.stringify({ credential, examples, n8n: N8N_VERSION }))
+		.update(JSON.stringify({ credential, paymentHook, examples, n8n: N8N_VERSION }))
 		.digest('hex');
 	const database = path.join(USER_FOLDER, '.n8n', 'database.sqlite');
 	if (
@@ -275,12 +279,17 @@ async function importIfChanged(sandboxUrl, examples) {
 	const dir = path.join(USER_FOLDER, 'import');
 	await fsp.rm(dir, { recursive: true, force: true });
 	await fsp.mkdir(path.join(dir, 'workflows'), { recursive: true });
-	await fsp.writeFile(path.join(dir, 'credentials.json'), JSON.stringify([credential], null, 2));
+	await fsp.writeFile(
+		path.join(dir, 'credentials.json'),
+		JSON.stringify([credential, paymentHook], null, 2),
+	);
 	// import:credentials encrypts plain `data` with this user folder's key.
 	await runN8nCli(['import:credentials', `--input=${path.join(dir, 'credentials.json')}`], {
 		userFolder: USER_FOLDER,
 	});
-	say(`imported credential "${DEV_CREDENTIAL.name}" (${sandboxUrl})`);
+	say(
+		`imported credentials "${DEV_CREDENTIAL.name}" (${sandboxUrl}) and "${paymentHook.name}" (header ${PAYMENT_HOOK_HEADER.name}, a demo value)`,
+	);
 	if (examples.length) {
 		for (const { file, wf } of examples) {
 			await fsp.writeFile(path.join(dir, 'workflows', file), JSON.stringify(wf, null, 2));
@@ -438,8 +447,12 @@ async function main() {
 	for (const wf of published) {
 		for (const node of wf.nodes) {
 			if (node.type === 'n8n-nodes-base.webhook') {
+				const auth =
+					node.parameters?.authentication === 'headerAuth'
+						? ` -H '${PAYMENT_HOOK_HEADER.name}: ${PAYMENT_HOOK_HEADER.value}'`
+						: '';
 				lines.push(
-					`  - "${wf.name}": curl -X ${node.parameters?.httpMethod ?? 'GET'} -H 'content-type: application/json' ${n8n.url}/webhook/${node.parameters?.path ?? node.webhookId} -d '${sampleBody(wf)}'`,
+					`  - "${wf.name}": curl -X ${node.parameters?.httpMethod ?? 'GET'} -H 'content-type: application/json'${auth} ${n8n.url}/webhook/${node.parameters?.path ?? node.webhookId} -d '${sampleBody(wf)}'`,
 				);
 			} else if (node.type === 'n8n-nodes-base.formTrigger') {
 				// Form Trigger 2.2+ keeps its path under options.

@@ -1,13 +1,13 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * CONTRIBUTING.md says GitHub (.github/workflows/ci.yml) runs the same checks as .ci/run (a machine
  * of one's own): every command .ci/run runs, on each n8n line it names, is run by a job of the
  * hosted workflow (a job's `${{ matrix.n8n }}` stands for each version of its matrix).
  */
-import fs from 'fs';
-import path from 'path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+const read = (file: string) => readFileSync(join(__dirname, '..', '..', file), 'utf8');
 
 /** The npm/npx commands of a line, normalised: `npm run test:e2e --n8n 2.41.1`, `npm test`, ... */
 function commandsOf(line: string): string[] {

@@ -22,7 +22,14 @@ import {
 } from '../../../scripts/n8n-runtime.mjs';
 import { REPO_ROOT, RUN_DIR, startSandboxProcess, trackPid, waitFor } from './processes.mjs';
 import { DEMO, SandboxClient } from './sandbox.mjs';
-import { asEditorImports } from './template-setup.mjs';
+import {
+	asEditorImports,
+	PAYMENT_HOOK_CREDENTIAL,
+	PAYMENT_HOOK_HEADER,
+	PAYMENT_HOOK_HEADERS,
+} from './template-setup.mjs';
+
+export { PAYMENT_HOOK_CREDENTIAL, PAYMENT_HOOK_HEADER, PAYMENT_HOOK_HEADERS };
 
 export const USER_FOLDER = path.join(RUN_DIR, 'n8n');
 export const OWNER = {
@@ -33,25 +40,6 @@ export const OWNER = {
 };
 /** Same id and name as in examples/*.json, so the examples import unchanged. */
 export const CREDENTIAL = { id: 'knolyxSandboxCred', name: 'Knolyx sandbox', type: 'knolyxApi' };
-/**
- * The Header Auth credential of examples/flow-b-payment-enrolment.json's Webhook (same id and
- * name), imported with the Knolyx one. The value is a demo for tests only; the example's note
- * tells users to set their own.
- */
-export const PAYMENT_HOOK_CREDENTIAL = {
-	id: 'knolyxPaymentHookAuth',
-	name: 'Payment webhook header',
-	type: 'httpHeaderAuth',
-};
-export const PAYMENT_HOOK_HEADER = {
-	name: 'X-Knolyx-Payment-Key',
-	value: 'demo-only-payment-hook-key-not-a-secret',
-};
-/** The headers a caller of Flow B's Webhook sends: JSON and the header its credential expects. */
-export const PAYMENT_HOOK_HEADERS = {
-	'content-type': 'application/json',
-	[PAYMENT_HOOK_HEADER.name]: PAYMENT_HOOK_HEADER.value,
-};
 export const TYPES = {
 	action: `${PACKAGE_NAME}.knolyx`,
 	trigger: `${PACKAGE_NAME}.knolyxTrigger`,

@@ -13,6 +13,26 @@ import { fileURLToPath } from 'node:url';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const FIXTURES_DIR = path.resolve(HERE, '..', 'fixtures');
 
+/**
+ * Flow B's Webhook (examples/flow-b-payment-enrolment.json) takes Header Auth: the credential the
+ * example names, with a demo header for the e2e and `npm run dev` only (the example's note tells
+ * users to set their own).
+ */
+export const PAYMENT_HOOK_CREDENTIAL = {
+	id: 'knolyxPaymentHookAuth',
+	name: 'Payment webhook header',
+	type: 'httpHeaderAuth',
+};
+export const PAYMENT_HOOK_HEADER = {
+	name: 'X-Knolyx-Payment-Key',
+	value: 'demo-only-payment-hook-key-not-a-secret',
+};
+/** The headers a caller of Flow B's Webhook sends: JSON and the header its credential expects. */
+export const PAYMENT_HOOK_HEADERS = {
+	'content-type': 'application/json',
+	[PAYMENT_HOOK_HEADER.name]: PAYMENT_HOOK_HEADER.value,
+};
+
 export const isKnolyxType = (type) => type.startsWith('n8n-nodes-knolyx.');
 
 /** A tool's payload fixture (test/e2e/fixtures/<tool>.json). */
