@@ -27,7 +27,7 @@ export class KnolyxPollTrigger implements INodeType {
 		},
 		builderHint: {
 			searchHint:
-				'Use to react when someone registers for a Knolyx community event (for example: send the joining details, add the attendee to a mailing list), when an event is published or when a course is added; it checks on the schedule in Poll Times (one minute at the shortest). Needs the community ID for attendees and events. The first check after publishing only records what exists and starts nothing; later checks start one execution with one item per new entry. For course starts, completions and payments use the Knolyx Trigger instead: Knolyx sends those at once.',
+				'Use to start a workflow when someone registers for a Knolyx community event (for example: send the joining details, add the attendee to a mailing list), when an event is published in a community or when a course is added; it checks on the Poll Times schedule (one minute at the shortest) and needs the numeric community ID for attendees and events. The first check after publishing only records what exists and starts nothing, each later check starts one execution with one item per new entry, and course starts, completions and payments come at once from the Knolyx Trigger instead.',
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-knolyx.knolyxTrigger',

@@ -34,7 +34,7 @@ export class KnolyxTrigger implements INodeType {
 		},
 		builderHint: {
 			searchHint:
-				'Use to react when a student starts or completes a course, or when a course or bundle is paid for in Knolyx (for example: send a certificate e-mail when a student completes a course, add a buyer to a CRM). Pick the events in Events. It registers its own webhook in Knolyx when the workflow is published, so no Webhook node is needed, and Knolyx must reach n8n at a public https address. One item per event: $json.event, $json.eventId, $json.user.email, $json.user.name, $json.course.id, $json.course.name ($json.bundle instead of course for bundle payments). A resend of an event already accepted (same eventId) starts nothing.',
+				'Use to start a workflow at once when a student starts or completes a course or pays for a course or bundle in Knolyx, chosen in Events (for example: e-mail a certificate on completion, add a buyer to a CRM); it registers its own webhook in Knolyx when the workflow is published, so n8n must be reachable at a public https address. One item per event with $json.event, $json.eventId, $json.user.email, $json.user.name, $json.course.id and $json.course.name ($json.bundle in place of course for a bundle payment), and an event Knolyx sends again with the same eventId starts nothing.',
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-knolyx.knolyx',

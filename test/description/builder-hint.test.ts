@@ -5,6 +5,8 @@
  * - what n8n's own node catalog (@n8n/ai-utilities, the code behind the builder's node search)
  *   makes of them: searching "Knolyx" finds the three nodes, each shown with its hint and its
  *   related nodes;
+ * - what n8n's own nodes' hints are: one or two sentences, and every node or tool a hint names
+ *   among its related nodes (the table NAMES below);
  * - that what the hints name exists: every "Resource → Operation" is an operation of the Knolyx
  *   node, every related node of this package is one of its nodes, and every `$json` path the
  *   Knolyx Trigger's hint names is in the item a real delivery gives (sandbox, real HTTP).
@@ -64,30 +66,87 @@ describe.each(nodes.map((node) => [node.description.displayName, node.descriptio
 	},
 );
 
-describe('the Knolyx node hint', () => {
-	const hint = hintOf(new Knolyx().description);
+/**
+ * The nodes and tools a hint may name, each with the node types that stand for it (a tool with an
+ * app node and a trigger node counts as listed when either is). A name the hint gives only to say
+ * it is not needed ("no Loop Over Items or Wait needed") is not a related node: listing it would
+ * suggest adding it. Names of this package's own node are skipped in its own hint.
+ */
+const NAMES: Array<[RegExp, string[]]> = [
+	[/Knolyx Trigger/, [`${PACKAGE}.knolyxTrigger`]],
+	[/Knolyx Poll Trigger/, [`${PACKAGE}.knolyxPollTrigger`]],
+	// the Knolyx node, by name or by one of its operations ("Resource → Operation")
+	[/Knolyx node|[A-Z][\w ]*? → /, [`${PACKAGE}.knolyx`]],
+	[/Stripe/, ['n8n-nodes-base.stripeTrigger', 'n8n-nodes-base.stripe']],
+	[/Shopify/, ['n8n-nodes-base.shopifyTrigger', 'n8n-nodes-base.shopify']],
+	[/WooCommerce/, ['n8n-nodes-base.wooCommerceTrigger', 'n8n-nodes-base.wooCommerce']],
+	[/PayPal/, ['n8n-nodes-base.payPalTrigger', 'n8n-nodes-base.payPal']],
+	[/HubSpot/, ['n8n-nodes-base.hubspotTrigger', 'n8n-nodes-base.hubspot']],
+	[/Pipedrive/, ['n8n-nodes-base.pipedriveTrigger', 'n8n-nodes-base.pipedrive']],
+	[/Mailchimp/, ['n8n-nodes-base.mailchimp', 'n8n-nodes-base.mailchimpTrigger']],
+	[/Gmail/, ['n8n-nodes-base.gmail', 'n8n-nodes-base.gmailTrigger']],
+	[/Slack/, ['n8n-nodes-base.slack', 'n8n-nodes-base.slackTrigger']],
+	[/Google Sheets/, ['n8n-nodes-base.googleSheets', 'n8n-nodes-base.googleSheetsTrigger']],
+	[/n8n Form/, ['n8n-nodes-base.formTrigger']],
+	[/Send Email/, ['n8n-nodes-base.emailSend']],
+	[/\bWebhook\b(?! →)/, ['n8n-nodes-base.webhook']], // "Webhook → Create" is a Knolyx operation
+	[/Schedule Trigger/, ['n8n-nodes-base.scheduleTrigger']],
+	[/Loop Over Items/, ['n8n-nodes-base.splitInBatches']],
+	[/\bWait\b/, ['n8n-nodes-base.wait']],
+	[/HTTP Request/, ['n8n-nodes-base.httpRequest']],
+	[/Remove Duplicates/, ['n8n-nodes-base.removeDuplicates']],
+	[/Data Table/, ['n8n-nodes-base.dataTable']],
+	[/Code node/, ['n8n-nodes-base.code']],
+];
+const NOT_NEEDED = /\bno [^.;:()]*?\b(?:is |are )?needed\b/g;
 
-	it("is at most two sentences, as n8n's own nodes have", () => {
-		expect(
-			hint.searchHint!.split(/[.!?](\s|$)/).filter((s) => s.trim()).length,
-		).toBeLessThanOrEqual(2);
-	});
+/** The node types a text names, each as the list of types that stand for it; `self` is skipped. */
+const namedIn = (text: string, self: string): string[][] =>
+	NAMES.filter(([name]) => name.test(text.replace(NOT_NEEDED, '')))
+		.map(([, types]) => types)
+		.filter((types) => !types.includes(self));
 
-	it('lists every tool it names among its related nodes', () => {
-		const tools: Array<[RegExp, string]> = [
-			[/Stripe/, 'n8n-nodes-base.stripeTrigger'],
-			[/Shopify/, 'n8n-nodes-base.shopifyTrigger'],
-			[/WooCommerce/, 'n8n-nodes-base.wooCommerceTrigger'],
-			[/PayPal/, 'n8n-nodes-base.payPalTrigger'],
-			[/HubSpot/, 'n8n-nodes-base.hubspotTrigger'],
-			[/Pipedrive/, 'n8n-nodes-base.pipedriveTrigger'],
-			[/n8n Form/, 'n8n-nodes-base.formTrigger'],
-		];
-		const named = tools.filter(([name]) => name.test(hint.searchHint!)).map(([, type]) => type);
-		expect(named.length).toBeGreaterThan(0);
-		const related = hint.relatedNodes!.map((r) => r.nodeType);
-		expect(named.filter((type) => !related.includes(type))).toEqual([]);
-	});
+it('the table of names finds what a hint names, and passes over what it calls not needed', () => {
+	const trigger = `${PACKAGE}.knolyxTrigger`;
+	expect(namedIn('then a Slack message and the Webhook node', trigger)).toEqual([
+		['n8n-nodes-base.slack', 'n8n-nodes-base.slackTrigger'],
+		['n8n-nodes-base.webhook'],
+	]);
+	expect(namedIn('with User → Enrol in Workgroup', trigger)).toEqual([[`${PACKAGE}.knolyx`]]);
+	expect(namedIn('Webhook → Create, or the Knolyx Trigger', trigger)).toEqual([
+		[`${PACKAGE}.knolyx`],
+	]);
+	expect(
+		namedIn('(no Loop Over Items or Wait needed); so no Webhook node is needed', trigger),
+	).toEqual([]);
+});
+
+describe.each(nodes.map((node) => [node.description.displayName, node.description] as const))(
+	'the %s hint',
+	(_name, description) => {
+		const hint = hintOf(description);
+		const self = `${PACKAGE}.${description.name}`;
+
+		it("is at most two sentences, as n8n's own nodes have", () => {
+			const sentences = hint.searchHint!.split(/[.!?](?:\s|$)/).filter((s) => s.trim());
+			expect(sentences.length).toBeGreaterThan(0);
+			expect(sentences.slice(2)).toEqual([]); // shows the sentences past the second
+		});
+
+		it('lists every node and tool it names among its related nodes', () => {
+			const related = hint.relatedNodes!.map((r) => r.nodeType);
+			const missing = namedIn(hint.searchHint!, self).filter(
+				(types) => !types.some((type) => related.includes(type)),
+			);
+			expect(missing).toEqual([]);
+		});
+	},
+);
+
+it('the Knolyx node hint names the tools a buyer comes from', () => {
+	expect(
+		namedIn(hintOf(new Knolyx().description).searchHint!, `${PACKAGE}.knolyx`).length,
+	).toBeGreaterThanOrEqual(7);
 });
 
 describe("n8n's node catalog (what the AI workflow builder searches)", () => {
