@@ -5,10 +5,11 @@
 // Knolyx credential on its Knolyx nodes, its one mapping node edited, and a webhook ID per
 // trigger as the editor's import gives it. Each trigger gets pinned data in its tool's payload
 // shape (test/e2e/fixtures/<tool>.json, each naming its source). The templates read each object
-// back from the tool's API: for Stripe and HubSpot those reads go to local stand-ins for
-// api.stripe.com and api.hubapi.com (lib/tool-apis.mjs, reached through n8n's HTTPS_PROXY
-// support), which record every request with its headers; the other tools' reads get pinned
-// answers. n8n runs every other node for real, and the Knolyx side is checked in the sandbox.
+// back from the tool's API: every read goes to a local stand-in (lib/tool-apis.mjs, reached
+// through n8n's HTTPS_PROXY support) for api.stripe.com, api.hubapi.com, api-m.paypal.com (with
+// its OAuth2 token request), api.pipedrive.com, and the hosts the Shopify and WooCommerce
+// credentials name; it records every request with its headers and refuses any other host. n8n
+// runs every node but the trigger for real, and the Knolyx side is checked in the sandbox.
 //
 //   0. every example: no fixed webhookId, a gallery-style note; template names; Pipedrive's auth.
 //   1. every template imports; no credentials, no demo ids, fixed API hosts.
@@ -18,8 +19,10 @@
 //   8. completion → HubSpot / Google Sheets / Slack: the items each tool node gets.
 //   9. form → event registration.
 //   10. the editor's own import, twice, in Chromium: two URLs.
-//   11. Stripe published (its endpoint on the stand-in, signed deliveries): a failed Knolyx write,
-//       the resend enrols once, the next resend stops before any request (static data).
+//   11. the six payment and CRM templates published (their triggers register their webhooks at
+//       the stand-ins; deliveries signed or authenticated as each tool does): a forged delivery
+//       starts nothing; a failed Knolyx write, the resend enrols once, the next resend stops
+//       before any request.
 
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -32,13 +35,14 @@ import {
 	N8N_VERSION,
 	nodeOutput,
 	OWNER,
+	PAYMENT_HOOK_HEADERS,
 	readExample,
 	startTestFile,
 	waitForExecutions,
 } from './lib/n8n.mjs';
 import { launchBrowser, screenshot, signIn } from './lib/browser.mjs';
 import { endTestFile, REPO_ROOT, RUN_DIR, sleep, waitFor } from './lib/processes.mjs';
-import { startToolApis } from './lib/tool-apis.mjs';
+import { SHOPIFY_SHOP, startToolApis, WOOCOMMERCE_STORE } from './lib/tool-apis.mjs';
 import {
 	demoFor,
 	fixture,
@@ -104,8 +108,161 @@ const stripeHas = (pathname, body) => stripeObjects.set(pathname, body);
 const hubspotObjects = new Map();
 const hubspotHas = (pathname, body) => hubspotObjects.set(pathname, body);
 
+/**
+ * What the other tools' stand-ins hold (Shopify shop, WooCommerce store, PayPal, Pipedrive), by host
+ * and path: `toolHas(host, path, body)`. Paths are compared with `//` read as `/` (the Shopify node
+ * sends `/admin/api/<version>//orders/<id>.json`) and without Shopify's API version.
+ */
+const toolObjects = new Map();
+const toolPath = (pathname) =>
+	pathname.replace(/\/{2,}/g, '/').replace(/^\/admin\/api\/\d{4}-\d{2}\//, '/admin/api/');
+const toolHas = (host, pathname, body) => toolObjects.set(`${host}${toolPath(pathname)}`, body);
+const SHOPIFY_HOST = `${SHOPIFY_SHOP}.myshopify.com`;
+const WOOCOMMERCE_HOST = new URL(WOOCOMMERCE_STORE).hostname;
+/** The Shopify credential of sections 3 and 11 (the shop is the stand-in's host). */
+const SHOPIFY_CREDENTIAL = {
+	shopSubdomain: SHOPIFY_SHOP,
+	accessToken: 'shpat_standInAccessTokenForTheTemplatesE2e',
+	appSecretKey: 'standInAppSecretForTheTemplatesE2e',
+};
+/** The Pipedrive credential of sections 7 and 11. */
+const PIPEDRIVE_TOKEN = { apiToken: 'standInPipedriveApiTokenForTheTemplatesE2e' };
+/** PayPal's answer to the client-credentials token request of the test's OAuth2 credential. */
+const PAYPAL_TOKEN = {
+	scope: 'https://uri.paypal.com/services/payments/payment',
+	access_token: 'A21AAStandInAccessTokenForTheTemplatesE2eOnly',
+	token_type: 'Bearer',
+	app_id: 'APP-80W284485P519543T',
+	expires_in: 32400,
+	nonce: '2026-11-26T09:00:00ZstandInNonce',
+};
+
+/**
+ * The webhooks the WooCommerce and Pipedrive triggers register at their stand-ins when the
+ * templates are published (section 11): `created` is the body the trigger sent, until it deletes it.
+ */
+const WOO_HOOK = { id: 501, created: undefined };
+const PIPEDRIVE_HOOK = { id: 7001, created: undefined };
+/** The Shopify triggers' webhooks at the shop, by id. */
+const SHOPIFY_HOOKS = Object.assign(new Map(), { made: 0 });
+/** The PayPal trigger's webhook, and the messages "PayPal sent" by transmission id ({ sig, event }). */
+const PAYPAL_HOOK = { id: '8PT597110X687430LKGECATA', created: undefined, sent: new Map() };
+/** The HubSpot app of the trigger's developer credential: its webhook settings and subscriptions. */
+const HUBSPOT_APP = {
+	appId: '1160452',
+	apiKey: 'standInHubSpotDeveloperApiKeyForTheE2e',
+	clientId: 'standin-hubspot-client-id',
+	clientSecret: 'standInHubSpotClientSecretForTheE2e',
+};
+const HUBSPOT_HOOK = { settings: undefined, subscriptions: new Map(), made: 0 };
+function toolWebhooks({ host, method, path: pathname, body }) {
+	if (host === WOOCOMMERCE_HOST && pathname.startsWith('/wp-json/wc/v3/webhooks')) {
+		const hook = () => ({ ...WOO_HOOK.created, id: WOO_HOOK.id, status: 'active' });
+		if (method === 'GET' && pathname === '/wp-json/wc/v3/webhooks')
+			return { status: 200, body: WOO_HOOK.created ? [hook()] : [] };
+		if (method === 'POST' && pathname === '/wp-json/wc/v3/webhooks') {
+			WOO_HOOK.created = JSON.parse(body);
+			return { status: 201, body: hook() };
+		}
+		if (method === 'DELETE' && pathname === `/wp-json/wc/v3/webhooks/${WOO_HOOK.id}`) {
+			const gone = hook();
+			WOO_HOOK.created = undefined;
+			return { status: 200, body: gone };
+		}
+	}
+	if (host === 'api.pipedrive.com' && pathname.startsWith('/v1/webhooks')) {
+		const hook = () => ({ ...PIPEDRIVE_HOOK.created, id: PIPEDRIVE_HOOK.id });
+		if (method === 'GET' && pathname === '/v1/webhooks')
+			return { status: 200, body: { success: true, data: PIPEDRIVE_HOOK.created ? [hook()] : [] } };
+		if (method === 'POST' && pathname === '/v1/webhooks') {
+			PIPEDRIVE_HOOK.created = JSON.parse(body);
+			return { status: 201, body: { success: true, data: hook() } };
+		}
+		if (method === 'DELETE' && pathname === `/v1/webhooks/${PIPEDRIVE_HOOK.id}`) {
+			PIPEDRIVE_HOOK.created = undefined;
+			return { status: 200, body: { success: true, data: { id: PIPEDRIVE_HOOK.id } } };
+		}
+	}
+	if (host === SHOPIFY_HOST && /^\/admin\/api\/webhooks/.test(toolPath(pathname))) {
+		const p = toolPath(pathname);
+		if (method === 'GET' && p === '/admin/api/webhooks')
+			return { status: 200, body: { webhooks: [...SHOPIFY_HOOKS.values()] } };
+		if (method === 'POST' && p === '/admin/api/webhooks.json') {
+			const id = 1100001 + SHOPIFY_HOOKS.made++;
+			const webhook = { ...JSON.parse(body).webhook, id };
+			SHOPIFY_HOOKS.set(id, webhook);
+			return { status: 201, body: { webhook } };
+		}
+		const id = Number(/^\/admin\/api\/webhooks\/(\d+)\.json$/.exec(p)?.[1]);
+		if (method === 'DELETE' && SHOPIFY_HOOKS.delete(id)) return { status: 200, body: {} };
+	}
+	if (host === 'api-m.paypal.com' && pathname.startsWith('/v1/notifications/')) {
+		if (method === 'POST' && pathname === '/v1/notifications/webhooks') {
+			PAYPAL_HOOK.created = JSON.parse(body);
+			return { status: 201, body: { id: PAYPAL_HOOK.id, ...PAYPAL_HOOK.created } };
+		}
+		const mine = pathname === `/v1/notifications/webhooks/${PAYPAL_HOOK.id}` && PAYPAL_HOOK.created;
+		if (method === 'GET' && mine)
+			return { status: 200, body: { id: PAYPAL_HOOK.id, ...PAYPAL_HOOK.created } };
+		if (method === 'DELETE' && mine) {
+			PAYPAL_HOOK.created = undefined;
+			return { status: 204, body: {} };
+		}
+		if (method === 'POST' && pathname === '/v1/notifications/verify-webhook-signature') {
+			// PayPal's answer: SUCCESS only for a message it sent (transmission id and signature) to
+			// this webhook, with the event it sent.
+			const v = JSON.parse(body);
+			const sent = PAYPAL_HOOK.sent.get(v.transmission_id);
+			const ok =
+				sent !== undefined &&
+				v.transmission_sig === sent.sig &&
+				v.webhook_id === PAYPAL_HOOK.id &&
+				JSON.stringify(v.webhook_event) === JSON.stringify(sent.event);
+			return { status: 200, body: { verification_status: ok ? 'SUCCESS' : 'FAILURE' } };
+		}
+	}
+	if (host === 'api.hubapi.com' && pathname.startsWith(`/webhooks/v3/${HUBSPOT_APP.appId}/`)) {
+		const part = pathname.slice(`/webhooks/v3/${HUBSPOT_APP.appId}`.length);
+		if (part === '/settings') {
+			if (method === 'GET')
+				return HUBSPOT_HOOK.settings ? { status: 200, body: HUBSPOT_HOOK.settings } : undefined;
+			if (method === 'PUT') {
+				HUBSPOT_HOOK.settings = JSON.parse(body);
+				return { status: 200, body: HUBSPOT_HOOK.settings };
+			}
+			if (method === 'DELETE') {
+				HUBSPOT_HOOK.settings = undefined;
+				return { status: 204, body: {} };
+			}
+		}
+		if (part === '/subscriptions' && method === 'GET')
+			return { status: 200, body: { results: [...HUBSPOT_HOOK.subscriptions.values()] } };
+		if (part === '/subscriptions' && method === 'POST') {
+			const id = 2881778 + HUBSPOT_HOOK.made++;
+			HUBSPOT_HOOK.subscriptions.set(id, { ...JSON.parse(body), id });
+			return { status: 201, body: HUBSPOT_HOOK.subscriptions.get(id) };
+		}
+		const sub = Number(/^\/subscriptions\/(\d+)$/.exec(part)?.[1]);
+		if (method === 'DELETE' && HUBSPOT_HOOK.subscriptions.delete(sub))
+			return { status: 204, body: {} };
+	}
+	return undefined;
+}
+
 /** The stand-in's answers: HubSpot's and Stripe's reads by path, and Stripe's session list by payment_intent. */
-function answerAsTools({ host, method, path: pathname, query }) {
+function answerAsTools(request) {
+	const { host, method, path: pathname, query } = request;
+	const hooks = toolWebhooks(request);
+	if (hooks) return hooks;
+	if (host === 'api-m.paypal.com' && method === 'POST' && pathname === '/v1/oauth2/token')
+		return { status: 200, body: PAYPAL_TOKEN };
+	if (
+		method === 'GET' &&
+		[SHOPIFY_HOST, WOOCOMMERCE_HOST, 'api-m.paypal.com', 'api.pipedrive.com'].includes(host)
+	) {
+		const body = toolObjects.get(`${host}${toolPath(pathname)}`);
+		return body ? { status: 200, body } : undefined;
+	}
 	if (host === 'api.hubapi.com' && method === 'GET') {
 		const body = hubspotObjects.get(pathname);
 		return body ? { status: 200, body } : undefined;
@@ -150,9 +307,14 @@ function stripeWebhookEndpoint(method, pathname) {
 	return method === 'GET' ? { status: 200, body: STRIPE_ENDPOINT } : undefined;
 }
 
-/** Every request that carried `secret` (more than `atLeast`) went to `host`; nothing was refused. */
+/**
+ * Every request that carried `secret` in a header, its path or its query (more than `atLeast`)
+ * went to `host`; nothing was refused.
+ */
 function expectSecretOnlyTo(secret, host, atLeast) {
-	const carrying = apis.requests.filter((r) => JSON.stringify(r.headers).includes(secret));
+	const carrying = apis.requests.filter((r) =>
+		JSON.stringify([r.headers, r.path, r.query]).includes(secret),
+	);
 	expect(carrying.length).toBeGreaterThan(atLeast);
 	expect([...new Set(carrying.map((r) => r.host))]).toEqual([host]);
 	expect(apis.refused).toEqual([]);
@@ -331,6 +493,13 @@ describe('1. every template imports cleanly', () => {
 	);
 });
 
+/** Node types whose `path` parameter is their URL's path (the editor fills an empty one on import). */
+const PATH_IS_URL = [
+	'n8n-nodes-base.webhook',
+	'n8n-nodes-base.formTrigger',
+	'@n8n/n8n-nodes-langchain.mcpTrigger',
+];
+
 describe('0. every example (examples/*.json) as a user imports it', () => {
 	const EXAMPLES = fs
 		.readdirSync(path.join(REPO_ROOT, 'examples'))
@@ -346,6 +515,13 @@ describe('0. every example (examples/*.json) as a user imports it', () => {
 		(file) => {
 			const wf = readFile(file);
 			expect(wf.nodes.filter((n) => 'webhookId' in n).map((n) => n.name)).toEqual([]);
+			// A Webhook, Form or MCP trigger's path is its URL: empty, so that the editor's import
+			// sets it to the node's own new webhook ID (a fixed one is shared by every import).
+			expect(
+				wf.nodes
+					.filter((n) => PATH_IS_URL.includes(n.type) && (n.parameters.path ?? '') !== '')
+					.map((n) => [n.name, n.parameters.path]),
+			).toEqual([]);
 			const notes = notesOf(wf);
 			expect(notes.length).toBeGreaterThan(0);
 			const [overview] = notes;
@@ -478,8 +654,16 @@ describe("2. Stripe: what Stripe's API (a local stand-in for api.stripe.com) say
 		);
 	});
 
-	test('invoice.paid: the customer (one-word name: last name "-") is enrolled in the workgroup of the invoice line\'s price', async () => {
+	const SUBSCRIPTION = `/v1/subscriptions/${STRIPE.subscriptionRead.id}`;
+
+	test('invoice.paid of a subscription Stripe reports active: the invoice and its subscription read from Stripe; the customer (one-word name: last name "-") is enrolled in the workgroup of the invoice line\'s price', async () => {
+		stripeHas(SUBSCRIPTION, { ...STRIPE.subscriptionRead, status: 'active', canceled_at: null });
+		const sent = apis.requests.length;
 		const { state } = await run('stripe', TRIGGER, event(STRIPE.invoicePaid));
+		expect(apis.requests.slice(sent).map((r) => [r.host, r.path, r.status])).toEqual([
+			['api.stripe.com', `/v1/invoices/${STRIPE.invoiceRead.id}`, 200],
+			['api.stripe.com', SUBSCRIPTION, 200],
+		]);
 		expect(membersOf(state, 202)).toContain(KATHERINE);
 		expect(userByEmail(state, KATHERINE)).toMatchObject({ firstName: 'Katherine', lastName: '-' });
 	});
@@ -554,6 +738,34 @@ describe("2. Stripe: what Stripe's API (a local stand-in for api.stripe.com) say
 		]);
 	});
 
+	test('the old invoice.paid resent after the subscription ended (Stripe reports it canceled): nobody enrolled again', async () => {
+		expect(membersOf(await sb.state(), 202)).not.toContain(KATHERINE);
+		const { knolyxRequests } = await run('stripe', TRIGGER, event(STRIPE.invoicePaid));
+		expect(knolyxRequests).toBe(0);
+		expect(membersOf(await sb.state(), 202)).not.toContain(KATHERINE);
+	});
+
+	test('an invoice without a subscription (a one-off invoice) enrols without a subscription read', async () => {
+		const oneOff = structuredClone(STRIPE.invoiceRead);
+		oneOff.id = 'in_1QTq0YLn4cE9xJ2QoneOff01';
+		oneOff.subscription = null;
+		oneOff.billing_reason = 'manual';
+		oneOff.customer_email = 'one.off.buyer@example.com';
+		oneOff.customer_name = 'One Off';
+		for (const line of oneOff.lines.data) {
+			line.subscription = null;
+			line.type = 'invoiceitem';
+		}
+		stripeHas(`/v1/invoices/${oneOff.id}`, oneOff);
+		const e = structuredClone(STRIPE.invoicePaid);
+		e.id = 'evt_1QTq0YLn4cE9xJ2QoneOff01';
+		e.data.object.id = oneOff.id;
+		const sent = apis.requests.length;
+		const { state } = await run('stripe', TRIGGER, event(e));
+		expect(membersOf(state, 202)).toContain('one.off.buyer@example.com');
+		expect(apis.requests.slice(sent).map((r) => r.path)).toEqual([`/v1/invoices/${oneOff.id}`]);
+	});
+
 	test('every request of these runs carried the Stripe key to api.stripe.com and nowhere else', () => {
 		expectSecretOnlyTo(STRIPE_KEY.secretKey, 'api.stripe.com', 10);
 	});
@@ -573,17 +785,33 @@ async function expectStop(key, trigger, pins, message) {
 	return ex;
 }
 
-describe("3. Shopify: what the shop's API says is paid enrols per course product; a refund removes its own lines", () => {
+describe("3. Shopify: what the shop's API (a local stand-in for the credential's <shop>.myshopify.com) says is paid enrols per course product; a refund removes its own lines", () => {
 	const PAID = 'On Shopify order paid';
 	const REFUND = 'On Shopify refund';
-	const READ = 'Read order from Shopify';
 	const MARGARET = 'margaret.hamilton@example.com';
+	const CREDENTIAL_DATA = SHOPIFY_CREDENTIAL;
+	/** The shop has `order` (GET /admin/api/<version>/orders/<id>.json answers { order }). */
+	const shopHas = (order) => toolHas(SHOPIFY_HOST, `/admin/api/orders/${order.id}.json`, { order });
+	/** A copy of the paid-order sample for another order id and buyer. */
+	const another = (id, email, change = (o) => o) => {
+		const body = { ...structuredClone(SHOPIFY.ordersPaid), id, email, contact_email: email };
+		const read = change({ ...structuredClone(SHOPIFY.orderRead), id, email, contact_email: email });
+		return { body, read };
+	};
 
-	test('orders/paid: enrolled in the workgroup of each mapped product (the mug is mapped to null: no course)', async () => {
-		const { state, ex } = await run('shopify', PAID, {
-			[PAID]: SHOPIFY.ordersPaid,
-			[READ]: SHOPIFY.orderRead,
-		});
+	beforeAll(async () => {
+		await useCredential(
+			WF.shopify.id,
+			'shopifyAccessTokenApi',
+			CREDENTIAL_DATA,
+			(n) => n.type === 'n8n-nodes-base.shopify',
+		);
+		shopHas(SHOPIFY.orderRead);
+	});
+
+	test('orders/paid: the order is read from the shop with the access token; enrolled in the workgroup of each mapped product (the mug is mapped to null: no course); resent: nothing changes', async () => {
+		const sent = apis.requests.length;
+		const { state, ex } = await run('shopify', PAID, { [PAID]: SHOPIFY.ordersPaid });
 		expect(membersOf(state, 201)).toContain(MARGARET);
 		expect(membersOf(state, 203)).toContain(MARGARET);
 		expect(userByEmail(state, MARGARET)).toMatchObject({
@@ -595,93 +823,162 @@ describe("3. Shopify: what the shop's API says is paid enrols per course product
 				.map((o) => o.workgroupId)
 				.sort(),
 		).toEqual([201, 203]);
-		await expectReplayChangesNothing('shopify', PAID, {
-			[PAID]: SHOPIFY.ordersPaid,
-			[READ]: SHOPIFY.orderRead,
-		});
+		expect(
+			apis.requests
+				.slice(sent)
+				.map((r) => [r.host, r.method, toolPath(r.path), r.headers['x-shopify-access-token']]),
+		).toEqual([
+			[
+				SHOPIFY_HOST,
+				'GET',
+				`/admin/api/orders/${SHOPIFY.orderRead.id}.json`,
+				CREDENTIAL_DATA.accessToken,
+			],
+		]);
+		await expectReplayChangesNothing('shopify', PAID, { [PAID]: SHOPIFY.ordersPaid });
 	});
 
-	test('a body for an order the shop reports pending (not paid): nobody enrolled', async () => {
-		const { knolyxRequests } = await run('shopify', PAID, {
-			[PAID]: { ...SHOPIFY.ordersPaid, email: 'someone.else@example.com' },
-			[READ]: { ...SHOPIFY.orderRead, financial_status: 'pending' },
-		});
+	test('forged: a body for an order the shop does not have fails; one that says paid, with its URLs on another host, for an order the shop reports pending: nobody enrolled, nothing sent to another host', async () => {
+		const before = await sb.businessState();
+		const sent = apis.requests.length;
+		const unknown = another(5837204879999, 'forger@example.com');
+		const failed = await runPinned(rest, WF.shopify.id, PAID, { [PAID]: unknown.body });
+		expect(failed.status).toBe('error');
+
+		const pending = another(5837204870001, 'someone.else@example.com', (o) => ({
+			...o,
+			financial_status: 'pending',
+		}));
+		pending.body.order_status_url = 'https://attacker.example.net/orders/status';
+		pending.body.admin_graphql_api_id = 'https://attacker.example.net/admin/api/graphql.json';
+		shopHas(pending.read);
+		const { knolyxRequests } = await run('shopify', PAID, { [PAID]: pending.body });
 		expect(knolyxRequests).toBe(0);
+		expect(await sb.businessState()).toEqual(before);
+		expect(apis.requests.slice(sent).map((r) => [r.host, toolPath(r.path), r.status])).toEqual([
+			[SHOPIFY_HOST, '/admin/api/orders/5837204879999.json', 404],
+			[SHOPIFY_HOST, '/admin/api/orders/5837204870001.json', 200],
+		]);
+		expect(apis.refused).toEqual([]);
 	});
 
 	test('a product not in the mapping: stops naming the product and the node; nobody enrolled', async () => {
-		const read = structuredClone(SHOPIFY.orderRead);
-		read.line_items[0].product_id = 9999000111222;
+		const unmapped = another(5837204870002, 'unmapped.buyer@example.com', (o) => {
+			o.line_items[0].product_id = 9999000111222;
+			return o;
+		});
+		shopHas(unmapped.read);
 		await expectStop(
 			'shopify',
 			PAID,
-			{ [PAID]: SHOPIFY.ordersPaid, [READ]: read },
+			{ [PAID]: unmapped.body },
 			/Shopify product 9999000111222 is not in the node "Product → workgroup \(edit me\)"/,
 		);
 	});
 
-	const refund = {
-		[REFUND]: SHOPIFY.refundsCreate,
-		'Read refunded order from Shopify': SHOPIFY.refundedOrderRead,
-	};
-
 	test('refunds/create: removed from the course of the refunded line only; again: nothing changes', async () => {
-		const { state } = await run('shopify', REFUND, refund);
+		shopHas(SHOPIFY.refundedOrderRead);
+		const { state } = await run('shopify', REFUND, { [REFUND]: SHOPIFY.refundsCreate });
 		expect(membersOf(state, 203)).not.toContain(MARGARET);
 		expect(membersOf(state, 201)).toContain(MARGARET);
-		await expectReplayChangesNothing('shopify', REFUND, refund);
+		await expectReplayChangesNothing('shopify', REFUND, { [REFUND]: SHOPIFY.refundsCreate });
 	});
 
 	test('a refund the order read back does not list: stops, nobody removed', async () => {
 		await expectStop(
 			'shopify',
 			REFUND,
-			{ ...refund, [REFUND]: { ...SHOPIFY.refundsCreate, id: 1 } },
+			{ [REFUND]: { ...SHOPIFY.refundsCreate, id: 1 } },
 			/Shopify order 5837204873512 has no refund 1/,
 		);
+	});
+
+	test('the access token went to the shop only', () => {
+		expectSecretOnlyTo(CREDENTIAL_DATA.accessToken, SHOPIFY_HOST, 4);
 	});
 });
 
 // ----------------------------------------------------------------- 4.
 
-describe('4. WooCommerce: an order the store reports processing or completed enrols once; refunded removes', () => {
+/** The WooCommerce credential of sections 4 and 4b: the store's URL is the stand-in's host. */
+const WOO_CREDENTIAL = {
+	url: WOOCOMMERCE_STORE,
+	consumerKey: 'ck_standInConsumerKeyForTheTemplatesE2e01',
+	consumerSecret: 'cs_standInConsumerSecretForTheTemplatesE2e',
+	includeCredentialsInQuery: false,
+};
+/** The store has `order` (GET /wp-json/wc/v3/orders/<id>). */
+const storeHas = (order) => toolHas(WOOCOMMERCE_HOST, `/wp-json/wc/v3/orders/${order.id}`, order);
+
+describe("4. WooCommerce: an order the store's API (a local stand-in for the credential's store URL) reports processing or completed enrols once; refunded removes", () => {
 	const TRIGGER = 'On WooCommerce order updated';
-	const READ = 'Read order from WooCommerce';
 	const DOROTHY = 'dorothy.vaughan@example.com';
 	const processing = { ...WOO.orderCompleted, status: 'processing', date_completed: null };
+	const basic = `Basic ${Buffer.from(`${WOO_CREDENTIAL.consumerKey}:${WOO_CREDENTIAL.consumerSecret}`).toString('base64')}`;
 
-	test('processing (paid): enrolled; the same order completed later: nothing changes', async () => {
-		const { state, ex } = await run('woo', TRIGGER, { [TRIGGER]: processing, [READ]: processing });
+	beforeAll(async () => {
+		await useCredential(
+			WF.woo.id,
+			'wooCommerceApi',
+			WOO_CREDENTIAL,
+			(n) => n.type === 'n8n-nodes-base.wooCommerce',
+		);
+	});
+
+	test('processing (paid): the order is read from the store with the consumer key; enrolled; the same order completed later: nothing changes', async () => {
+		storeHas(processing);
+		const sent = apis.requests.length;
+		const { state, ex } = await run('woo', TRIGGER, { [TRIGGER]: processing });
 		expect(membersOf(state, 202).filter((e) => e === DOROTHY)).toEqual([DOROTHY]);
 		expect(userByEmail(state, DOROTHY)).toMatchObject({
 			firstName: 'Dorothy',
 			lastName: 'Vaughan',
 		});
 		expect(nodeOutput(ex, 'Enrol buyer in course workgroup')).toHaveLength(1);
-		await expectReplayChangesNothing('woo', TRIGGER, {
-			[TRIGGER]: WOO.orderCompleted,
-			[READ]: WOO.orderCompleted,
-		});
+		expect(
+			apis.requests.slice(sent).map((r) => [r.host, r.method, r.path, r.headers.authorization]),
+		).toEqual([[WOOCOMMERCE_HOST, 'GET', `/wp-json/wc/v3/orders/${processing.id}`, basic]]);
+		storeHas(WOO.orderCompleted);
+		await expectReplayChangesNothing('woo', TRIGGER, { [TRIGGER]: WOO.orderCompleted });
 	});
 
-	test('a body that says completed for an order the store reports on-hold: nobody enrolled', async () => {
-		const order = {
-			...WOO.orderCompleted,
-			id: 1188,
-			billing: { ...WOO.orderCompleted.billing, email: 'not.paid@example.com' },
-		};
-		const { knolyxRequests } = await run('woo', TRIGGER, {
-			[TRIGGER]: order,
-			[READ]: { ...order, status: 'on-hold' },
+	test('forged: a body for an order the store does not have fails; one that says completed, with its links on another host, for an order the store reports on-hold: nobody enrolled, nothing sent to another host', async () => {
+		const before = await sb.businessState();
+		const sent = apis.requests.length;
+		const forged = (id, email) => ({
+			...structuredClone(WOO.orderCompleted),
+			id,
+			billing: { ...WOO.orderCompleted.billing, email },
+			payment_url: 'https://attacker.example.net/checkout/order-pay/',
+			_links: { self: [{ href: `https://attacker.example.net/wp-json/wc/v3/orders/${id}` }] },
 		});
+		const failed = await runPinned(rest, WF.woo.id, TRIGGER, {
+			[TRIGGER]: forged(99999, 'forger@example.com'),
+		});
+		expect(failed.status).toBe('error');
+
+		const order = forged(1188, 'not.paid@example.com');
+		storeHas({ ...structuredClone(WOO.orderCompleted), ...order, status: 'on-hold', _links: {} });
+		const { knolyxRequests } = await run('woo', TRIGGER, { [TRIGGER]: order });
 		expect(knolyxRequests).toBe(0);
+		expect(await sb.businessState()).toEqual(before);
+		expect(apis.requests.slice(sent).map((r) => [r.host, r.path, r.status])).toEqual([
+			[WOOCOMMERCE_HOST, '/wp-json/wc/v3/orders/99999', 404],
+			[WOOCOMMERCE_HOST, '/wp-json/wc/v3/orders/1188', 200],
+		]);
+		expect(apis.refused).toEqual([]);
 	});
 
 	test('refunded: removed; again: nothing changes', async () => {
 		const refunded = { ...WOO.orderCompleted, ...WOO.refundedChanges };
-		const { state } = await run('woo', TRIGGER, { [TRIGGER]: refunded, [READ]: refunded });
+		storeHas(refunded);
+		const { state } = await run('woo', TRIGGER, { [TRIGGER]: refunded });
 		expect(membersOf(state, 202)).not.toContain(DOROTHY);
-		await expectReplayChangesNothing('woo', TRIGGER, { [TRIGGER]: refunded, [READ]: refunded });
+		await expectReplayChangesNothing('woo', TRIGGER, { [TRIGGER]: refunded });
+	});
+
+	test('the consumer key and secret went to the store only', () => {
+		expectSecretOnlyTo(basic.slice('Basic '.length), WOOCOMMERCE_HOST, 4);
 	});
 });
 
@@ -699,9 +996,10 @@ describe('4b. a failed Knolyx write: the resend from the tool runs again and enr
 			email: 'frances.allen@example.com',
 		},
 	};
-	const pins = { [TRIGGER]: order, 'Read order from WooCommerce': order };
+	const pins = { [TRIGGER]: order };
 
 	test('Knolyx refuses the first request: the execution fails; the same event resent enrols, once', async () => {
+		storeHas(order);
 		await sb.request('POST', '/sandbox/fault-burst', {
 			requests: 1,
 			faults: { errorRate: 1, errorStatuses: [400] },
@@ -723,51 +1021,108 @@ describe('4b. a failed Knolyx write: the resend from the tool runs again and enr
 
 // ----------------------------------------------------------------- 5.
 
-describe("5. PayPal: a capture PayPal's API reports COMPLETED enrols; one it reports REFUNDED removes", () => {
+describe("5. PayPal: a capture PayPal's API (a local stand-in for api-m.paypal.com) reports COMPLETED enrols; one it reports REFUNDED removes", () => {
 	const TRIGGER = 'On PayPal payment captured or refunded';
 	const ANNIE = 'annie.easley@example.com';
-	const captured = {
-		[TRIGGER]: PAYPAL.captureCompleted,
-		'Read capture from PayPal': PAYPAL.captureRead,
-		'Read order from PayPal': PAYPAL.order,
+	// The OAuth2 credential the note describes (client credentials, token URL on api-m.paypal.com).
+	const OAUTH = {
+		grantType: 'clientCredentials',
+		accessTokenUrl: 'https://api-m.paypal.com/v1/oauth2/token',
+		clientId: 'AStandInPayPalClientIdForTheTemplatesE2e',
+		clientSecret: 'EStandInPayPalClientSecretForTheTemplatesE2e',
+		scope: '',
+		authentication: 'header',
 	};
-	const refunded = {
-		[TRIGGER]: PAYPAL.captureRefunded,
-		'Read refund from PayPal': PAYPAL.refundRead,
-		'Read refunded capture from PayPal': PAYPAL.refundedCapture,
-		'Read refunded order from PayPal': PAYPAL.order,
-	};
+	const basic = Buffer.from(`${OAUTH.clientId}:${OAUTH.clientSecret}`).toString('base64');
+	const paypalHas = (pathname, body) => toolHas('api-m.paypal.com', pathname, body);
+	const CAPTURE = `/v2/payments/captures/${PAYPAL.captureRead.id}`;
+	const captured = { [TRIGGER]: PAYPAL.captureCompleted };
+	const refunded = { [TRIGGER]: PAYPAL.captureRefunded };
 
-	test('a body that says COMPLETED for a capture PayPal reports PENDING: nobody enrolled', async () => {
-		const { knolyxRequests } = await run('paypal', TRIGGER, {
-			...captured,
-			'Read capture from PayPal': { ...PAYPAL.captureRead, status: 'PENDING' },
-		});
-		expect(knolyxRequests).toBe(0);
+	beforeAll(async () => {
+		await useCredential(WF.paypal.id, 'oAuth2Api', OAUTH, (n) => n.name.endsWith('from PayPal'));
+		paypalHas(`/v2/checkout/orders/${PAYPAL.order.id}`, PAYPAL.order);
+		paypalHas(`/v2/payments/refunds/${PAYPAL.refundRead.id}`, PAYPAL.refundRead);
 	});
 
-	test('PAYMENT.CAPTURE.COMPLETED: enrolled by item SKU; resent: nothing changes', async () => {
+	test('forged: a capture PayPal does not have fails; a body that says COMPLETED, with its links on another host, for a capture PayPal reports PENDING: nobody enrolled, nothing sent to another host', async () => {
+		const before = await sb.businessState();
+		const sent = apis.requests.length;
+		const unknown = structuredClone(PAYPAL.captureCompleted);
+		unknown.resource.id = '9ZZ99999ZZ999999Z';
+		unknown.resource.links = unknown.resource.links.map((l) => ({
+			...l,
+			href: l.href.replace('https://api.paypal.com', 'https://attacker.example.net'),
+		}));
+		const failed = await runPinned(rest, WF.paypal.id, TRIGGER, { [TRIGGER]: unknown });
+		expect(failed.status).toBe('error');
+
+		paypalHas(CAPTURE, { ...PAYPAL.captureRead, status: 'PENDING' });
+		const { knolyxRequests } = await run('paypal', TRIGGER, {
+			[TRIGGER]: { ...unknown, resource: { ...unknown.resource, id: PAYPAL.captureRead.id } },
+		});
+		expect(knolyxRequests).toBe(0);
+		expect(await sb.businessState()).toEqual(before);
+		expect(
+			apis.requests
+				.slice(sent)
+				.filter((r) => r.path !== '/v1/oauth2/token')
+				.map((r) => [r.host, r.path, r.status]),
+		).toEqual([
+			['api-m.paypal.com', '/v2/payments/captures/9ZZ99999ZZ999999Z', 404],
+			['api-m.paypal.com', CAPTURE, 200],
+		]);
+		expect(apis.refused).toEqual([]);
+	});
+
+	test("PAYMENT.CAPTURE.COMPLETED: capture and order read from PayPal with the credential's token; enrolled by item SKU; resent: nothing changes", async () => {
+		paypalHas(CAPTURE, PAYPAL.captureRead);
+		const sent = apis.requests.length;
 		const { state } = await run('paypal', TRIGGER, captured);
 		expect(membersOf(state, 201)).toContain(ANNIE);
 		expect(userByEmail(state, ANNIE)).toMatchObject({ firstName: 'Annie', lastName: 'Easley' });
+		expect(
+			apis.requests
+				.slice(sent)
+				.filter((r) => r.path !== '/v1/oauth2/token')
+				.map((r) => [r.host, r.method, r.path, r.headers.authorization]),
+		).toEqual([
+			['api-m.paypal.com', 'GET', CAPTURE, `Bearer ${PAYPAL_TOKEN.access_token}`],
+			[
+				'api-m.paypal.com',
+				'GET',
+				`/v2/checkout/orders/${PAYPAL.order.id}`,
+				`Bearer ${PAYPAL_TOKEN.access_token}`,
+			],
+		]);
 		await expectReplayChangesNothing('paypal', TRIGGER, captured);
 	});
 
 	test('a partial refund (capture PARTIALLY_REFUNDED) removes nobody', async () => {
-		const { knolyxRequests } = await run('paypal', TRIGGER, {
-			...refunded,
-			'Read refunded capture from PayPal': {
-				...PAYPAL.refundedCapture,
-				status: 'PARTIALLY_REFUNDED',
-			},
-		});
+		paypalHas(CAPTURE, { ...PAYPAL.refundedCapture, status: 'PARTIALLY_REFUNDED' });
+		const { knolyxRequests } = await run('paypal', TRIGGER, refunded);
 		expect(knolyxRequests).toBe(0);
 	});
 
 	test('PAYMENT.CAPTURE.REFUNDED (capture REFUNDED): removed; resent: nothing changes', async () => {
+		paypalHas(CAPTURE, PAYPAL.refundedCapture);
 		const { state } = await run('paypal', TRIGGER, refunded);
 		expect(membersOf(state, 201)).not.toContain(ANNIE);
 		await expectReplayChangesNothing('paypal', TRIGGER, refunded);
+	});
+
+	test('the client secret went to the token URL on api-m.paypal.com only, the token to api-m.paypal.com only', () => {
+		const tokenRequests = apis.requests.filter((r) => r.path === '/v1/oauth2/token');
+		expect(tokenRequests.length).toBeGreaterThan(0);
+		expect(tokenRequests.map((r) => [r.host, r.method])).toEqual(
+			tokenRequests.map(() => ['api-m.paypal.com', 'POST']),
+		);
+		const withSecret = apis.requests.filter(
+			(r) =>
+				JSON.stringify([r.headers, r.query]).includes(basic) || r.body.includes(OAUTH.clientSecret),
+		);
+		expect(withSecret).toEqual(tokenRequests);
+		expectSecretOnlyTo(PAYPAL_TOKEN.access_token, 'api-m.paypal.com', 5);
 	});
 });
 
@@ -874,15 +1229,29 @@ describe("6. HubSpot: a deal in a stage HubSpot's pipeline marks won enrols its 
 
 // ----------------------------------------------------------------- 7.
 
-describe("7. Pipedrive: a deal Pipedrive's API reports won enrols its person (webhooks v2 and v1 bodies)", () => {
+describe("7. Pipedrive: a deal Pipedrive's API (a local stand-in for api.pipedrive.com) reports won enrols its person (webhooks v2 and v1 bodies)", () => {
 	const TRIGGER = 'On Pipedrive deal changed';
-	const v2 = {
-		[TRIGGER]: PIPEDRIVE.dealWonV2,
-		'Read deal from Pipedrive': PIPEDRIVE.dealReadV2,
-		'Read person from Pipedrive': PIPEDRIVE.personV2Deal,
-	};
+	const TOKEN = PIPEDRIVE_TOKEN;
+	/** Pipedrive's API has `data` at `/v1/<path>` (answers { success, data }). */
+	const pipedriveHas = (pathname, data) =>
+		toolHas('api.pipedrive.com', `/v1${pathname}`, { success: true, data });
+	const v2 = { [TRIGGER]: PIPEDRIVE.dealWonV2 };
 
-	test("v2 body: the person's primary e-mail is enrolled in the pipeline's workgroup; resent: nothing changes", async () => {
+	beforeAll(async () => {
+		await useCredential(
+			WF.pipedrive.id,
+			'pipedriveApi',
+			TOKEN,
+			(n) => n.type === 'n8n-nodes-base.pipedrive',
+		);
+		pipedriveHas(`/deals/${PIPEDRIVE.dealReadV2.id}`, PIPEDRIVE.dealReadV2);
+		pipedriveHas(`/deals/${PIPEDRIVE.dealReadV1.id}`, PIPEDRIVE.dealReadV1);
+		pipedriveHas(`/persons/${PIPEDRIVE.personV2Deal.id}`, PIPEDRIVE.personV2Deal);
+		pipedriveHas(`/persons/${PIPEDRIVE.personV1Deal.id}`, PIPEDRIVE.personV1Deal);
+	});
+
+	test("v2 body: deal and person read from Pipedrive with the API token; the person's primary e-mail is enrolled in the pipeline's workgroup; resent: nothing changes", async () => {
+		const sent = apis.requests.length;
 		const { state } = await run('pipedrive', TRIGGER, v2);
 		expect(membersOf(state, 202)).toContain('evelyn.granville@example.com');
 		expect(userByEmail(state, 'evelyn.granville@example.com')).toMatchObject({
@@ -890,38 +1259,63 @@ describe("7. Pipedrive: a deal Pipedrive's API reports won enrols its person (we
 			lastName: 'Boyd Granville',
 		});
 		expect(userByEmail(state, 'evelyn.private@example.com')).toBeUndefined();
+		expect(
+			apis.requests.slice(sent).map((r) => [r.host, r.method, r.path, r.query.api_token]),
+		).toEqual([
+			['api.pipedrive.com', 'GET', `/v1/deals/${PIPEDRIVE.dealReadV2.id}`, TOKEN.apiToken],
+			['api.pipedrive.com', 'GET', `/v1/persons/${PIPEDRIVE.personV2Deal.id}`, TOKEN.apiToken],
+		]);
 		await expectReplayChangesNothing('pipedrive', TRIGGER, v2);
 	});
 
 	test('v1 body: enrolled in the workgroup of pipeline 3', async () => {
-		const { state } = await run('pipedrive', TRIGGER, {
-			[TRIGGER]: PIPEDRIVE.dealWonV1,
-			'Read deal from Pipedrive': PIPEDRIVE.dealReadV1,
-			'Read person from Pipedrive': PIPEDRIVE.personV1Deal,
-		});
+		const { state } = await run('pipedrive', TRIGGER, { [TRIGGER]: PIPEDRIVE.dealWonV1 });
 		expect(membersOf(state, 203)).toContain('christine.darden@example.com');
 	});
 
-	test('a body that says won for a deal Pipedrive reports open, and a later edit of a won deal: nothing sent', async () => {
+	test('forged: a won body for a deal Pipedrive does not have, naming another host, fails; a body that says won for a deal Pipedrive reports open, and a later edit of a won deal: nobody enrolled, nothing sent to another host', async () => {
+		const before = await sb.businessState();
+		const sent = apis.requests.length;
+		const unknown = structuredClone(PIPEDRIVE.dealWonV2);
+		unknown.meta.id = '0f0e0d0c-0b0a-4908-8706-050403020100';
+		unknown.meta.entity_id = '99999';
+		unknown.meta.host = 'attacker.example.net';
+		unknown.data.id = 99999;
+		const failed = await runPinned(rest, WF.pipedrive.id, TRIGGER, { [TRIGGER]: unknown });
+		expect(failed.status).toBe('error');
+
+		pipedriveHas(`/deals/${PIPEDRIVE.dealReadV2.id}`, { ...PIPEDRIVE.dealReadV2, status: 'open' });
 		const edit = structuredClone(PIPEDRIVE.dealWonV2);
 		edit.meta.id = '9c1d2e3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f';
 		edit.previous = { title: 'Advanced Automation' };
-		for (const p of [
-			{ ...v2, 'Read deal from Pipedrive': { ...PIPEDRIVE.dealReadV2, status: 'open' } },
-			{ ...v2, [TRIGGER]: edit },
-		]) {
-			const { knolyxRequests } = await run('pipedrive', TRIGGER, p);
-			expect(knolyxRequests).toBe(0);
+		try {
+			for (const p of [v2, { [TRIGGER]: edit }]) {
+				const { knolyxRequests } = await run('pipedrive', TRIGGER, p);
+				expect(knolyxRequests).toBe(0);
+			}
+		} finally {
+			pipedriveHas(`/deals/${PIPEDRIVE.dealReadV2.id}`, PIPEDRIVE.dealReadV2);
 		}
+		expect(await sb.businessState()).toEqual(before);
+		// The edit stops before any read: only the deal reads.
+		expect(apis.requests.slice(sent).map((r) => [r.host, r.path, r.status])).toEqual([
+			['api.pipedrive.com', '/v1/deals/99999', 404],
+			['api.pipedrive.com', `/v1/deals/${PIPEDRIVE.dealReadV2.id}`, 200],
+		]);
+		expect(apis.refused).toEqual([]);
 	});
 
 	test('a won deal without a person (person_id null): stops with a message naming the deal', async () => {
-		await expectStop(
-			'pipedrive',
-			TRIGGER,
-			{ ...v2, 'Read deal from Pipedrive': { ...PIPEDRIVE.dealReadV2, person_id: null } },
-			/Pipedrive deal 318 has no person/,
-		);
+		pipedriveHas(`/deals/${PIPEDRIVE.dealReadV2.id}`, { ...PIPEDRIVE.dealReadV2, person_id: null });
+		try {
+			await expectStop('pipedrive', TRIGGER, v2, /Pipedrive deal 318 has no person/);
+		} finally {
+			pipedriveHas(`/deals/${PIPEDRIVE.dealReadV2.id}`, PIPEDRIVE.dealReadV2);
+		}
+	});
+
+	test('the API token went to api.pipedrive.com only', () => {
+		expectSecretOnlyTo(TOKEN.apiToken, 'api.pipedrive.com', 5);
 	});
 });
 
@@ -1125,6 +1519,52 @@ describe("10. the editor's own import (Chromium): two imports of one template ge
 		}
 		for (const wf of forms) await rest.deactivateWorkflow(wf.id);
 	});
+	test('Flow B and the MCP example twice: each import gets its own path (its webhook ID); both Flow B copies published answer on their own URL only', async () => {
+		const flowB = [];
+		for (const label of ['flow-b-1', 'flow-b-2'])
+			flowB.push(await importInEditor('flow-b-payment-enrolment.json', label));
+		const mcp = [];
+		for (const label of ['mcp-1', 'mcp-2'])
+			mcp.push(await importInEditor('mcp-agent-tools.json', label));
+		const pathOf = (wf) => wf.nodes.find((n) => PATH_IS_URL.includes(n.type));
+		for (const pair of [flowB, mcp]) {
+			const [a, b] = pair.map(pathOf);
+			expect(a.parameters.path).toMatch(/^[0-9a-f-]{36}$/);
+			expect(a.parameters.path).toBe(a.webhookId);
+			expect(b.parameters.path).toBe(b.webhookId);
+			expect(a.parameters.path).not.toBe(b.parameters.path);
+		}
+		// The imports kept the example's credentials (the run has both): publish and call each copy.
+		const buyer = (i) => ({
+			email: `two.imports.${i}@example.com`,
+			firstName: 'Two',
+			lastName: `Imports ${i}`,
+		});
+		for (const wf of flowB) await rest.activateWorkflow(wf.id);
+		try {
+			for (const [i, wf] of flowB.entries()) {
+				const before = (await executionsOf(rest, wf.id)).length;
+				const res = await fetch(`${n8n.url}/webhook/${pathOf(wf).parameters.path}`, {
+					method: 'POST',
+					headers: PAYMENT_HOOK_HEADERS,
+					body: JSON.stringify(buyer(i)),
+				});
+				expect(res.status).toBe(200);
+				const [latest] = await waitForExecutions(rest, wf.id, before + 1);
+				expect((await execution(rest, latest.id)).status).toBe('success');
+				expect(membersOf(await sb.state(), 201)).toContain(buyer(i).email);
+			}
+			// The old shared path is nobody's any more.
+			const shared = await fetch(`${n8n.url}/webhook/knolyx-payment-received`, {
+				method: 'POST',
+				headers: PAYMENT_HOOK_HEADERS,
+				body: JSON.stringify(buyer(9)),
+			});
+			expect(shared.status).toBe(404);
+		} finally {
+			for (const wf of flowB) await rest.deactivateWorkflow(wf.id);
+		}
+	});
 });
 
 // Every template has a describe above.
@@ -1136,93 +1576,434 @@ test('every examples/template-*.json is covered', () => {
 
 // ----------------------------------------------------------------- 11.
 
-describe('11. published (Stripe): a resend after a failed Knolyx write enrols once; a resend after success stops before any request', () => {
-	const TRIGGER = 'On Stripe payment, refund or cancellation';
-	const EVELYN = 'evelyn.granville@example.com';
+/**
+ * A published template and the tool's deliveries: `deliver(body, headers?)` posts to the
+ * trigger's production URL as the tool does and returns the execution it started (or undefined
+ * when none started). Knolyx refuses the first write: the execution fails and nobody is enrolled;
+ * the same delivery again enrols `email` in `workgroup` once; once more, "Skip events already
+ * handled" stops it before any request to the tool or to Knolyx (static data, saved by published
+ * executions only).
+ */
+async function expectResendAfterFailureEnrolsOnce(
+	key,
+	deliver,
+	{ email, workgroup, toolHost, triggerChecks },
+) {
+	await sb.request('POST', '/sandbox/fault-burst', {
+		requests: 1,
+		faults: { errorRate: 1, errorStatuses: [400] },
+	});
+	let failed;
+	try {
+		failed = await deliver();
+	} finally {
+		await sb.request('DELETE', '/sandbox/fault-burst');
+	}
+	expect(failed.mode).not.toBe('manual');
+	expect(failed.status).toBe('error');
+	expect(membersOf(await sb.state(), workgroup)).not.toContain(email);
+
+	const redone = await deliver();
+	expect(redone.status).toBe('success');
+	expect(membersOf(await sb.state(), workgroup).filter((e) => e === email)).toHaveLength(1);
+	expect(nodeOutput(redone, 'Remember the event as handled')).toEqual([
+		expect.objectContaining({ email, workgroupId: workgroup }),
+	]);
+
+	const knolyxBefore = (await sb.stats()).requests;
+	const toolBefore = apis.requests.length;
+	const businessBefore = await sb.businessState();
+	const replay = await deliver();
+	expect(replay.status).toBe('success');
+	expect(nodeOutput(replay, 'Skip events already handled')).toEqual([]);
+	expect((await sb.stats()).requests - knolyxBefore).toBe(0);
+	// Nothing read from the tool (`triggerChecks`: the requests the trigger itself makes to check a
+	// delivery, e.g. PayPal's verification, which come before the workflow's first node).
+	expect(
+		apis.requests
+			.slice(toolBefore)
+			.filter((r) => r.host === toolHost && !triggerChecks?.test(r.path)),
+	).toEqual([]);
+	expect(await sb.businessState()).toEqual(businessBefore);
+	return { failed, redone, replay };
+}
+
+/** POST `body` to `url` as a tool's delivery; the execution it started (waits for it), or undefined after `quietMs`. */
+async function postDelivery(key, url, body, headers, { quietMs } = {}) {
+	const before = (await executionsOf(rest, WF[key].id)).length;
+	const res = await fetch(url, { method: 'POST', headers, body });
+	if (quietMs !== undefined) {
+		await sleep(quietMs);
+		const after = await executionsOf(rest, WF[key].id);
+		return { status: res.status, started: after.length - before };
+	}
+	expect(res.status).toBe(200);
+	const [latest] = await waitForExecutions(rest, WF[key].id, before + 1);
+	return execution(rest, latest.id);
+}
+
+/** A forged delivery (no or a wrong signature): n8n's trigger starts nothing; Knolyx gets nothing. */
+async function expectForgedStartsNothing(key, url, body, headers) {
+	const knolyxBefore = (await sb.stats()).requests;
+	const state = await sb.businessState();
+	const { started } = await postDelivery(key, url, body, headers, { quietMs: 1500 });
+	expect({ headers, started }).toEqual({ headers, started: 0 });
+	expect((await sb.stats()).requests - knolyxBefore).toBe(0);
+	expect(await sb.businessState()).toEqual(state);
+}
+
+const productionUrl = (key, trigger) =>
+	`${n8n.url}/webhook/${WF[key].nodes.find((n) => n.name === trigger).webhookId}/webhook`;
+
+/**
+ * One published template against its tool's deliveries of `body` to the trigger's production URL:
+ * `setUp()` chooses the credentials and fills the stand-in before the workflow is published;
+ * `forged()` gives the headers of deliveries the trigger must refuse (`forgedWhat` says which),
+ * `headers()` the real delivery's; `enrols` is what the delivery enrols ({ email, workgroup,
+ * toolHost, triggerChecks? }, as expectResendAfterFailureEnrolsOnce takes it).
+ */
+function describePublished(
+	title,
+	{ key, trigger, body, setUp, forgedWhat, forged, headers, enrols },
+) {
+	describe(title, () => {
+		beforeAll(async () => {
+			await setUp();
+			await rest.activateWorkflow(WF[key].id);
+		}, 60_000);
+
+		afterAll(async () => {
+			await rest.deactivateWorkflow(WF[key].id);
+		}, 60_000);
+
+		test(`${forgedWhat}: nothing starts, nobody enrolled`, async () => {
+			for (const h of forged())
+				await expectForgedStartsNothing(key, productionUrl(key, trigger), body, h);
+		});
+
+		test(`Knolyx refuses the first request: failed; the resend enrols once; the next resend sends nothing to ${enrols.toolHost} or Knolyx`, async () => {
+			await expectResendAfterFailureEnrolsOnce(
+				key,
+				() => postDelivery(key, productionUrl(key, trigger), body, headers()),
+				enrols,
+			);
+		});
+	});
+}
+
+describe("11. published, with the tools' own deliveries: a forged one starts nothing; a resend after a failed Knolyx write enrols once; a resend after success stops before any request", () => {
+	// Stripe: the trigger creates its endpoint on the stand-in; deliveries signed with its secret.
 	const SESSION = 'cs_test_resendAfterFailure000000000001';
-	const event = structuredClone(STRIPE.checkoutSessionCompleted);
-	event.id = 'evt_test_resendAfterFailure0000000001';
-	event.data.object.id = SESSION;
-	event.data.object.customer_details = {
-		...event.data.object.customer_details,
-		email: EVELYN,
-		name: 'Evelyn Boyd Granville',
+	const EVELYN = { email: 'evelyn.granville@example.com', name: 'Evelyn Boyd Granville' };
+	const checkout = structuredClone(STRIPE.checkoutSessionCompleted);
+	checkout.id = 'evt_test_resendAfterFailure0000000001';
+	checkout.data.object.id = SESSION;
+	checkout.data.object.customer_details = { ...checkout.data.object.customer_details, ...EVELYN };
+	const stripeBody = JSON.stringify(checkout);
+	/** Stripe's signature header for the body (t, v1) with `secret`. */
+	const stripeSigned = (secret) => {
+		const t = Math.floor(Date.now() / 1000);
+		const v1 = crypto.createHmac('sha256', secret).update(`${t}.${stripeBody}`).digest('hex');
+		return { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` };
 	};
-	const session = {
-		...structuredClone(STRIPE.checkoutSessionRead),
-		id: SESSION,
-		customer_details: {
-			...STRIPE.checkoutSessionRead.customer_details,
-			email: EVELYN,
-			name: 'Evelyn Boyd Granville',
+	describePublished('Stripe (deliveries signed with the secret of the endpoint the trigger made)', {
+		key: 'stripe',
+		trigger: 'On Stripe payment, refund or cancellation',
+		body: stripeBody,
+		async setUp() {
+			// The Stripe credential, with the endpoint's secret (the trigger checks deliveries with it).
+			await useCredential(
+				WF.stripe.id,
+				'stripeApi',
+				{ ...STRIPE_KEY, signatureSecret: STRIPE_ENDPOINT.secret },
+				(n) => n.type === 'n8n-nodes-base.stripeTrigger' || n.type === 'n8n-nodes-base.httpRequest',
+			);
+			const session = structuredClone(STRIPE.checkoutSessionRead);
+			session.id = SESSION;
+			session.customer_details = { ...session.customer_details, ...EVELYN };
+			stripeHas(`/v1/checkout/sessions/${SESSION}`, session);
+		},
+		forgedWhat: 'no signature, or one made with another secret',
+		forged: () => [
+			{ 'content-type': 'application/json' },
+			stripeSigned('whsec_NotTheEndpointSecret000000000000'),
+		],
+		headers: () => stripeSigned(STRIPE_ENDPOINT.secret),
+		enrols: { email: EVELYN.email, workgroup: 201, toolHost: 'api.stripe.com' },
+	});
+
+	// WooCommerce: the trigger registers its webhook and secret at the store; deliveries signed with it.
+	const order = {
+		...structuredClone(WOO.orderCompleted),
+		id: 1191,
+		status: 'processing',
+		date_completed: null,
+		date_modified: '2026-11-26T09:30:00',
+		billing: {
+			...WOO.orderCompleted.billing,
+			first_name: 'Radia',
+			last_name: 'Perlman',
+			email: 'radia.perlman@example.com',
 		},
 	};
-	let url;
+	const wooBody = JSON.stringify(order);
+	const wooSigned = (secret) => ({
+		'content-type': 'application/json',
+		'x-wc-webhook-id': String(WOO_HOOK.id),
+		'x-wc-webhook-topic': 'order.updated',
+		'x-wc-webhook-signature': crypto.createHmac('sha256', secret).update(wooBody).digest('base64'),
+	});
+	describePublished('WooCommerce (deliveries signed with the secret the trigger gave the store)', {
+		key: 'woo',
+		trigger: 'On WooCommerce order updated',
+		body: wooBody,
+		async setUp() {
+			storeHas(order);
+			await useCredential(
+				WF.woo.id,
+				'wooCommerceApi',
+				WOO_CREDENTIAL,
+				(n) => n.type === 'n8n-nodes-base.wooCommerceTrigger',
+			);
+		},
+		forgedWhat: 'no signature, or one made with another secret',
+		forged: () => {
+			const { 'x-wc-webhook-signature': _, ...unsigned } = wooSigned('x');
+			return [unsigned, wooSigned('not-the-secret-the-store-holds')];
+		},
+		headers: () => wooSigned(WOO_HOOK.created.secret),
+		enrols: { email: 'radia.perlman@example.com', workgroup: 202, toolHost: WOOCOMMERCE_HOST },
+	});
 
-	/** Stripe's delivery: the event, signed with the endpoint's secret as Stripe signs (t, v1). */
-	async function deliver() {
-		const before = (await executionsOf(rest, WF.stripe.id)).length;
-		const body = JSON.stringify(event);
-		const t = Math.floor(Date.now() / 1000);
-		const v1 = crypto
-			.createHmac('sha256', STRIPE_ENDPOINT.secret)
-			.update(`${t}.${body}`)
-			.digest('hex');
-		const res = await fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` },
-			body,
-		});
-		expect(res.status).toBe(200);
-		const [latest] = await waitForExecutions(rest, WF.stripe.id, before + 1);
-		return execution(rest, latest.id);
-	}
+	// Pipedrive: the trigger registers its webhook with the Basic Auth user and password;
+	// deliveries carry them.
+	const BASIC = { user: 'pipedrive-to-n8n', password: 'standInBasicAuthPasswordForTheE2e' };
+	const won = structuredClone(PIPEDRIVE.dealWonV2);
+	won.meta.id = '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d';
+	won.meta.entity_id = '320';
+	won.data = { ...won.data, id: 320, person_id: 1179 };
+	const basic = (user, password) => ({
+		'content-type': 'application/json',
+		authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+	});
+	describePublished('Pipedrive (deliveries with the Basic Auth the trigger gave Pipedrive)', {
+		key: 'pipedrive',
+		trigger: 'On Pipedrive deal changed',
+		body: JSON.stringify(won),
+		async setUp() {
+			const deal = { ...structuredClone(PIPEDRIVE.dealReadV2), id: 320, person_id: 1179 };
+			const person = {
+				...structuredClone(PIPEDRIVE.personV2Deal),
+				id: 1179,
+				name: 'Mary Kenneth Keller',
+				email: [{ label: 'work', value: 'mary.keller@example.com', primary: true }],
+			};
+			toolHas('api.pipedrive.com', '/v1/deals/320', { success: true, data: deal });
+			toolHas('api.pipedrive.com', '/v1/persons/1179', { success: true, data: person });
+			const trigger = (n) => n.type === 'n8n-nodes-base.pipedriveTrigger';
+			await useCredential(WF.pipedrive.id, 'pipedriveApi', PIPEDRIVE_TOKEN, trigger);
+			await useCredential(WF.pipedrive.id, 'httpBasicAuth', BASIC, trigger);
+		},
+		forgedWhat: 'no Basic Auth, or a wrong password',
+		forged: () => [{ 'content-type': 'application/json' }, basic(BASIC.user, 'a-guessed-password')],
+		headers: () => basic(BASIC.user, BASIC.password),
+		enrols: { email: 'mary.keller@example.com', workgroup: 202, toolHost: 'api.pipedrive.com' },
+	});
 
-	beforeAll(async () => {
-		// The Stripe credential, with the endpoint's secret (the trigger checks deliveries with it).
-		await useCredential(
-			WF.stripe.id,
-			'stripeApi',
-			{ ...STRIPE_KEY, signatureSecret: STRIPE_ENDPOINT.secret },
-			(n) => n.type === 'n8n-nodes-base.stripeTrigger' || n.type === 'n8n-nodes-base.httpRequest',
+	// Shopify: both triggers register their webhooks at the shop; deliveries carry Shopify's
+	// headers and an HMAC of the body with the app's secret.
+	const grace = { email: 'grace.murray@example.com', contact_email: 'grace.murray@example.com' };
+	const paidOrder = { ...structuredClone(SHOPIFY.ordersPaid), id: 5837204870011, ...grace };
+	paidOrder.line_items = paidOrder.line_items.slice(0, 1);
+	const shopifyBody = JSON.stringify(paidOrder);
+	const shopifySigned = (secret, extra = {}) => ({
+		'content-type': 'application/json',
+		'x-shopify-topic': 'orders/paid',
+		'x-shopify-shop-domain': SHOPIFY_HOST,
+		'x-shopify-api-version': '2024-07',
+		'x-shopify-webhook-id': 'b54557e4-bdd9-4b37-8a5f-bf7d70bcd043',
+		'x-shopify-hmac-sha256': crypto
+			.createHmac('sha256', secret)
+			.update(shopifyBody)
+			.digest('base64'),
+		...extra,
+	});
+	describePublished('Shopify (deliveries with the HMAC of the app secret)', {
+		key: 'shopify',
+		trigger: 'On Shopify order paid',
+		body: shopifyBody,
+		async setUp() {
+			const read = { ...structuredClone(SHOPIFY.orderRead), id: paidOrder.id, ...grace };
+			read.line_items = read.line_items.slice(0, 1);
+			read.customer = {
+				...read.customer,
+				email: grace.email,
+				first_name: 'Grace',
+				last_name: 'Murray',
+			};
+			toolHas(SHOPIFY_HOST, `/admin/api/orders/${paidOrder.id}.json`, { order: read });
+			await useCredential(
+				WF.shopify.id,
+				'shopifyAccessTokenApi',
+				SHOPIFY_CREDENTIAL,
+				(n) => n.type === 'n8n-nodes-base.shopifyTrigger',
+			);
+		},
+		forgedWhat: 'no HMAC, or one made with another secret',
+		forged: () => {
+			const { 'x-shopify-hmac-sha256': _, ...unsigned } = shopifySigned('x');
+			return [unsigned, shopifySigned('not-the-app-secret')];
+		},
+		headers: () => shopifySigned(SHOPIFY_CREDENTIAL.appSecretKey),
+		enrols: { email: grace.email, workgroup: 201, toolHost: SHOPIFY_HOST },
+	});
+
+	// PayPal (a Live credential: n8n asks PayPal to verify each message): the trigger registers its
+	// webhook; PayPal's verify-webhook-signature says SUCCESS only for a message PayPal sent.
+	const capture = {
+		...structuredClone(PAYPAL.captureRead),
+		id: '7TK53561MB803214X',
+		supplementary_data: { related_ids: { order_id: '3C679366HH908993F' } },
+	};
+	const paypalOrder = structuredClone(PAYPAL.order);
+	paypalOrder.id = '3C679366HH908993F';
+	paypalOrder.payer = {
+		...paypalOrder.payer,
+		email_address: 'hedy.lamarr@example.com',
+		name: { given_name: 'Hedy', surname: 'Lamarr' },
+	};
+	const paypalEvent = structuredClone(PAYPAL.captureCompleted);
+	paypalEvent.id = 'WH-7Y7254563A4550640-11V2185806837105M';
+	paypalEvent.resource = { ...paypalEvent.resource, id: capture.id };
+	const paypalBody = JSON.stringify(paypalEvent);
+	const PAYPAL_SIG = 'standInTransmissionSignatureOfPayPal==';
+	const transmission = (id, sig) => ({
+		'content-type': 'application/json',
+		'paypal-auth-algo': 'SHA256withRSA',
+		'paypal-cert-url':
+			'https://api-m.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77',
+		'paypal-transmission-id': id,
+		'paypal-transmission-sig': sig,
+		'paypal-transmission-time': '2026-11-26T09:40:00Z',
+	});
+	describePublished('PayPal (deliveries PayPal verifies by its verify-webhook-signature API)', {
+		key: 'paypal',
+		trigger: 'On PayPal payment captured or refunded',
+		body: paypalBody,
+		async setUp() {
+			toolHas('api-m.paypal.com', `/v2/payments/captures/${capture.id}`, capture);
+			toolHas('api-m.paypal.com', `/v2/checkout/orders/${paypalOrder.id}`, paypalOrder);
+			// The message PayPal sends (every resend is the same message, as PayPal resends it).
+			PAYPAL_HOOK.sent.set('69cd13f0-d67a-11e5-baa3-778b53f4ae55', {
+				sig: PAYPAL_SIG,
+				event: paypalEvent,
+			});
+			await useCredential(
+				WF.paypal.id,
+				'payPalApi',
+				{
+					clientId: 'AStandInPayPalClientIdForTheTrigger',
+					secret: 'EStandInPayPalSecretForTheTrigger',
+					env: 'live',
+				},
+				(n) => n.type === 'n8n-nodes-base.payPalTrigger',
+			);
+		},
+		forgedWhat:
+			'no PayPal headers, or a message PayPal did not send (its verification says FAILURE)',
+		forged: () => {
+			const { 'paypal-transmission-sig': _, ...unsigned } = transmission('x', 'x');
+			return [
+				unsigned,
+				transmission('0f1e2d3c-d67a-11e5-baa3-778b53f4ae55', PAYPAL_SIG),
+				transmission('69cd13f0-d67a-11e5-baa3-778b53f4ae55', 'a-guessed-signature=='),
+			];
+		},
+		headers: () => transmission('69cd13f0-d67a-11e5-baa3-778b53f4ae55', PAYPAL_SIG),
+		enrols: {
+			email: 'hedy.lamarr@example.com',
+			workgroup: 201,
+			toolHost: 'api-m.paypal.com',
+			triggerChecks: /^\/v1\/(oauth2\/token|notifications\/verify-webhook-signature)$/,
+		},
+	});
+
+	// HubSpot: the trigger sets the app's target URL and subscription with the developer
+	// credential; deliveries carry HubSpot's signature (sha256 of the app secret and the body).
+	const wonDeal = structuredClone(HUBSPOT.deal);
+	wonDeal.dealId = 16592031600;
+	wonDeal.associations.associatedVids = [703];
+	const adaContact = structuredClone(HUBSPOT.contact);
+	adaContact.vid = 703;
+	adaContact.properties.firstname.value = 'Ada';
+	adaContact.properties.lastname.value = 'Lovelace';
+	adaContact.properties.email.value = 'ada.lovelace@example.com';
+	const hubspotEvents = HUBSPOT.triggerOutput.map(({ dealId: _, ...e }) => ({
+		...e,
+		eventId: 1837292999,
+		objectId: wonDeal.dealId,
+	}));
+	const hubspotBody = JSON.stringify(hubspotEvents);
+	const hubspotSigned = (secret) => ({
+		'content-type': 'application/json',
+		'x-hubspot-signature': crypto
+			.createHash('sha256')
+			.update(`${secret}${hubspotBody}`)
+			.digest('hex'),
+		'x-hubspot-signature-version': 'v1',
+	});
+	describePublished("HubSpot (deliveries with the signature of the app's client secret)", {
+		key: 'hubspot',
+		trigger: 'On HubSpot deal stage changed',
+		body: hubspotBody,
+		async setUp() {
+			hubspotHas(`/deals/v1/deal/${wonDeal.dealId}`, wonDeal);
+			hubspotHas('/contacts/v1/contact/vid/703/profile', adaContact);
+			await useCredential(
+				WF.hubspot.id,
+				'hubspotDeveloperApi',
+				{ ...HUBSPOT_APP, grantType: 'authorizationCode' },
+				(n) => n.type === 'n8n-nodes-base.hubspotTrigger',
+			);
+		},
+		forgedWhat: 'no signature, or one made with another secret',
+		forged: () => [{ 'content-type': 'application/json' }, hubspotSigned('not-the-client-secret')],
+		headers: () => hubspotSigned(HUBSPOT_APP.clientSecret),
+		enrols: { email: 'ada.lovelace@example.com', workgroup: 202, toolHost: 'api.hubapi.com' },
+	});
+
+	test('the triggers registered their webhooks at the stand-ins, for their production URLs, and removed them when unpublished', () => {
+		expect(
+			apis.requests
+				.filter((r) => r.method === 'POST' && /webhooks$/.test(r.path))
+				.map((r) => [
+					r.host,
+					JSON.parse(r.body).delivery_url ?? JSON.parse(r.body).subscription_url,
+				]),
+		).toEqual(
+			expect.arrayContaining([
+				[WOOCOMMERCE_HOST, productionUrl('woo', 'On WooCommerce order updated')],
+				['api.pipedrive.com', productionUrl('pipedrive', 'On Pipedrive deal changed')],
+			]),
 		);
-		stripeHas(`/v1/checkout/sessions/${SESSION}`, session);
-		await rest.activateWorkflow(WF.stripe.id);
-		const trigger = WF.stripe.nodes.find((n) => n.name === TRIGGER);
-		url = `${n8n.url}/webhook/${trigger.webhookId}/webhook`;
-	}, 60_000);
-
-	afterAll(async () => {
-		await rest.deactivateWorkflow(WF.stripe.id);
-	}, 60_000);
-
-	test('Knolyx refuses the first request: failed; the resend enrols once; the next resend sends nothing to Stripe or Knolyx', async () => {
-		await sb.request('POST', '/sandbox/fault-burst', {
-			requests: 1,
-			faults: { errorRate: 1, errorStatuses: [400] },
+		const pipedrivePost = apis.requests.find(
+			(r) => r.method === 'POST' && r.path === '/v1/webhooks',
+		);
+		expect(JSON.parse(pipedrivePost.body)).toMatchObject({
+			http_auth_user: BASIC.user,
+			http_auth_password: BASIC.password,
 		});
-		const failed = await deliver();
-		expect(failed.mode).not.toBe('manual');
-		expect(failed.status).toBe('error');
-		expect(membersOf(await sb.state(), 201)).not.toContain(EVELYN);
-		await sb.request('DELETE', '/sandbox/fault-burst');
-
-		const redone = await deliver();
-		expect(redone.status).toBe('success');
-		const state = await sb.state();
-		expect(membersOf(state, 201).filter((e) => e === EVELYN)).toHaveLength(1);
-		expect(nodeOutput(redone, 'Remember the event as handled')).toEqual([
-			expect.objectContaining({ email: EVELYN, workgroupId: 201 }),
+		expect([WOO_HOOK.created, PIPEDRIVE_HOOK.created]).toEqual([undefined, undefined]);
+		// Shopify: a webhook per trigger (orders/paid, refunds/create), both removed.
+		const shopifyPosts = apis.requests.filter(
+			(r) => r.host === SHOPIFY_HOST && r.method === 'POST' && /webhooks\.json$/.test(r.path),
+		);
+		expect(shopifyPosts.map((r) => JSON.parse(r.body).webhook.topic).sort()).toEqual([
+			'orders/paid',
+			'refunds/create',
 		]);
-
-		const knolyxBefore = (await sb.stats()).requests;
-		const stripeBefore = apis.requests.length;
-		const businessBefore = await sb.businessState();
-		const replay = await deliver();
-		expect(replay.status).toBe('success');
-		expect(nodeOutput(replay, 'Skip events already handled')).toEqual([]);
-		expect((await sb.stats()).requests - knolyxBefore).toBe(0);
-		expect(apis.requests.slice(stripeBefore)).toEqual([]);
-		expect(await sb.businessState()).toEqual(businessBefore);
+		expect(SHOPIFY_HOOKS.size).toBe(0);
+		expect(PAYPAL_HOOK.created).toBeUndefined();
+		expect([HUBSPOT_HOOK.settings, HUBSPOT_HOOK.subscriptions.size]).toEqual([undefined, 0]);
 	});
 });

@@ -59,10 +59,19 @@ const hasWebhook = (type) =>
 	(/Trigger$/.test(type) && !/\.(manual|schedule)Trigger$/.test(type)) ||
 	type === 'n8n-nodes-base.webhook';
 
+/** Node types whose empty `path` the editor sets to the node's webhook ID (n8n's useCanvasOperations). */
+const PATH_FROM_WEBHOOK_ID = [
+	'n8n-nodes-base.webhook',
+	'n8n-nodes-base.formTrigger',
+	'@n8n/n8n-nodes-langchain.mcpTrigger',
+];
+
 /**
  * A workflow as the editor's import gives it: each trigger or Webhook node without a webhook ID
- * gets one of its own (the files carry none, so two imports never share a URL). n8n's CLI import
- * gives none, and n8n then builds a Webhook node's URL as /webhook/<workflow id>/<node name>/<path>.
+ * gets one of its own (the files carry none, so two imports never share a URL), and a Webhook,
+ * Form or MCP trigger with an empty path gets that ID as its path, as the editor does on both
+ * lines. n8n's CLI import gives neither, and n8n then builds a Webhook node's URL as
+ * /webhook/<workflow id>/<node name>/<path>.
  * With `seed` (e.g. the file name) the IDs are the same on every call (a UUID-shaped hash of seed
  * and node name), for a set-up that imports the same files again (`npm run dev`).
  */
@@ -74,9 +83,15 @@ export function asEditorImports(wf, { seed } = {}) {
 	};
 	return {
 		...wf,
-		nodes: wf.nodes.map((node) =>
-			hasWebhook(node.type) && !node.webhookId ? { ...node, webhookId: idFor(node) } : node,
-		),
+		nodes: wf.nodes.map((node) => {
+			if (!hasWebhook(node.type) || node.webhookId) return node;
+			const webhookId = idFor(node);
+			const emptyPath =
+				PATH_FROM_WEBHOOK_ID.includes(node.type) && (node.parameters?.path ?? '') === '';
+			return emptyPath
+				? { ...node, webhookId, parameters: { ...node.parameters, path: webhookId } }
+				: { ...node, webhookId };
+		}),
 	};
 }
 

@@ -1,5 +1,7 @@
-// Stand-ins for the tools' public APIs (api.stripe.com, api-m.paypal.com, api.hubapi.com) in an
-// e2e run: n8n's credentials fix those hosts, so n8n is started with HTTPS_PROXY pointing here
+// Stand-ins for the tools' APIs in an e2e run: the public ones the credentials fix
+// (api.stripe.com, api-m.paypal.com, api.hubapi.com, api.pipedrive.com) and one host each for the
+// tools whose credential names the host (a Shopify shop, a WooCommerce store; SHOPIFY_SHOP and
+// WOOCOMMERCE_STORE below are what the test's credentials hold). n8n is started with HTTPS_PROXY pointing here
 // (n8n installs a global proxy agent from the *_PROXY variables, see the templates test) and
 // NODE_EXTRA_CA_CERTS naming this run's test CAs. The proxy terminates CONNECT for those hosts
 // with leaf certificates of its own CAs (makeCertificates, as the registry proxy does) and
@@ -14,7 +16,19 @@ import tls from 'node:tls';
 
 import { listenAsConnectProxy, makeCertificates } from '../../../scripts/registry/proxy.mjs';
 
-export const TOOL_HOSTS = ['api.stripe.com', 'api-m.paypal.com', 'api.hubapi.com'];
+/** The shop subdomain of the test's Shopify credential (`<shop>.myshopify.com`). */
+export const SHOPIFY_SHOP = 'knolyx-demo';
+/** The store URL of the test's WooCommerce credential. */
+export const WOOCOMMERCE_STORE = 'https://shop.knolyx-demo.example';
+
+export const TOOL_HOSTS = [
+	'api.stripe.com',
+	'api-m.paypal.com',
+	'api.hubapi.com',
+	'api.pipedrive.com',
+	`${SHOPIFY_SHOP}.myshopify.com`,
+	new URL(WOOCOMMERCE_STORE).hostname,
+];
 
 /**
  * Start the stand-in on a free 127.0.0.1 port, certificates made in `dir`.
