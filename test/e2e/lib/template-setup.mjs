@@ -86,8 +86,9 @@ export function asEditorImports(wf, { seed } = {}) {
 		nodes: wf.nodes.map((node) => {
 			if (!hasWebhook(node.type) || node.webhookId) return node;
 			const webhookId = idFor(node);
-			const emptyPath =
-				PATH_FROM_WEBHOOK_ID.includes(node.type) && (node.parameters?.path ?? '') === '';
+			// Only a `path` parameter the node has, left empty (the Form Trigger 2.2+ keeps its path
+			// under options and gets none: its URL is then the webhook ID all the same).
+			const emptyPath = PATH_FROM_WEBHOOK_ID.includes(node.type) && node.parameters?.path === '';
 			return emptyPath
 				? { ...node, webhookId, parameters: { ...node.parameters, path: webhookId } }
 				: { ...node, webhookId };
