@@ -48,6 +48,7 @@ import {
 	fixture,
 	isKnolyxType,
 	membersOf,
+	PATH_FROM_WEBHOOK_ID,
 	prepareTemplate,
 	runPinned,
 	setUpTemplate,
@@ -101,17 +102,10 @@ let rest;
 
 let apis;
 const STRIPE_KEY = { secretKey: 'sk_test_51StandInKeyForTheTemplatesE2eRunOnly' };
-/** Objects the stand-in for api.stripe.com holds, by path. */
-const stripeObjects = new Map();
-const stripeHas = (pathname, body) => stripeObjects.set(pathname, body);
-/** The same for api.hubapi.com (the HubSpot node's v1 deal and contact reads, the v3 pipelines). */
-const hubspotObjects = new Map();
-const hubspotHas = (pathname, body) => hubspotObjects.set(pathname, body);
-
 /**
- * What the other tools' stand-ins hold (Shopify shop, WooCommerce store, PayPal, Pipedrive), by host
- * and path: `toolHas(host, path, body)`. Paths are compared with `//` read as `/` (the Shopify node
- * sends `/admin/api/<version>//orders/<id>.json`) and without Shopify's API version.
+ * What the tools' stand-ins hold, by host and path: `toolHas(host, path, body)` makes a GET of that
+ * path answer `body`. Paths are compared with `//` read as `/` (the Shopify node sends
+ * `/admin/api/<version>//orders/<id>.json`) and without Shopify's API version.
  */
 const toolObjects = new Map();
 const toolPath = (pathname) =>
@@ -119,6 +113,17 @@ const toolPath = (pathname) =>
 const toolHas = (host, pathname, body) => toolObjects.set(`${host}${toolPath(pathname)}`, body);
 const SHOPIFY_HOST = `${SHOPIFY_SHOP}.myshopify.com`;
 const WOOCOMMERCE_HOST = new URL(WOOCOMMERCE_STORE).hostname;
+/** api.stripe.com's objects by path. */
+const stripeHas = (pathname, body) => toolHas('api.stripe.com', pathname, body);
+/** api.hubapi.com's (the HubSpot node's v1 deal and contact reads, the v3 pipelines). */
+const hubspotHas = (pathname, body) => toolHas('api.hubapi.com', pathname, body);
+/** The shop has `order` (GET /admin/api/<version>/orders/<id>.json answers { order }). */
+const shopHas = (order) => toolHas(SHOPIFY_HOST, `/admin/api/orders/${order.id}.json`, { order });
+/** PayPal's objects by path. */
+const paypalHas = (pathname, body) => toolHas('api-m.paypal.com', pathname, body);
+/** Pipedrive's API has `data` at `/v1/<path>` (answers { success, data }). */
+const pipedriveHas = (pathname, data) =>
+	toolHas('api.pipedrive.com', `/v1${pathname}`, { success: true, data });
 /** The Shopify credential of sections 3 and 11 (the shop is the stand-in's host). */
 const SHOPIFY_CREDENTIAL = {
 	shopSubdomain: SHOPIFY_SHOP,
@@ -249,35 +254,27 @@ function toolWebhooks({ host, method, path: pathname, body }) {
 	return undefined;
 }
 
-/** The stand-in's answers: HubSpot's and Stripe's reads by path, and Stripe's session list by payment_intent. */
+/**
+ * The stand-in's answers: the triggers' webhook registrations, PayPal's token, Stripe's endpoint
+ * and its session list by payment_intent, then every tool's objects (toolHas) by path.
+ */
 function answerAsTools(request) {
 	const { host, method, path: pathname, query } = request;
 	const hooks = toolWebhooks(request);
 	if (hooks) return hooks;
 	if (host === 'api-m.paypal.com' && method === 'POST' && pathname === '/v1/oauth2/token')
 		return { status: 200, body: PAYPAL_TOKEN };
-	if (
-		method === 'GET' &&
-		[SHOPIFY_HOST, WOOCOMMERCE_HOST, 'api-m.paypal.com', 'api.pipedrive.com'].includes(host)
-	) {
-		const body = toolObjects.get(`${host}${toolPath(pathname)}`);
-		return body ? { status: 200, body } : undefined;
-	}
-	if (host === 'api.hubapi.com' && method === 'GET') {
-		const body = hubspotObjects.get(pathname);
-		return body ? { status: 200, body } : undefined;
-	}
 	if (host === 'api.stripe.com' && pathname.startsWith('/v1/webhook_endpoints'))
 		return stripeWebhookEndpoint(method, pathname);
-	if (host !== 'api.stripe.com' || method !== 'GET') return undefined;
-	if (pathname === '/v1/checkout/sessions') {
+	if (method !== 'GET') return undefined;
+	if (host === 'api.stripe.com' && pathname === '/v1/checkout/sessions') {
 		const list =
 			query.payment_intent === STRIPE.chargeRead.payment_intent
 				? STRIPE.refundedCheckoutSessions
 				: { object: 'list', data: [], has_more: false, url: pathname };
 		return { status: 200, body: list };
 	}
-	const body = stripeObjects.get(pathname);
+	const body = toolObjects.get(`${host}${toolPath(pathname)}`);
 	return body ? { status: 200, body } : undefined;
 }
 
@@ -493,13 +490,6 @@ describe('1. every template imports cleanly', () => {
 	);
 });
 
-/** Node types whose `path` parameter is their URL's path (the editor fills an empty one on import). */
-const PATH_IS_URL = [
-	'n8n-nodes-base.webhook',
-	'n8n-nodes-base.formTrigger',
-	'@n8n/n8n-nodes-langchain.mcpTrigger',
-];
-
 describe('0. every example (examples/*.json) as a user imports it', () => {
 	const EXAMPLES = fs
 		.readdirSync(path.join(REPO_ROOT, 'examples'))
@@ -519,7 +509,7 @@ describe('0. every example (examples/*.json) as a user imports it', () => {
 			// sets it to the node's own new webhook ID (a fixed one is shared by every import).
 			expect(
 				wf.nodes
-					.filter((n) => PATH_IS_URL.includes(n.type) && (n.parameters.path ?? '') !== '')
+					.filter((n) => PATH_FROM_WEBHOOK_ID.includes(n.type) && (n.parameters.path ?? '') !== '')
 					.map((n) => [n.name, n.parameters.path]),
 			).toEqual([]);
 			const notes = notesOf(wf);
@@ -789,9 +779,6 @@ describe("3. Shopify: what the shop's API (a local stand-in for the credential's
 	const PAID = 'On Shopify order paid';
 	const REFUND = 'On Shopify refund';
 	const MARGARET = 'margaret.hamilton@example.com';
-	const CREDENTIAL_DATA = SHOPIFY_CREDENTIAL;
-	/** The shop has `order` (GET /admin/api/<version>/orders/<id>.json answers { order }). */
-	const shopHas = (order) => toolHas(SHOPIFY_HOST, `/admin/api/orders/${order.id}.json`, { order });
 	/** A copy of the paid-order sample for another order id and buyer. */
 	const another = (id, email, change = (o) => o) => {
 		const body = { ...structuredClone(SHOPIFY.ordersPaid), id, email, contact_email: email };
@@ -803,7 +790,7 @@ describe("3. Shopify: what the shop's API (a local stand-in for the credential's
 		await useCredential(
 			WF.shopify.id,
 			'shopifyAccessTokenApi',
-			CREDENTIAL_DATA,
+			SHOPIFY_CREDENTIAL,
 			(n) => n.type === 'n8n-nodes-base.shopify',
 		);
 		shopHas(SHOPIFY.orderRead);
@@ -832,7 +819,7 @@ describe("3. Shopify: what the shop's API (a local stand-in for the credential's
 				SHOPIFY_HOST,
 				'GET',
 				`/admin/api/orders/${SHOPIFY.orderRead.id}.json`,
-				CREDENTIAL_DATA.accessToken,
+				SHOPIFY_CREDENTIAL.accessToken,
 			],
 		]);
 		await expectReplayChangesNothing('shopify', PAID, { [PAID]: SHOPIFY.ordersPaid });
@@ -894,7 +881,7 @@ describe("3. Shopify: what the shop's API (a local stand-in for the credential's
 	});
 
 	test('the access token went to the shop only', () => {
-		expectSecretOnlyTo(CREDENTIAL_DATA.accessToken, SHOPIFY_HOST, 4);
+		expectSecretOnlyTo(SHOPIFY_CREDENTIAL.accessToken, SHOPIFY_HOST, 4);
 	});
 });
 
@@ -1034,7 +1021,6 @@ describe("5. PayPal: a capture PayPal's API (a local stand-in for api-m.paypal.c
 		authentication: 'header',
 	};
 	const basic = Buffer.from(`${OAUTH.clientId}:${OAUTH.clientSecret}`).toString('base64');
-	const paypalHas = (pathname, body) => toolHas('api-m.paypal.com', pathname, body);
 	const CAPTURE = `/v2/payments/captures/${PAYPAL.captureRead.id}`;
 	const captured = { [TRIGGER]: PAYPAL.captureCompleted };
 	const refunded = { [TRIGGER]: PAYPAL.captureRefunded };
@@ -1231,17 +1217,13 @@ describe("6. HubSpot: a deal in a stage HubSpot's pipeline marks won enrols its 
 
 describe("7. Pipedrive: a deal Pipedrive's API (a local stand-in for api.pipedrive.com) reports won enrols its person (webhooks v2 and v1 bodies)", () => {
 	const TRIGGER = 'On Pipedrive deal changed';
-	const TOKEN = PIPEDRIVE_TOKEN;
-	/** Pipedrive's API has `data` at `/v1/<path>` (answers { success, data }). */
-	const pipedriveHas = (pathname, data) =>
-		toolHas('api.pipedrive.com', `/v1${pathname}`, { success: true, data });
 	const v2 = { [TRIGGER]: PIPEDRIVE.dealWonV2 };
 
 	beforeAll(async () => {
 		await useCredential(
 			WF.pipedrive.id,
 			'pipedriveApi',
-			TOKEN,
+			PIPEDRIVE_TOKEN,
 			(n) => n.type === 'n8n-nodes-base.pipedrive',
 		);
 		pipedriveHas(`/deals/${PIPEDRIVE.dealReadV2.id}`, PIPEDRIVE.dealReadV2);
@@ -1262,8 +1244,18 @@ describe("7. Pipedrive: a deal Pipedrive's API (a local stand-in for api.pipedri
 		expect(
 			apis.requests.slice(sent).map((r) => [r.host, r.method, r.path, r.query.api_token]),
 		).toEqual([
-			['api.pipedrive.com', 'GET', `/v1/deals/${PIPEDRIVE.dealReadV2.id}`, TOKEN.apiToken],
-			['api.pipedrive.com', 'GET', `/v1/persons/${PIPEDRIVE.personV2Deal.id}`, TOKEN.apiToken],
+			[
+				'api.pipedrive.com',
+				'GET',
+				`/v1/deals/${PIPEDRIVE.dealReadV2.id}`,
+				PIPEDRIVE_TOKEN.apiToken,
+			],
+			[
+				'api.pipedrive.com',
+				'GET',
+				`/v1/persons/${PIPEDRIVE.personV2Deal.id}`,
+				PIPEDRIVE_TOKEN.apiToken,
+			],
 		]);
 		await expectReplayChangesNothing('pipedrive', TRIGGER, v2);
 	});
@@ -1315,7 +1307,7 @@ describe("7. Pipedrive: a deal Pipedrive's API (a local stand-in for api.pipedri
 	});
 
 	test('the API token went to api.pipedrive.com only', () => {
-		expectSecretOnlyTo(TOKEN.apiToken, 'api.pipedrive.com', 5);
+		expectSecretOnlyTo(PIPEDRIVE_TOKEN.apiToken, 'api.pipedrive.com', 5);
 	});
 });
 
@@ -1526,7 +1518,7 @@ describe("10. the editor's own import (Chromium): two imports of one template ge
 		const mcp = [];
 		for (const label of ['mcp-1', 'mcp-2'])
 			mcp.push(await importInEditor('mcp-agent-tools.json', label));
-		const pathOf = (wf) => wf.nodes.find((n) => PATH_IS_URL.includes(n.type));
+		const pathOf = (wf) => wf.nodes.find((n) => PATH_FROM_WEBHOOK_ID.includes(n.type));
 		for (const pair of [flowB, mcp]) {
 			const [a, b] = pair.map(pathOf);
 			expect(a.parameters.path).toMatch(/^[0-9a-f-]{36}$/);
@@ -1628,15 +1620,10 @@ async function expectResendAfterFailureEnrolsOnce(
 	return { failed, redone, replay };
 }
 
-/** POST `body` to `url` as a tool's delivery; the execution it started (waits for it), or undefined after `quietMs`. */
-async function postDelivery(key, url, body, headers, { quietMs } = {}) {
+/** POST `body` to `url` as a tool's delivery: 200, and the execution it started (waited for). */
+async function postDelivery(key, url, body, headers) {
 	const before = (await executionsOf(rest, WF[key].id)).length;
 	const res = await fetch(url, { method: 'POST', headers, body });
-	if (quietMs !== undefined) {
-		await sleep(quietMs);
-		const after = await executionsOf(rest, WF[key].id);
-		return { status: res.status, started: after.length - before };
-	}
 	expect(res.status).toBe(200);
 	const [latest] = await waitForExecutions(rest, WF[key].id, before + 1);
 	return execution(rest, latest.id);
@@ -1646,7 +1633,10 @@ async function postDelivery(key, url, body, headers, { quietMs } = {}) {
 async function expectForgedStartsNothing(key, url, body, headers) {
 	const knolyxBefore = (await sb.stats()).requests;
 	const state = await sb.businessState();
-	const { started } = await postDelivery(key, url, body, headers, { quietMs: 1500 });
+	const before = (await executionsOf(rest, WF[key].id)).length;
+	await fetch(url, { method: 'POST', headers, body });
+	await sleep(1500); // an execution, had one started, is listed by then
+	const started = (await executionsOf(rest, WF[key].id)).length - before;
 	expect({ headers, started }).toEqual({ headers, started: 0 });
 	expect((await sb.stats()).requests - knolyxBefore).toBe(0);
 	expect(await sb.businessState()).toEqual(state);
@@ -1798,8 +1788,8 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 				name: 'Mary Kenneth Keller',
 				email: [{ label: 'work', value: 'mary.keller@example.com', primary: true }],
 			};
-			toolHas('api.pipedrive.com', '/v1/deals/320', { success: true, data: deal });
-			toolHas('api.pipedrive.com', '/v1/persons/1179', { success: true, data: person });
+			pipedriveHas('/deals/320', deal);
+			pipedriveHas('/persons/1179', person);
 			const trigger = (n) => n.type === 'n8n-nodes-base.pipedriveTrigger';
 			await useCredential(WF.pipedrive.id, 'pipedriveApi', PIPEDRIVE_TOKEN, trigger);
 			await useCredential(WF.pipedrive.id, 'httpBasicAuth', BASIC, trigger);
@@ -1841,7 +1831,7 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 				first_name: 'Grace',
 				last_name: 'Murray',
 			};
-			toolHas(SHOPIFY_HOST, `/admin/api/orders/${paidOrder.id}.json`, { order: read });
+			shopHas(read);
 			await useCredential(
 				WF.shopify.id,
 				'shopifyAccessTokenApi',
@@ -1891,8 +1881,8 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		trigger: 'On PayPal payment captured or refunded',
 		body: paypalBody,
 		async setUp() {
-			toolHas('api-m.paypal.com', `/v2/payments/captures/${capture.id}`, capture);
-			toolHas('api-m.paypal.com', `/v2/checkout/orders/${paypalOrder.id}`, paypalOrder);
+			paypalHas(`/v2/payments/captures/${capture.id}`, capture);
+			paypalHas(`/v2/checkout/orders/${paypalOrder.id}`, paypalOrder);
 			// The message PayPal sends (every resend is the same message, as PayPal resends it).
 			PAYPAL_HOOK.sent.set('69cd13f0-d67a-11e5-baa3-778b53f4ae55', {
 				sig: PAYPAL_SIG,

@@ -60,7 +60,7 @@ const hasWebhook = (type) =>
 	type === 'n8n-nodes-base.webhook';
 
 /** Node types whose empty `path` the editor sets to the node's webhook ID (n8n's useCanvasOperations). */
-const PATH_FROM_WEBHOOK_ID = [
+export const PATH_FROM_WEBHOOK_ID = [
 	'n8n-nodes-base.webhook',
 	'n8n-nodes-base.formTrigger',
 	'@n8n/n8n-nodes-langchain.mcpTrigger',

@@ -10,7 +10,14 @@ import { CREDENTIAL, readExample, runManually } from './n8n.mjs';
 import { REPO_ROOT } from './processes.mjs';
 import { demoFor, pinDataOf, setUpTemplate } from './template-setup.mjs';
 
-export { demoFor, fixture, isKnolyxType, setUpTemplate, tagWorkflow } from './template-setup.mjs';
+export {
+	demoFor,
+	fixture,
+	isKnolyxType,
+	PATH_FROM_WEBHOOK_ID,
+	setUpTemplate,
+	tagWorkflow,
+} from './template-setup.mjs';
 
 export const TEMPLATE_FILES = fs
 	.readdirSync(path.join(REPO_ROOT, 'examples'))
