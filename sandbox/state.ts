@@ -50,6 +50,8 @@ export class SandboxState {
 	readonly rules = new Map<number, Rule[]>();
 	readonly webhooks = new Map<number, Webhook>();
 	readonly onboardingEmails: OnboardingEmail[] = [];
+	/** The bodies of the last 100 provisioning requests that were applied, oldest first. */
+	readonly provisionRequests: Array<Record<string, unknown>> = [];
 	/** "userId:courseId" of completed courses (a second completion emits nothing). */
 	readonly completions = new Set<string>();
 	/** Courses that have no image: their image endpoint answers 404. */
@@ -73,6 +75,7 @@ export class SandboxState {
 			m.clear();
 		}
 		this.onboardingEmails.length = 0;
+		this.provisionRequests.length = 0;
 		this.completions.clear();
 		this.coursesWithoutImage.clear();
 		this.nextIds.clear();
@@ -232,6 +235,7 @@ export class SandboxState {
 				securityToken: maskSecret(w.securityToken),
 			})),
 			onboardingEmails: this.onboardingEmails,
+			provisionRequests: this.provisionRequests,
 			completions: [...this.completions],
 		};
 	}
