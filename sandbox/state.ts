@@ -50,7 +50,10 @@ export class SandboxState {
 	readonly rules = new Map<number, Rule[]>();
 	readonly webhooks = new Map<number, Webhook>();
 	readonly onboardingEmails: OnboardingEmail[] = [];
-	/** The bodies of the last 100 provisioning requests that were applied, oldest first. */
+	/**
+	 * The bodies of the last 100 provisioning requests that were applied, oldest first (for tests;
+	 * not in GET /sandbox/state, which shows what the platform holds).
+	 */
 	readonly provisionRequests: Array<Record<string, unknown>> = [];
 	/** "userId:courseId" of completed courses (a second completion emits nothing). */
 	readonly completions = new Set<string>();
@@ -235,7 +238,6 @@ export class SandboxState {
 				securityToken: maskSecret(w.securityToken),
 			})),
 			onboardingEmails: this.onboardingEmails,
-			provisionRequests: this.provisionRequests,
 			completions: [...this.completions],
 		};
 	}

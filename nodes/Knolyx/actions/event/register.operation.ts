@@ -6,7 +6,7 @@ import { provisionAndAddMemberWithUserId } from '../enrol';
 import type { Enrolment } from '../enrol';
 import { readRemovalDate, removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
-import { readUser, userFields } from '../user/shared';
+import { readUser, userFields, userOptions } from '../user/shared';
 import type { EventRef } from './shared';
 import { communityField, eventField, readEventRef } from './shared';
 
@@ -27,6 +27,7 @@ export const register: KnolyxOperation<EventRef & Enrolment> = {
 		communityField,
 		eventField,
 		removalDateField,
+		userOptions,
 	]),
 	prepare(itemIndex) {
 		return {

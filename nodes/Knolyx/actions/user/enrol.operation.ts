@@ -6,7 +6,7 @@ import { provisionAndAddMember } from '../enrol';
 import type { Enrolment } from '../enrol';
 import { readRemovalDate, removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
-import { readUser, userFields } from './shared';
+import { readUser, userFields, userOptions } from './shared';
 
 const displayOptions = { show: { resource: ['user'], operation: ['enrol'] } };
 
@@ -26,6 +26,7 @@ export const enrol: KnolyxOperation<Enrolment> = {
 			'The workgroup assigned to a rule of the course; membership gives access to the course',
 		),
 		removalDateField,
+		userOptions,
 	]),
 	prepare(this: IExecuteFunctions, itemIndex) {
 		return {

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { provisionUser } from '../../transport';
 import type { UserInput } from '../../transport';
 import type { KnolyxOperation } from '../types';
-import { readUser, userFields } from './shared';
+import { readUser, userFields, userOptions } from './shared';
 
 const displayOptions = { show: { resource: ['user'], operation: ['provision'] } };
 
@@ -11,11 +11,11 @@ export const provision: KnolyxOperation<UserInput> = {
 	option: {
 		name: 'Provision',
 		description:
-			'Create the user, or update the fields of an existing one. New users get an on-boarding e-mail. Needs USER_PROVISION.',
+			'Create the user, or update the fields of an existing one. New users get a welcome e-mail unless Send Welcome Email is off. Needs USER_PROVISION.',
 		action: 'Provision a user',
 	},
 	agent: { effects: ['changePerson'] },
-	description: updateDisplayOptions(displayOptions, userFields),
+	description: updateDisplayOptions(displayOptions, [...userFields, userOptions]),
 	prepare(itemIndex) {
 		return readUser(this, itemIndex);
 	},

@@ -91,10 +91,9 @@ export const create: KnolyxOperation<CreateParams> = {
 			name: params.name,
 			url: params.url,
 			...asObject(created.body),
-			// The new webhook's id whatever the answer's shape ({ webhookId }, a bare id, or none: found in the list).
-			...(created.id !== undefined && asObject(created.body).id === undefined
-				? { id: created.id }
-				: {}),
+			// The new webhook's id whatever the answer's shape ({ webhookId }, a bare id, text or
+			// nothing: found in the list by the name and URL sent).
+			...(asObject(created.body).id === undefined && { id: created.id }),
 			securityToken: params.securityToken,
 			securityTokenGenerated: params.generated,
 		};
