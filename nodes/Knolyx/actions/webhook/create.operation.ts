@@ -7,6 +7,11 @@ import { invalid, requireString } from '../../helpers/validation';
 import { asObject } from '../common';
 import type { KnolyxOperation } from '../types';
 
+/** An id found in the list, as a number when it is one (as the platform's JSON gives ids). */
+function asListed(id: string): string | number {
+	return /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
+}
+
 interface CreateParams {
 	name: string;
 	url: string;
@@ -93,7 +98,9 @@ export const create: KnolyxOperation<CreateParams> = {
 			...asObject(created.body),
 			// The new webhook's id whatever the answer's shape ({ webhookId }, a bare id, text or
 			// nothing: found in the list by the name and URL sent).
-			...(asObject(created.body).id === undefined && { id: created.id }),
+			...(asObject(created.body).id === undefined && {
+				id: created.from === 'list' ? asListed(created.id) : created.id,
+			}),
 			securityToken: params.securityToken,
 			securityTokenGenerated: params.generated,
 		};

@@ -128,6 +128,8 @@ function newest(webhooks: RemoteWebhook[]): string {
 export interface CreatedWebhook {
 	/** The id, from the answer or, when the answer had none, from the list. */
 	id: string;
+	/** Where the id was read: the creation answer, or the webhook list. */
+	from: 'answer' | 'list';
 	/** The creation answer; undefined when the webhook was found in the list after a lost answer. */
 	body?: unknown;
 }
@@ -158,15 +160,16 @@ export async function createWebhook(
 				throw uncheckedCreation(client, request, error, options.itemIndex);
 			}
 			const found = findOurs(webhooks, request.url, request.name, false, options.before);
-			if (found !== undefined) return { id: found };
+			if (found !== undefined) return { id: found, from: 'list' };
 		}
 		try {
 			const { body } = await client.call(ENDPOINTS.webhookCreate, {
 				body: { name: request.name, url: request.url, securityToken: request.securityToken },
 				itemIndex: options.itemIndex,
 			});
-			const id = createdId(body) ?? (await lookUp(client, request, options));
-			return { id, body };
+			const id = createdId(body);
+			if (id !== undefined) return { id, body, from: 'answer' };
+			return { id: await lookUp(client, request, options), body, from: 'list' };
 		} catch (error) {
 			if (error instanceof MissingIdError) throw error.nodeError;
 			const failure = asNodeError(client.node, error, options.itemIndex);
