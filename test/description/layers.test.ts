@@ -139,6 +139,14 @@ describe('the code map layers (README, Code map)', () => {
 		expect(cycles(graph).map((circle) => circle.join(' → '))).toEqual([]);
 	});
 
+	it('keeps every source file of nodes/ at 350 lines or fewer (one job a file)', () => {
+		const long = tsFiles(NODE_DIR)
+			.map((file) => ({ file, lines: readFileSync(join(ROOT, file), 'utf8').split('\n').length }))
+			.filter(({ lines }) => lines > 351)
+			.map(({ file, lines }) => `${file}: ${lines - 1} lines`);
+		expect(long).toEqual([]);
+	});
+
 	it('keeps the node files at the top: nothing imports them', () => {
 		const intoNodes = imports
 			.filter(({ target }) => layerOf(target) === '')

@@ -4,25 +4,20 @@ import { sleep } from 'n8n-workflow';
  * Adaptive concurrency and rate control shared by every request of one node run.
  *
  * The platform does not publish its rate limit, so the limiter learns it from what the transport
- * tells it about each request it let through (`run` hands back `report`, the one channel):
- * - concurrency starts at `initialConcurrency` (8) and grows by SLOW_START_STEP (a half) per good
- *   answer while nothing is throttled (×1.5 per round trip), then by about one per round trip
- *   once a throttle has been seen;
- * - the first 429 halves the concurrency, pauses every request until its `Retry-After` has passed,
- *   and learns the rate limit from the limiter's own send log: the requests the platform accepted
- *   among those sent in the RATE_WINDOW_MS before the refused one, less MARGIN (3 %). From then on
- *   requests are paced at the send side by a token bucket at that rate (BURST_MS of it may go at
- *   once, so a stall of the event loop is not all made up at once);
- * - a later 429 at that pace is a few answers bunching at the platform, not a new limit: the
- *   refused request waits its `Retry-After` (the transport sleeps it), the rate is lowered by
- *   EPISODE_CUT (2 %) at most once per window, and nobody else stops. Only more 429s within a
- *   window than ESCALATE_SHARE of the rate (at least 4), or a `Retry-After` longer than two
- *   windows, pause everyone again and learn the rate anew (never more than 30 % lower at once);
+ * reports of each request it let through (`run` hands back `report`, the one channel):
+ * - concurrency starts at `initialConcurrency` and grows by SLOW_START_STEP per good answer
+ *   until a throttle is seen, then by about one per round trip;
+ * - the first 429 halves the concurrency, pauses every request for its `Retry-After`, and learns
+ *   the rate: the requests accepted among those sent in the RATE_WINDOW_MS before the refused
+ *   one, less MARGIN. From then on a token bucket paces sending at that rate (BURST_MS of it at
+ *   once at most);
+ * - a later 429 at that pace is answers bunching at the platform: the refused request waits its
+ *   `Retry-After` (the transport sleeps it), the rate drops by EPISODE_CUT at most once a window,
+ *   nobody else stops. More 429s in a window than ESCALATE_SHARE of the rate, or a `Retry-After`
+ *   over two windows, pause everyone and learn the rate anew (at most 30 % lower at once);
  * - a 503 pauses everyone for its wait and halves the concurrency, but teaches no rate;
- * - the rate is raised again while answers stay good: CAP_GROWTH_PER_SECOND (1 % per second),
- *   doubling every CAP_GROWTH_DOUBLES_MS without a throttle, at most CAP_GROWTH_MAX (3 % per
- *   second), so a limit that was lifted is found again; the answers to requests sent before a
- *   reaction belong to it and back off nothing more.
+ * - while answers stay good the rate rises again (CAP_GROWTH_*), so a lifted limit is found;
+ *   answers to requests sent before a reaction belong to it and back off nothing more.
  * A fixed concurrency (the user's option) switches all of this off (a throttle still pauses every
  * request for `Retry-After`).
  */
@@ -86,7 +81,7 @@ export type Outcome =
 	| { kind: 'other' }
 	| { kind: 'throttled'; waitMs: number; rateLimited: boolean };
 
-/** A task's result, and the one way to tell the limiter what came of it (once). */
+/** A task's result, and the one way to tell the limiter what came of it (once per answer). */
 export interface Passed<T> {
 	result: T;
 	report(outcome: Outcome): void;
@@ -162,15 +157,7 @@ export class AdaptiveLimiter {
 		} finally {
 			this.release();
 		}
-		let reported = false;
-		return {
-			result,
-			report: (outcome) => {
-				if (reported) return;
-				reported = true;
-				this.answered(sentAt, outcome);
-			},
-		};
+		return { result, report: (outcome) => this.answered(sentAt, outcome) };
 	}
 
 	private answered(sentAt: number, outcome: Outcome): void {
