@@ -14,7 +14,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import type { Endpoint } from './catalogue';
-import { endpointOf, pathOf, subjectOf } from './catalogue';
+import { pathOf, subjectOf } from './catalogue';
 import type { CredentialReading } from './credential';
 import { CREDENTIAL_TYPE, readCredential } from './credential';
 import type { RawAnswer } from './decode';
@@ -46,21 +46,18 @@ export type KnolyxContext =
 	| IWebhookFunctions
 	| IPollFunctions;
 
-export interface KnolyxRequest {
+/** A call as the retry loop sends it: the endpoint, its path filled in, what a failure is about. */
+interface KnolyxRequest {
 	method: IHttpRequestMethods;
 	/** Path below /public/api/v1, every value encoded (`pathOf`). */
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
 	/** For the error message: what a 404 means and which permission a 403 lacks (`subjectOf`). */
-	subject?: RequestSubject;
+	subject: RequestSubject;
 	itemIndex?: number;
-	/**
-	 * The endpoint called; found from method and path when not given. Its entry in the
-	 * catalogue decides whether the request may be sent again after a lost answer and how the
-	 * answer is read.
-	 */
-	endpoint?: Endpoint;
+	/** Its entry in the catalogue decides whether it may be sent again and how the answer is read. */
+	endpoint: Endpoint;
 	/** Statuses returned to the caller instead of thrown (e.g. 409 "already attending"). */
 	acceptStatuses?: number[];
 }
@@ -181,9 +178,9 @@ export class KnolyxClient {
 		});
 	}
 
-	async request<T = unknown>(request: KnolyxRequest): Promise<KnolyxResponse<T>> {
-		const policy = this.policy;
-		const endpoint = request.endpoint ?? endpointOf(request.method, request.path);
+	private async request<T>(request: KnolyxRequest): Promise<KnolyxResponse<T>> {
+		const { policy } = this;
+		const { endpoint, subject } = request;
 		const mayResend = endpoint.resend === 'yes';
 		let waited = 0;
 		/** Whether an earlier attempt may have been applied without us seeing the answer. */
@@ -237,7 +234,6 @@ export class KnolyxClient {
 				});
 				const { secrets } = await this.credentialReading();
 				const errorBody = redactDeep(errorBodyOf(response, endpoint.answer), secrets);
-				const subject = request.subject ?? {};
 				const fail = () => apiError(this.node, status, errorBody, subject, request.itemIndex);
 				const retried =
 					RETRIED_STATUSES.has(status) && (mayResend || !AMBIGUOUS_STATUSES.has(status));

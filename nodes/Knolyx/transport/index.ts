@@ -16,13 +16,7 @@
  * - api/<resource>.ts: one typed function per catalogue call.
  */
 export { CREDENTIAL_TYPE, KnolyxClient } from './client';
-export type {
-	CallOptions,
-	KnolyxContext,
-	KnolyxRequest,
-	KnolyxResponse,
-	PagedCallOptions,
-} from './client';
+export type { CallOptions, KnolyxContext, KnolyxResponse, PagedCallOptions } from './client';
 export { outcomeUnknown } from './retry';
 export type { RetryPolicy } from './retry';
 export { API_PREFIX } from './url';
