@@ -106,22 +106,24 @@ const getThroughProxy = async (
 };
 
 it('against a rate limit the adaptive default fails no item, and sends again only what was refused', async () => {
-	ctx.sandbox.setFaults({ rateLimitPerSecond: 60, latencyMs: 5 });
-	const { out, proxy } = await getThroughProxy(courseItems(150));
-	expect(out).toHaveLength(150);
+	// A limit well under what the node sends on a busy machine too (through the proxy, 60/s was
+	// not always reached, and no 429 came).
+	ctx.sandbox.setFaults({ rateLimitPerSecond: 30, latencyMs: 5 });
+	const { out, proxy } = await getThroughProxy(courseItems(90));
+	expect(out).toHaveLength(90);
 	const stats = ctx.sandbox.stats();
 	expect(stats.faultsInjected.rateLimit).toBeGreaterThan(0);
 	// Throttled requests stay a small share of all requests.
-	expect(stats.faultsInjected.rateLimit).toBeLessThan(75);
+	expect(stats.faultsInjected.rateLimit).toBeLessThan(45);
 	// Every 429 answered with one more try of that request, nothing else sent twice: each
 	// course read as often as items asked for it.
 	const refused = proxy.seen.filter((s) => s.status === 429);
 	expect(refused).toHaveLength(stats.faultsInjected.rateLimit);
-	expect(proxy.seen).toHaveLength(150 + refused.length);
+	expect(proxy.seen).toHaveLength(90 + refused.length);
 	const reads = new Map<string, number>();
 	for (const s of proxy.seen.filter((s) => s.status === 200))
 		reads.set(s.path, (reads.get(s.path) ?? 0) + 1);
-	expect([...reads.values()]).toEqual([50, 50, 50]);
+	expect([...reads.values()]).toEqual([30, 30, 30]);
 });
 
 it('a passing burst of 503s does not slow the rest of the run down', async () => {
