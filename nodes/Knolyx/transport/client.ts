@@ -227,18 +227,18 @@ export class KnolyxClient {
 					report({ kind: 'good' });
 					return done({ body: {} as T, alreadyDone: true });
 				}
-				const throttled = (waitMs: number): Outcome => ({
-					kind: 'throttled',
-					waitMs,
-					rateLimited: status === 429,
-				});
+				/** What the limiter learns from this failed answer, given the wait before it is sent again. */
+				const outcome = (waitMs: number): Outcome =>
+					THROTTLE_STATUSES.has(status)
+						? { kind: 'throttled', waitMs, rateLimited: status === 429 }
+						: { kind: 'other' };
 				const { secrets } = await this.credentialReading();
 				const errorBody = redactDeep(errorBodyOf(response, endpoint.answer), secrets);
 				const fail = () => apiError(this.node, status, errorBody, subject, request.itemIndex);
 				const retried =
 					RETRIED_STATUSES.has(status) && (mayResend || !AMBIGUOUS_STATUSES.has(status));
 				if (!retried) {
-					report(THROTTLE_STATUSES.has(status) ? throttled(0) : { kind: 'other' });
+					report(outcome(0));
 					throw fail();
 				}
 				if (AMBIGUOUS_STATUSES.has(status)) unsure = true;
@@ -247,13 +247,13 @@ export class KnolyxClient {
 				if (retryAfter !== undefined && retryAfter > budget) {
 					// Waiting as told would hold this item (and, through the shared pause, every
 					// other) past what the node waits at all: fail it now, let the others go on.
-					report(throttled(0));
+					report(outcome(0));
 					throw apiError(this.node, status, errorBody, subject, request.itemIndex, {
 						waitTooLong: `Knolyx asked to wait ${seconds(retryAfter)} before retrying (Retry-After), longer than the node waits for one item (${seconds(policy.maxTotalWaitMs)})`,
 					});
 				}
 				delay = retryAfter || backoff(attempt, policy);
-				report(THROTTLE_STATUSES.has(status) ? throttled(delay) : { kind: 'other' });
+				report(outcome(delay));
 				if (attempt >= policy.maxAttempts || waited + delay > policy.maxTotalWaitMs) throw fail();
 			} else {
 				const error = failure as Error;
