@@ -129,7 +129,7 @@ export function defineResource(
 	resource: string,
 	name: string,
 	defaultOperation: string,
-	operations: Record<string, Pick<KnolyxOperation, 'option' | 'description' | 'agent'>>,
+	operations: Record<string, Pick<KnolyxOperation, 'option' | 'description' | 'agent' | 'readme'>>,
 ): KnolyxResource {
 	const options = sortedByName(
 		Object.entries(operations).map(([value, operation]) => ({ ...operation.option, value })),
