@@ -4,6 +4,8 @@
  * declarations (each `actions/<resource>/<operation>.operation.ts`) between markers:
  * - `operations`: one row per operation (`readme.does`; `readme.sameRowAs` joins a row), its
  *   permissions from the option's "Needs …";
+ * - `permissions`: one row per permission an operation's option names, with the operations that
+ *   need it and the other parts of the package that do (`ALSO_NEEDED_BY`, below);
  * - `agents`: one row per set of effects (`agent.effects`, actions/effects.ts).
  *
  *   npm run docs:tables            writes them into README.md
@@ -71,6 +73,49 @@ export function operationsTable(): string[] {
 	return rows;
 }
 
+/**
+ * Who else needs a permission: the parts of the package that are not operations of the Knolyx
+ * node (its pickers, the triggers, the credential test), in the table's words.
+ */
+export const ALSO_NEEDED_BY: Record<string, string[]> = {
+	WORKGROUP_LIST: ["the Workgroup picker's list"],
+	COURSE_LIST: ["the Course picker's list", 'Poll Trigger *New Course*'],
+	EVENT_READ: ["the Event picker's list", 'Poll Trigger *New Attendee* and *New Event*'],
+	WEBHOOK_MANAGE: ['the Knolyx Trigger'],
+	none: ['the credential test (API Key → Get lists the permissions the key has)'],
+};
+
+export function permissionsTable(): string[] {
+	const users = new Map<string, Map<string, string[]>>();
+	const order = editorOrder();
+	for (const { name, operations } of order) {
+		for (const [, operation] of operations) {
+			for (const permission of permissionsOf(operation).concat(
+				permissionsOf(operation).length ? [] : ['none'],
+			)) {
+				const byResource = users.get(permission) ?? new Map<string, string[]>();
+				users.set(permission, byResource);
+				byResource.set(name, [...(byResource.get(name) ?? []), operation.option.name]);
+			}
+		}
+	}
+	const count = new Map(order.map(({ name, operations }) => [name, operations.length]));
+	const rows = [...users].sort(([a], [b]) => Number(a === 'none') - Number(b === 'none'));
+	return [
+		'| Permission | Needed by |',
+		'|---|---|',
+		...rows.map(([permission, byResource]) => {
+			const operations = [...byResource].map(([resource, names]) =>
+				names.length === count.get(resource) && names.length > 1
+					? `every ${resource} operation`
+					: `${resource} → ${names.join(', ')}`,
+			);
+			const also = ALSO_NEEDED_BY[permission] ?? [];
+			return `| ${permission} | ${[operations.join('; '), ...also].join(', ')} |`;
+		}),
+	];
+}
+
 /** An operation's effects as the table lists them: those that need consent first, each in the order of EFFECTS. */
 export const tableEffects = (operation: KnolyxOperation<unknown>): Effect[] =>
 	(Object.keys(EFFECTS) as Effect[])
@@ -114,6 +159,7 @@ export function agentsTable(): string[] {
 
 export const TABLES: Record<string, () => string[]> = {
 	operations: operationsTable,
+	permissions: permissionsTable,
 	agents: agentsTable,
 };
 

@@ -6,11 +6,19 @@
 import { readFileSync } from 'node:fs';
 
 import { resources } from '../../nodes/Knolyx/actions/operations';
-import { agentsTable, operationsTable, README, withTables } from '../../scripts/readme-tables';
+import { ENDPOINTS } from '../../nodes/Knolyx/transport';
+import {
+	agentsTable,
+	ALSO_NEEDED_BY,
+	operationsTable,
+	permissionsTable,
+	README,
+	withTables,
+} from '../../scripts/readme-tables';
 
 const readme = readFileSync(README, 'utf8');
 
-test.each(['operations', 'agents'])(
+test.each(['operations', 'permissions', 'agents'])(
 	'README.md holds the %s table between its markers, as npm run docs:tables writes it',
 	(name) => {
 		const start = readme.indexOf(`<!-- ${name}:start -->`);
@@ -62,4 +70,16 @@ test('a shared row names an operation of its resource; otherwise the table is no
 	} finally {
 		get.readme = saved;
 	}
+});
+
+test('the permission table names the permissions of the API catalogue only, each once', () => {
+	const known = new Set(
+		Object.values(ENDPOINTS).map((endpoint) => (endpoint as { permission?: string }).permission),
+	);
+	const named = permissionsTable()
+		.slice(2)
+		.map((row) => row.split(' | ')[0].replace(/^\| /, ''));
+	expect(named.filter((permission) => permission !== 'none' && !known.has(permission))).toEqual([]);
+	expect(new Set(named).size).toBe(named.length);
+	expect(Object.keys(ALSO_NEEDED_BY).filter((p) => !named.includes(p))).toEqual([]);
 });
