@@ -15,6 +15,9 @@ export const provision: KnolyxOperation<UserInput> = {
 		action: 'Provision a user',
 	},
 	agent: { effects: ['changePerson'] },
+	readme: {
+		does: 'Create the user (201, on-boarding e-mail) or update an existing one (200); Gender is sent only when chosen. Output has `created`.',
+	},
 	description: updateDisplayOptions(displayOptions, userFields),
 	prepare(itemIndex) {
 		return readUser(this, itemIndex);
