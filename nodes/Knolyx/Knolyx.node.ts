@@ -7,6 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { agentSafetyProperties } from './actions/agent-safety';
+import { sortedByName } from './actions/common';
 import { router } from './actions/router';
 import { resources } from './actions/operations';
 import { searchCommunityEvents, searchCourses, searchWorkgroups } from './methods/listSearch';
@@ -79,15 +80,7 @@ export class Knolyx implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{ name: 'API Key', value: 'apiKey' },
-					{ name: 'Course', value: 'course' },
-					{ name: 'Course Access Rule', value: 'rule' },
-					{ name: 'Event', value: 'event' },
-					{ name: 'User', value: 'user' },
-					{ name: 'Webhook', value: 'webhook' },
-					{ name: 'Workgroup', value: 'workgroup' },
-				],
+				options: sortedByName(Object.values(resources).map(({ name, value }) => ({ name, value }))),
 				default: 'user',
 			},
 			...Object.values(resources).flatMap((resource) => resource.description),

@@ -6,7 +6,8 @@
  *   and what to use instead (the refusal's text);
  * - the switches are shown, on the tool variant only, for exactly the operations whose effects
  *   need them (n8n's own display check, the one that decides which stored values survive);
- * - the README's AI agents table is the one the declaration gives.
+ * - docs/agents.md's table gives each operation its declared effects and switches (the
+ *   README's AI agents table is written from the declaration: readme-tables.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import type { INodeProperties } from 'n8n-workflow';
@@ -22,6 +23,7 @@ import { defineResource } from '../../nodes/Knolyx/actions/common';
 import type { AgentDeclaration, Effect } from '../../nodes/Knolyx/actions/effects';
 import { EFFECTS } from '../../nodes/Knolyx/actions/effects';
 import { resources } from '../../nodes/Knolyx/actions/operations';
+import { labelsOf, switchesOf, tableEffects as effectsInTable } from '../../scripts/readme-tables';
 import type { KnolyxOperation } from '../../nodes/Knolyx/actions/types';
 import { expectedSwitches, KnolyxTool } from '../action/agent-tool';
 
@@ -93,6 +95,7 @@ describe('the type asks for the declaration (npm run typecheck fails on each lin
 	test('no operation without its effects; no guarded effect without its risk and way out', () => {
 		const base = {
 			option: { name: 'Example', description: 'An example. Needs COURSE_GET.', action: 'Example' },
+			readme: { does: 'An example' },
 			description: [],
 			prepare: () => ({}),
 			execute: async () => ({}),
@@ -188,58 +191,9 @@ describe('the switches', () => {
 	);
 });
 
-/** An operation's effects as the tables list them: those that need consent first, each in the order of EFFECTS. */
+/** An operation's effects, as the README's AI agents table lists them. */
 const tableEffects = (resource: string, operation: string): Effect[] =>
-	(Object.keys(EFFECTS) as Effect[])
-		.filter((e) => effectsOf(resource, operation).includes(e))
-		.sort((a, b) => Number(!EFFECTS[a].consent) - Number(!EFFECTS[b].consent));
-
-const labelsOf = (effects: Effect[]): string => effects.map((e) => EFFECTS[e].label).join(', ');
-
-/** The switches' names, in italics, of the effects that need one. */
-const switchesOf = (effects: Effect[]): string[] =>
-	effects.flatMap((e) => {
-		const consent = EFFECTS[e].consent as { displayName: string } | null;
-		return consent ? [`*${consent.displayName}*`] : [];
-	});
-
-/** The README's AI agents table, from the declaration: one row per set of effects. */
-function agentsTable(): string[] {
-	const resourceOrder = Object.keys(resources).sort((a, b) =>
-		resources[a].name.localeCompare(resources[b].name),
-	);
-	const rows = new Map<string, { effects: Effect[]; operations: Map<string, string[]> }>();
-	for (const resource of resourceOrder) {
-		const { name, operations } = resources[resource];
-		const byName = Object.entries(operations).sort(([, a], [, b]) =>
-			a.option.name.localeCompare(b.option.name),
-		);
-		for (const [operation, { option }] of byName) {
-			const effects = tableEffects(resource, operation);
-			const key = effects.join(',');
-			const row = rows.get(key) ?? { effects, operations: new Map() };
-			rows.set(key, row);
-			row.operations.set(name, [...(row.operations.get(name) ?? []), option.name]);
-		}
-	}
-	return [...rows.values()]
-		.sort((a, b) => switchesOf(a.effects).length - switchesOf(b.effects).length)
-		.map(({ effects, operations }) => {
-			const names = [...operations].map(([r, ops]) => `${r} → ${ops.join(', ')}`).join('; ');
-			const switches = switchesOf(effects);
-			return `| ${names} | ${labelsOf(effects)} | ${switches.length ? switches.join(' and ') : 'none (runs unattended)'} |`;
-		});
-}
-
-test("README's AI agents table is the declaration's", () => {
-	const readme = readFileSync(`${__dirname}/../../README.md`, 'utf8');
-	const section = readme.slice(readme.indexOf('\n## AI agents\n'));
-	const table = section
-		.slice(0, section.indexOf('\n## ', 1))
-		.split('\n')
-		.filter((line) => line.startsWith('| ') && !line.startsWith('| Operations |'));
-	expect(table).toEqual(agentsTable());
-});
+	effectsInTable(resources[resource].operations[operation]);
 
 test("docs/agents.md's table of operations gives each operation its declared effects and switches", () => {
 	const doc = readFileSync(`${__dirname}/../../docs/agents.md`, 'utf8');

@@ -243,9 +243,7 @@ describe('what the hints name exists', () => {
 				courseId: demo.courses['Intro to n8n'],
 			});
 			sandbox.activity('bundle-payment', { email: 'ada@example.com', bundleId: demo.bundleId });
-			const started = Date.now();
-			while (h.executions().length < 2 && Date.now() - started < 5000)
-				await new Promise((resolve) => setTimeout(resolve, 10));
+			await h.until(() => h.executions().length >= 2);
 			const items = h.executions().map(([item]) => item.json);
 			const completed = items.find((item) => item.event === 'COURSE_COMPLETED');
 			const bundle = items.find((item) => item.event === 'BUNDLE_PAYMENT_RECEIVED');

@@ -59,6 +59,14 @@ export interface TriggerHost {
 	deactivate(mode: TriggerMode): Promise<void>;
 	/** Items (first output) of every execution the webhook started, oldest first. */
 	executions(): INodeExecutionData[][];
+	/**
+	 * Resolves once no request is being handled: every request the host received has been
+	 * answered and its execution, if any, recorded. A request whose answer the caller (or the
+	 * sandbox) has seen was received, so after `await idle()` nothing of it is still to come.
+	 */
+	idle(): Promise<void>;
+	/** Resolves once `check()` holds: checked now and after each request the host has handled. */
+	until(check: () => boolean): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -102,6 +110,15 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 	let test: Workflow | undefined;
 	const registered: Record<TriggerMode, IWebhookData[]> = { trigger: [], manual: [] };
 	const executions: INodeExecutionData[][] = [];
+	/** Requests being handled, and who waits for the next one to be done. */
+	let inFlight = 0;
+	let waiting: Array<() => void> = [];
+	const handled = () => {
+		const wake = waiting;
+		waiting = [];
+		for (const resolve of wake) resolve();
+	};
+	const nextHandled = async () => await new Promise<void>((resolve) => waiting.push(resolve));
 
 	const app = express();
 	const server: Server = app.listen(0, '127.0.0.1');
@@ -221,6 +238,12 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 			if (mode === 'manual' && test === workflow) test = undefined;
 		},
 		executions: () => executions,
+		async idle() {
+			while (inFlight > 0) await nextHandled();
+		},
+		async until(check) {
+			while (!check()) await nextHandled();
+		},
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise((resolve) => server.close(resolve));
@@ -233,6 +256,16 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 	// req.readRawBody (n8n's rawBodyReader).
 	app.use(express.raw({ type: () => true, limit: '16mb' }));
 	app.use(async (req: Request, res: Response) => {
+		inFlight++;
+		try {
+			await handle(req, res);
+		} finally {
+			inFlight--;
+			handled();
+		}
+	});
+
+	async function handle(req: Request, res: Response): Promise<void> {
 		const match = /^\/(webhook|webhook-test)\/(.+?)\/*$/.exec(req.path);
 		const mode: TriggerMode = match?.[1] === 'webhook-test' ? 'manual' : 'trigger';
 		const path = match?.[2] ?? '';
@@ -304,7 +337,7 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 				result.workflowData === undefined ? 'Webhook call received' : 'Workflow was started';
 			res.status(200).json(result.webhookResponse ?? { message: fallback });
 		}
-	});
+	}
 
 	return host;
 }

@@ -199,6 +199,27 @@ describe('isSelected', () => {
 	});
 });
 
+describe('event type names that are names of every object', () => {
+	it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+		'%s is an unknown type: selected only by "all", passed on with its data untouched',
+		(type) => {
+			const envelope: KnolyxEnvelope = { id: 'm', type, data: { user, n: 1 } };
+			const event = toEvent(envelope);
+			expect(isKnownEvent(event)).toBe(false);
+			expect(event).toEqual({ id: 'm', type, unknownType: true, data: { user, n: 1 } });
+			expect(buildItem(envelope, { raw: false, receivedAt: at })).toEqual({
+				event: type,
+				eventId: 'm',
+				data: { user, n: 1 },
+				receivedAt: at,
+			});
+			const options = { test: true, pingInTest: true };
+			expect(isSelected(type, DEFAULT_EVENTS, options)).toBe(false);
+			expect(isSelected(type, [ALL_EVENTS], options)).toBe(true);
+		},
+	);
+});
+
 describe('node description', () => {
 	const { description } = new KnolyxTrigger();
 

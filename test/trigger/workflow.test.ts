@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Knolyx Trigger end to end: the node hosted like n8n hosts it (test/harness
  * trigger host: n8n-core HookContext / WebhookContext over real express), the
@@ -20,17 +20,6 @@ const TYPE = 'n8n-nodes-knolyx.knolyxTrigger';
 
 let sandbox: Sandbox;
 const hosts = triggerHosts();
-
-async function waitUntil(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-	const started = Date.now();
-	while (!check()) {
-		if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-}
-
-/** Lets in-flight deliveries settle so "no execution" is not checked too early. */
-const settle = async (ms = 150) => await new Promise((resolve) => setTimeout(resolve, ms));
 
 async function host(
 	parameters: INodeParameters = { events: STUDENT_EVENTS, options: {} },
@@ -112,7 +101,8 @@ describe('activation', () => {
 		// The creation PING is acknowledged (2xx) but PING is not among the selected events.
 		const [ping] = await sandbox.waitForDeliveries({ type: 'PING', webhookId: webhook.id });
 		expect(ping.status).toBe(200);
-		await settle();
+		// Answered, so received: once the host has handled it, an execution would be recorded.
+		await h.idle();
 		expect(h.executions()).toHaveLength(0);
 	});
 
@@ -148,7 +138,7 @@ describe('activation', () => {
 			email: 'ada@example.com',
 			courseId: sandbox.demo!.courses['Intro to n8n'],
 		});
-		await waitUntil(() => h.executions().length === 1, 'one execution');
+		await h.until(() => h.executions().length === 1);
 	});
 
 	it('re-registers when the stored record has an id but no secret (and deletes that old webhook)', async () => {
@@ -193,7 +183,7 @@ describe('activation', () => {
 		const h = await host({ events: ['*'], options: {} });
 		sandbox.setFaults({ resetAfterApplyRate: 1 });
 		const activation = h.activate('trigger');
-		await waitUntil(() => h.executions().length === 1, 'the creation PING');
+		await h.until(() => h.executions().length === 1);
 		expect(registrations(h)[h.url('trigger')]).toBeUndefined(); // not stored yet
 		await activation;
 		sandbox.resetFaults();
@@ -234,16 +224,16 @@ describe('deliveries', () => {
 		await h.activate('trigger');
 		const demo = sandbox.demo!;
 		const courseId = demo.courses['Intro to n8n'];
-		await waitUntil(() => h.executions().length === 1, 'the creation PING');
+		await h.until(() => h.executions().length === 1);
 
 		sandbox.activity('course-started', { email: 'ada@example.com', courseId });
-		await waitUntil(() => h.executions().length === 2, 'course started');
+		await h.until(() => h.executions().length === 2);
 		sandbox.activity('course-completed', { email: 'ada@example.com', courseId });
-		await waitUntil(() => h.executions().length === 3, 'course completed');
+		await h.until(() => h.executions().length === 3);
 		sandbox.activity('course-payment', { email: 'ada@example.com', courseId });
-		await waitUntil(() => h.executions().length === 4, 'course payment');
+		await h.until(() => h.executions().length === 4);
 		sandbox.activity('bundle-payment', { email: 'ada@example.com', bundleId: demo.bundleId });
-		await waitUntil(() => h.executions().length === 5, 'bundle payment');
+		await h.until(() => h.executions().length === 5);
 
 		const receivedAt = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/);
 		const eventId = expect.stringMatching(/^[0-9a-f-]{36}$/);
@@ -278,7 +268,7 @@ describe('deliveries', () => {
 			email: 'alan@example.com',
 			courseId,
 		});
-		await waitUntil(() => h.executions().length === 1, 'one execution');
+		await h.until(() => h.executions().length === 1);
 		expect(items(h)[0]).toEqual([
 			{
 				id: messages[0].messageId,
@@ -298,7 +288,7 @@ describe('deliveries', () => {
 		const { messages } = sandbox.activity('course-started', { email: 'ada@example.com', courseId });
 		const [attempt] = await sandbox.waitForDeliveries({ messageId: messages[0].messageId });
 		expect(attempt.status).toBe(200);
-		await settle();
+		await h.idle();
 		expect(h.executions()).toHaveLength(0);
 	});
 
@@ -307,7 +297,7 @@ describe('deliveries', () => {
 		const all = await host({ events: ['*'], options: {} }, { webhookId: 'all-events' });
 		await selective.activate('trigger');
 		await all.activate('trigger');
-		await waitUntil(() => all.executions().length === 1, 'the PING on "all events"');
+		await all.until(() => all.executions().length === 1);
 		const envelope = {
 			id: 'future-1',
 			type: 'CERTIFICATE_ISSUED',
@@ -332,10 +322,54 @@ describe('deliveries', () => {
 		]);
 	});
 
+	it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+		'an event type named %s is an unknown type: ignored unless "all events", then passed on as sent',
+		async (type) => {
+			const selective = await host({ events: STUDENT_EVENTS, options: {} });
+			const all = await host({ events: ['*'], options: {} }, { webhookId: 'all-events' });
+			const raw = await host(
+				{ events: ['*'], options: { rawEnvelope: true } },
+				{ webhookId: 'all-raw' },
+			);
+			for (const h of [selective, all, raw]) await h.activate('trigger');
+			await all.until(() => all.executions().length === 1);
+			await raw.until(() => raw.executions().length === 1);
+			// One id per host: the hosts are one workflow's node to the duplicate check.
+			const envelope = (h: TriggerHost) => ({
+				id: `hostile-${type}-${h === all ? 'all' : h === raw ? 'raw' : 'selective'}`,
+				type,
+				data: { user: { id: 1 }, n: 2 },
+			});
+			for (const h of [selective, all, raw]) {
+				const answer = await put(h.url('trigger'), envelope(h), {
+					'X-Webhook-Security-Token': webhookFor(h, 'trigger')!.securityToken,
+				});
+				expect([type, answer.status, answer.data]).toEqual([
+					type,
+					200,
+					h === selective
+						? { received: true, ignored: 'event type not selected' }
+						: { received: true },
+				]);
+				await h.idle();
+			}
+			expect(selective.executions()).toHaveLength(0);
+			expect(items(all)[1]).toEqual([
+				{
+					event: type,
+					eventId: `hostile-${type}-all`,
+					data: { user: { id: 1 }, n: 2 },
+					receivedAt: expect.any(String),
+				},
+			]);
+			expect(items(raw)[1]).toEqual([envelope(raw)]);
+		},
+	);
+
 	it('answers 401 to a wrong or missing token and starts no execution', async () => {
 		const h = await host({ events: ['*'], options: {} });
 		await h.activate('trigger');
-		await waitUntil(() => h.executions().length === 1, 'the creation PING');
+		await h.until(() => h.executions().length === 1);
 		const token = webhookFor(h, 'trigger')!.securityToken;
 		const body = { id: 'forged-1', type: 'COURSE_STARTED', data: {} };
 
@@ -409,7 +443,7 @@ describe('deliveries', () => {
 	it('answers 400 to a body that is not an envelope, with no execution', async () => {
 		const h = await host({ events: ['*'], options: {} });
 		await h.activate('trigger');
-		await waitUntil(() => h.executions().length === 1, 'the creation PING');
+		await h.until(() => h.executions().length === 1);
 		const headers = { 'X-Webhook-Security-Token': webhookFor(h, 'trigger')!.securityToken };
 		for (const body of [
 			{ type: 'PING', data: {} },
@@ -483,7 +517,7 @@ describe('deliveries', () => {
 		async (typeVersion) => {
 			const h = await host({ events: ['*'], options: { rawEnvelope: true } }, { typeVersion });
 			await h.activate('trigger');
-			await waitUntil(() => h.executions().length === 1, 'the creation PING');
+			await h.until(() => h.executions().length === 1);
 			const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
 			const bodies = [
 				`{"id":"deep-1","type":"COURSE_STARTED","data":{"user":{"id":1},"extra":${deep}}}`,
@@ -510,7 +544,7 @@ describe('deliveries', () => {
 			const atBound = `{"id":"ok-32-v${typeVersion}","type":"NEW_KIND","data":${'{"a":'.repeat(31)}1${'}'.repeat(31)}}`;
 			expect((await putBytes(h, Buffer.from(atBound), 'application/json')).status).toBe(200);
 			sandbox.activity('course-started', { email: 'ada@example.com', courseId: 101 });
-			await waitUntil(() => h.executions().length === 3, 'the real delivery');
+			await h.until(() => h.executions().length === 3);
 			expect(() => structuredClone(h.executions())).not.toThrow();
 		},
 	);
@@ -600,26 +634,26 @@ describe('deliveries', () => {
 		await h.activate('trigger');
 		const courseId = sandbox.demo!.courses['Intro to n8n'];
 		const { messages } = sandbox.activity('course-started', { email: 'ada@example.com', courseId });
-		await waitUntil(() => h.executions().length === 1, 'one execution');
+		await h.until(() => h.executions().length === 1);
 
 		const again = await sandbox.resend(messages[0].messageId);
 		expect(again.status).toBe(200);
 		const twice = await sandbox.resend(messages[0].messageId);
 		expect(twice.status).toBe(200);
-		await settle();
+		await h.idle();
 		expect(h.executions()).toHaveLength(1);
 
 		// The id is kept in static data (what survives a restart), per registration kind.
 		expect(storedWindow(h.nodeStaticData).hashes).toContain(idHash(messages[0].messageId));
 		// A new message is still accepted.
 		sandbox.activity('course-payment', { email: 'ada@example.com', courseId });
-		await waitUntil(() => h.executions().length === 2, 'a second, new message');
+		await h.until(() => h.executions().length === 2);
 	});
 
 	it('the same message delivered three times at once runs once', async () => {
 		const h = await host({ events: ['*'], options: {} });
 		await h.activate('trigger');
-		await waitUntil(() => h.executions().length === 1, 'the creation PING');
+		await h.until(() => h.executions().length === 1);
 		const envelope = { id: 'manual-dup', type: 'COURSE_STARTED', data: {} };
 		const headers = { 'X-Webhook-Security-Token': webhookFor(h, 'trigger')!.securityToken };
 		const answers = await Promise.all(
@@ -690,7 +724,7 @@ describe('test URL and production URL', () => {
 
 		asSaved(h);
 		await h.activate('manual');
-		await waitUntil(() => h.executions().length === 1, 'the test PING');
+		await h.until(() => h.executions().length === 1);
 		expect(items(h)[0]).toEqual([
 			{
 				event: 'PING',
@@ -706,7 +740,7 @@ describe('test URL and production URL', () => {
 		expect(testPing.webhookId).not.toBe(production.id);
 
 		// The test listener stopped after its execution: its webhook is gone, production's is intact.
-		await waitUntil(() => webhooks().length === 1, 'the test webhook removal');
+		await h.until(() => webhooks().length === 1);
 		expect(webhooks()).toEqual([production]);
 		expect(registrations(h)[h.url('trigger')]).toEqual(
 			expect.objectContaining({ webhookId: String(production.id) }),
@@ -717,10 +751,10 @@ describe('test URL and production URL', () => {
 		const h = await host();
 		sandbox.setFaults({ resetAfterApplyRate: 1 });
 		await h.activate('manual');
-		await waitUntil(() => h.executions().length === 1, 'the test PING');
+		await h.until(() => h.executions().length === 1);
 		sandbox.resetFaults();
 		expect(items(h)[0]).toEqual([expect.objectContaining({ event: 'PING', message: 'PING' })]);
-		await waitUntil(() => webhooks().length === 0, 'the test webhook removal');
+		await h.until(() => webhooks().length === 0);
 		expect(sandbox.stats().byRoute['POST /public/api/v1/webhook']).toBe(1);
 	});
 
@@ -733,8 +767,10 @@ describe('test URL and production URL', () => {
 		const production = webhookFor(h, 'trigger')!;
 		expect(test.name).toMatch(/^n8n: Harness workflow \/ Knolyx Trigger \(test\) #[0-9a-f]{8}$/);
 		expect(test.securityToken).not.toBe(production.securityToken);
-		await settle();
-		expect(h.executions()).toHaveLength(0); // PING on the test URL is off here
+		// PING on the test URL is off here; both creation PINGs answered and handled, no execution.
+		await sandbox.waitForDeliveries({ type: 'PING' }, undefined, 2);
+		await h.idle();
+		expect(h.executions()).toHaveLength(0);
 
 		// Each token works only on its own URL.
 		const body = { id: 'cross-1', type: 'COURSE_STARTED', data: {} };
@@ -752,12 +788,12 @@ describe('test URL and production URL', () => {
 			email: 'ada@example.com',
 			courseId: sandbox.demo!.courses['Intro to n8n'],
 		});
-		await waitUntil(() => h.executions().length === 2, 'one execution per URL');
+		await h.until(() => h.executions().length === 2);
 		// The node answers the delivery itself; the listener stops (its webhook removed) right after.
 		await sandbox.waitForDeliveries(
 			(d) => d.type === 'COURSE_STARTED' && d.url === h.url('manual'),
 		);
-		await waitUntil(() => webhooks().length === 1, 'the test webhook removed');
+		await h.until(() => webhooks().length === 1);
 		expect(webhooks()).toEqual([production]);
 
 		// Listening again, then deactivating production, leaves the test registration alone.
@@ -832,7 +868,7 @@ describe('the secret stays secret', () => {
 		}
 		const h = await host({ events: ['*'], options: {} });
 		await h.activate('trigger');
-		await waitUntil(() => h.executions().length === 1, 'the creation PING');
+		await h.until(() => h.executions().length === 1);
 		const secret = webhookFor(h, 'trigger')!.securityToken;
 		const errors: unknown[] = [];
 		for (const body of [{ bad: true }, { id: 'z', type: 'COURSE_STARTED', data: {} }]) {

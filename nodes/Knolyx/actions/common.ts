@@ -108,10 +108,17 @@ export function asObject(body: unknown): IDataObject {
 
 /** A resource: its operations (value → implementation), in the order their fields are shown. */
 export interface KnolyxResource {
+	/** Its value in the Resource list, as saved in workflows ("rule"). */
+	value: string;
 	/** Its name in the Resource list ("Course Access Rule"). */
 	name: string;
 	operations: Record<string, KnolyxOperation<unknown>>;
 	description: INodeProperties[];
+}
+
+/** A list's options sorted by name, as n8n lists them (and its linter asks). */
+export function sortedByName<T extends INodePropertyOptions>(options: T[]): T[] {
+	return [...options].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /**
@@ -122,12 +129,13 @@ export function defineResource(
 	resource: string,
 	name: string,
 	defaultOperation: string,
-	operations: Record<string, Pick<KnolyxOperation, 'option' | 'description' | 'agent'>>,
+	operations: Record<string, Pick<KnolyxOperation, 'option' | 'description' | 'agent' | 'readme'>>,
 ): KnolyxResource {
-	const options: INodePropertyOptions[] = Object.entries(operations)
-		.map(([value, operation]) => ({ ...operation.option, value }))
-		.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	const options = sortedByName(
+		Object.entries(operations).map(([value, operation]) => ({ ...operation.option, value })),
+	);
 	return {
+		value: resource,
 		name,
 		// Each operation's parameters type is its own; the router hands `prepare`'s result to `execute`.
 		operations: operations as Record<string, KnolyxOperation<unknown>>,

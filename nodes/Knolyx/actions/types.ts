@@ -24,6 +24,16 @@ export interface OperationOption {
 }
 
 /**
+ * The operation's row in the README's Operations table (`npm run docs:tables` writes it; the
+ * Permission column comes from the option's "Needs …").
+ */
+export type OperationTableRow =
+	/** What the operation does, in the table's words (Markdown). */
+	| { does: string }
+	/** The operation shares the row of another of its resource (its value): "Get Many / Get / Delete". */
+	| { sameRowAs: string };
+
+/**
  * One operation of the Knolyx node, in one file: `actions/<resource>/<operation>.operation.ts`.
  * `prepare` reads and checks the item's parameters and sends nothing, so bad
  * input of any item is reported before any request of the run; `execute`
@@ -38,6 +48,7 @@ export interface KnolyxOperation<P = IDataObject> {
 	 * agent needs, the tool's switches and the README's AI agents table come from.
 	 */
 	agent: AgentDeclaration;
+	readme: OperationTableRow;
 	prepare(this: IExecuteFunctions, itemIndex: number): P;
 	execute(
 		this: IExecuteFunctions,

@@ -13,16 +13,21 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { DedupeLimits } from './dedupe-limits';
-import type { RecentIds } from './recent-ids';
-import { recentIds } from './recent-ids';
-import { hashOf, isString, readSeenStore, StoredWindow } from './seen-store';
 import { isRecord } from '../helpers/objects';
+import { RecentIds, recentIds } from './dedupe/recent-ids';
+import type { DedupeLimits } from './dedupe/stored-window';
+import { hashOf, isString, readSeenStore, StoredWindow } from './dedupe/stored-window';
 
-export { DEDUPE_MAX_AGE_DAYS, DEFAULT_DEDUPE_WINDOW, DEFAULT_LIMITS } from './dedupe-limits';
-export type { DedupeLimits } from './dedupe-limits';
-export { RecentIds, recentIds } from './recent-ids';
-export type { SeenStore } from './seen-store';
+export type { DedupeLimits, SeenStore } from './dedupe/stored-window';
+/** For tests and the benchmark: this process's window of a scope. */
+export { RecentIds, recentIds };
+
+export const DEFAULT_DEDUPE_WINDOW = 5000;
+export const DEDUPE_MAX_AGE_DAYS = 7;
+export const DEFAULT_LIMITS: DedupeLimits = {
+	maxEntries: DEFAULT_DEDUPE_WINDOW,
+	maxAgeMs: DEDUPE_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,
+};
 
 /**
  * The window behind a stored object this process saved and still holds (as when static

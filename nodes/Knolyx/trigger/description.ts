@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_DEDUPE_WINDOW, DEDUPE_MAX_AGE_DAYS } from './dedupe';
-import { ALL_EVENTS } from './events';
+import { DEFAULT_EVENTS, EVENT_OPTIONS } from './events';
 
 /** The Knolyx Trigger's fields (as poll/description.ts holds the Poll Trigger's). */
 export const triggerProperties: INodeProperties[] = [
@@ -17,45 +17,9 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'events',
 		type: 'multiOptions',
 		required: true,
-		default: [
-			'COURSE_STARTED',
-			'COURSE_COMPLETED',
-			'COURSE_PAYMENT_RECEIVED',
-			'BUNDLE_PAYMENT_RECEIVED',
-		],
+		default: [...DEFAULT_EVENTS],
 		description: 'The events that start the workflow; other events are acknowledged and ignored',
-		options: [
-			{
-				name: 'All Events',
-				value: ALL_EVENTS,
-				description: 'Every event, including PING and event types Knolyx may add later',
-			},
-			{
-				name: 'Bundle Payment Received',
-				value: 'BUNDLE_PAYMENT_RECEIVED',
-				description: 'A payment for a bundle is received',
-			},
-			{
-				name: 'Course Completed',
-				value: 'COURSE_COMPLETED',
-				description: 'A student completes a course (sent once per student and course)',
-			},
-			{
-				name: 'Course Payment Received',
-				value: 'COURSE_PAYMENT_RECEIVED',
-				description: 'A student buys a course',
-			},
-			{
-				name: 'Course Started',
-				value: 'COURSE_STARTED',
-				description: 'A student starts a course',
-			},
-			{
-				name: 'Ping',
-				value: 'PING',
-				description: 'Knolyx checks the connection (on webhook creation or a ping request)',
-			},
-		],
+		options: EVENT_OPTIONS,
 	},
 	{
 		displayName: 'Options',

@@ -4,48 +4,125 @@
  *
  * Envelope (docs/api.md, Webhook deliveries): `{ id: string, type: string, data: object }`.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 import { isRecord } from '../helpers/objects';
 import { JsonTooDeepError, parseJson } from '../helpers/json';
 import { TOO_DEEP } from './body';
 
-type KnownEventType =
-	| 'COURSE_STARTED'
-	| 'COURSE_COMPLETED'
-	| 'COURSE_PAYMENT_RECEIVED'
-	| 'BUNDLE_PAYMENT_RECEIVED'
-	| 'PING';
-
 /** The `events` parameter value that selects every event, including future types. */
 export const ALL_EVENTS = '*';
-
-/** What a new node listens to: the four student events. */
-export const DEFAULT_EVENTS: KnownEventType[] = [
-	'COURSE_STARTED',
-	'COURSE_COMPLETED',
-	'COURSE_PAYMENT_RECEIVED',
-	'BUNDLE_PAYMENT_RECEIVED',
-];
 
 /** Ids are integers (long) on the platform; kept as sent (a string id is not turned into a number). */
 type KnolyxId = number | string;
 
-interface KnolyxUser {
-	id: KnolyxId | null;
-	name: string | null;
-	email: string | null;
+function idOf(value: unknown): KnolyxId | null {
+	if (typeof value === 'number' && Number.isFinite(value)) return value;
+	if (typeof value === 'string' && value !== '') return value;
+	return null;
 }
 
-interface KnolyxCourse {
-	id: KnolyxId | null;
-	name: string | null;
+function textOf(value: unknown): string | null {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	return null;
 }
 
-interface KnolyxBundle {
-	id: KnolyxId | null;
-	slug: string | null;
-	name: string | null;
+/** An object of the event's data with these fields, each read by its reader (a missing one is null). */
+function shape<F extends Record<string, (value: unknown) => unknown>>(fields: F) {
+	return (value: unknown): { [K in keyof F]: ReturnType<F[K]> } => {
+		const source = isRecord(value) ? value : {};
+		return Object.fromEntries(
+			Object.entries(fields).map(([name, read]) => [
+				name,
+				read(Object.hasOwn(source, name) ? source[name] : undefined),
+			]),
+		) as { [K in keyof F]: ReturnType<F[K]> };
+	};
 }
+
+const user = shape({ id: idOf, name: textOf, email: textOf });
+const course = shape({ id: idOf, name: textOf });
+const bundle = shape({ id: idOf, slug: textOf, name: textOf });
+
+/**
+ * Every event type the platform documents, one row each: its entry in the Events list, whether
+ * a new node listens to it, and the fields of its `data` (each with its reader). The types, the
+ * default, the options and the output items follow from this table; a new type is one row.
+ */
+const EVENT_TYPES = {
+	COURSE_STARTED: {
+		name: 'Course Started',
+		description: 'A student starts a course',
+		byDefault: true,
+		data: { user, course },
+	},
+	COURSE_COMPLETED: {
+		name: 'Course Completed',
+		description: 'A student completes a course (sent once per student and course)',
+		byDefault: true,
+		data: { user, course },
+	},
+	COURSE_PAYMENT_RECEIVED: {
+		name: 'Course Payment Received',
+		description: 'A student buys a course',
+		byDefault: true,
+		data: { user, course },
+	},
+	BUNDLE_PAYMENT_RECEIVED: {
+		name: 'Bundle Payment Received',
+		description: 'A payment for a bundle is received',
+		byDefault: true,
+		data: { user, bundle },
+	},
+	PING: {
+		name: 'Ping',
+		description: 'Knolyx checks the connection (on webhook creation or a ping request)',
+		byDefault: false,
+		data: { message: textOf },
+	},
+} as const satisfies Record<string, EventTypeRow>;
+
+interface EventTypeRow {
+	name: string;
+	description: string;
+	byDefault: boolean;
+	data: Record<string, (value: unknown) => unknown>;
+}
+
+type KnownEventType = keyof typeof EVENT_TYPES;
+
+/** The `data` of an event of type T, as the node reads it. */
+type DataOf<T extends KnownEventType> = {
+	[K in keyof Readers<T>]: Readers<T>[K] extends (value: unknown) => infer R ? R : never;
+};
+type Readers<T extends KnownEventType> = (typeof EVENT_TYPES)[T]['data'];
+
+/** Every event type the platform documents. Narrow with `switch (event.type)`. */
+export type KnolyxEvent = {
+	[T in KnownEventType]: { id: string; type: T; data: DataOf<T> };
+}[KnownEventType];
+
+/** The row of a type this node knows; an outside name is looked up as an own key only. */
+const ROWS: ReadonlyMap<string, EventTypeRow> = new Map(Object.entries(EVENT_TYPES));
+
+/** What a new node listens to: the four student events. */
+export const DEFAULT_EVENTS = (Object.keys(EVENT_TYPES) as KnownEventType[]).filter(
+	(type) => EVENT_TYPES[type].byDefault,
+);
+
+/** The Events list: every known type, and "All Events", sorted by name. */
+export const EVENT_OPTIONS: INodePropertyOptions[] = [
+	{
+		name: 'All Events',
+		value: ALL_EVENTS,
+		description: 'Every event, including PING and event types Knolyx may add later',
+	},
+	...Object.entries(EVENT_TYPES).map(([value, { name, description }]) => ({
+		name,
+		value,
+		description,
+	})),
+].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 /** The raw body of a delivery, once it is known to have the envelope's shape. */
 export interface KnolyxEnvelope {
@@ -53,39 +130,6 @@ export interface KnolyxEnvelope {
 	type: string;
 	data: IDataObject;
 }
-
-interface EventBase<T extends string> {
-	id: string;
-	type: T;
-}
-
-interface PingEvent extends EventBase<'PING'> {
-	data: { message: string | null };
-}
-
-interface CourseStartedEvent extends EventBase<'COURSE_STARTED'> {
-	data: { user: KnolyxUser; course: KnolyxCourse };
-}
-
-interface CourseCompletedEvent extends EventBase<'COURSE_COMPLETED'> {
-	data: { user: KnolyxUser; course: KnolyxCourse };
-}
-
-interface CoursePaymentReceivedEvent extends EventBase<'COURSE_PAYMENT_RECEIVED'> {
-	data: { user: KnolyxUser; course: KnolyxCourse };
-}
-
-interface BundlePaymentReceivedEvent extends EventBase<'BUNDLE_PAYMENT_RECEIVED'> {
-	data: { user: KnolyxUser; bundle: KnolyxBundle };
-}
-
-/** Every event type the platform documents. Narrow with `switch (event.type)`. */
-export type KnolyxEvent =
-	| PingEvent
-	| CourseStartedEvent
-	| CourseCompletedEvent
-	| CoursePaymentReceivedEvent
-	| BundlePaymentReceivedEvent;
 
 /** An event type this node does not know yet (a newer platform); passed on as it came. */
 interface UnknownKnolyxEvent {
@@ -131,33 +175,6 @@ export function parseEnvelope(body: unknown): EnvelopeResult {
 	return { ok: true, envelope: { id, type, data } };
 }
 
-function idOf(value: unknown): KnolyxId | null {
-	if (typeof value === 'number' && Number.isFinite(value)) return value;
-	if (typeof value === 'string' && value !== '') return value;
-	return null;
-}
-
-function textOf(value: unknown): string | null {
-	if (typeof value === 'string') return value;
-	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	return null;
-}
-
-function toUser(value: unknown): KnolyxUser {
-	const user = isRecord(value) ? value : {};
-	return { id: idOf(user.id), name: textOf(user.name), email: textOf(user.email) };
-}
-
-function toCourse(value: unknown): KnolyxCourse {
-	const course = isRecord(value) ? value : {};
-	return { id: idOf(course.id), name: textOf(course.name) };
-}
-
-function toBundle(value: unknown): KnolyxBundle {
-	const bundle = isRecord(value) ? value : {};
-	return { id: idOf(bundle.id), slug: textOf(bundle.slug), name: textOf(bundle.name) };
-}
-
 /**
  * Turns an envelope into a typed event. Known types get their nested objects
  * normalised (a missing field becomes null, never a crash); other types are
@@ -165,74 +182,29 @@ function toBundle(value: unknown): KnolyxBundle {
  */
 export function toEvent(envelope: KnolyxEnvelope): ParsedEvent {
 	const { id, type, data } = envelope;
-	switch (type) {
-		case 'PING':
-			return { id, type, data: { message: textOf(data.message) } };
-		case 'COURSE_STARTED':
-			return { id, type, data: { user: toUser(data.user), course: toCourse(data.course) } };
-		case 'COURSE_COMPLETED':
-			return { id, type, data: { user: toUser(data.user), course: toCourse(data.course) } };
-		case 'COURSE_PAYMENT_RECEIVED':
-			return { id, type, data: { user: toUser(data.user), course: toCourse(data.course) } };
-		case 'BUNDLE_PAYMENT_RECEIVED':
-			return { id, type, data: { user: toUser(data.user), bundle: toBundle(data.bundle) } };
-		default:
-			return { id, type, unknownType: true, data };
-	}
+	const row = ROWS.get(type);
+	if (!row) return { id, type, unknownType: true, data };
+	return { id, type, data: shape(row.data)(data) } as KnolyxEvent;
 }
 
-/** The flat item of the default ("simplified") output. */
-type SimplifiedItem =
-	| { event: 'PING'; eventId: string; message: string | null; receivedAt: string }
-	| {
-			event: 'COURSE_STARTED' | 'COURSE_COMPLETED' | 'COURSE_PAYMENT_RECEIVED';
-			eventId: string;
-			user: KnolyxUser;
-			course: KnolyxCourse;
-			receivedAt: string;
-	  }
-	| {
-			event: 'BUNDLE_PAYMENT_RECEIVED';
-			eventId: string;
-			user: KnolyxUser;
-			bundle: KnolyxBundle;
-			receivedAt: string;
-	  }
-	| { event: string; eventId: string; data: IDataObject; receivedAt: string };
-
-function simplify(event: ParsedEvent, receivedAt: string): SimplifiedItem {
-	if (!isKnownEvent(event)) {
-		return { event: event.type, eventId: event.id, data: event.data, receivedAt };
-	}
-	switch (event.type) {
-		case 'PING':
-			return { event: event.type, eventId: event.id, message: event.data.message, receivedAt };
-		case 'BUNDLE_PAYMENT_RECEIVED':
-			return {
-				event: event.type,
-				eventId: event.id,
-				user: event.data.user,
-				bundle: event.data.bundle,
-				receivedAt,
-			};
-		default:
-			return {
-				event: event.type,
-				eventId: event.id,
-				user: event.data.user,
-				course: event.data.course,
-				receivedAt,
-			};
-	}
-}
-
-/** The output item: the flat shape by default, the envelope exactly as received with `raw`. */
+/**
+ * The output item: by default flat (`event`, `eventId`, the fields of its data, `receivedAt`;
+ * a type this node does not know keeps its `data` whole), with `raw` the envelope exactly as
+ * received.
+ */
 export function buildItem(
 	envelope: KnolyxEnvelope,
 	options: { raw: boolean; receivedAt: string },
 ): IDataObject {
 	if (options.raw) return { id: envelope.id, type: envelope.type, data: envelope.data };
-	return simplify(toEvent(envelope), options.receivedAt) as unknown as IDataObject;
+	const event = toEvent(envelope);
+	const fields = isKnownEvent(event) ? event.data : { data: event.data };
+	return {
+		event: event.type,
+		eventId: event.id,
+		...fields,
+		receivedAt: options.receivedAt,
+	} as IDataObject;
 }
 
 /**

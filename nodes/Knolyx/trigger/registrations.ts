@@ -16,7 +16,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { SeenStore } from './seen-store';
+import type { SeenStore } from './dedupe';
 import { isRecord } from '../helpers/objects';
 
 export type RegistrationKind = 'test' | 'production';

@@ -12,6 +12,9 @@ export const get: KnolyxOperation<IDataObject> = {
 		action: "Get the API key's permissions",
 	},
 	agent: { effects: ['readOnly'] },
+	readme: {
+		does: "The project and the permissions of the credential's API key, as Knolyx gives them, e.g. to see why an operation is refused. The key itself is never in the output",
+	},
 	description: [],
 	prepare() {
 		return {};

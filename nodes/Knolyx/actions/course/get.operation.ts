@@ -14,6 +14,7 @@ export const get: KnolyxOperation<{ courseId: number }> = {
 		action: 'Get a course',
 	},
 	agent: { effects: ['readOnly'] },
+	readme: { does: 'One course' },
 	description: updateDisplayOptions(displayOptions, [resourceLocator('course')]),
 	prepare(itemIndex) {
 		return { courseId: requireId(this, itemIndex, 'courseId', 'Course') };

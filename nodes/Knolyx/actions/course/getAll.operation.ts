@@ -15,6 +15,7 @@ export const getAll: KnolyxOperation<PagedParams> = {
 		action: 'Get many courses',
 	},
 	agent: { effects: ['readOnly'] },
+	readme: { does: 'List courses (`id`, `title`); Return All pages through' },
 	description: updateDisplayOptions(displayOptions, returnAllAndLimit),
 	prepare(itemIndex) {
 		return readPaged(this, itemIndex);

@@ -31,6 +31,9 @@ export const getImage: KnolyxOperation<GetImageParams> = {
 		action: 'Get the image of a course',
 	},
 	agent: { effects: ['readOnly'] },
+	readme: {
+		does: "The course image as a file (binary output in *Put Output File in Field*, default `data`; MIME type and extension from the file's bytes, file name from the answer made one Windows stores; see [what it accepts and how it names the file](docs/reliability.md#redirects-timeouts-and-size-bounds)). A course without an image is an error naming it.",
+	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		binaryPropertyField,

@@ -15,6 +15,9 @@ export const attend: KnolyxOperation<AttendanceParams> = {
 		action: 'Mark a user as attending an event',
 	},
 	agent: { effects: ['changePerson'] },
+	readme: {
+		does: 'Mark a user as attending the picked event (already attending counts as success: `alreadyAttending: true`)',
+	},
 	description: updateDisplayOptions(displayOptions, attendanceFields),
 	prepare(itemIndex) {
 		return readAttendance(this, itemIndex);

@@ -15,6 +15,7 @@ export const cancelAttendance: KnolyxOperation<AttendanceParams> = {
 		action: 'Cancel attendance of a user',
 	},
 	agent: { effects: ['changePerson'] },
+	readme: { does: "Cancel a user's attendance at the picked event" },
 	description: updateDisplayOptions(displayOptions, attendanceFields),
 	prepare(itemIndex) {
 		return readAttendance(this, itemIndex);

@@ -14,6 +14,7 @@ export const get: KnolyxOperation<EventRef> = {
 		action: 'Get an event',
 	},
 	agent: { effects: ['readOnly'] },
+	readme: { does: 'The picked event' },
 	description: updateDisplayOptions(displayOptions, [communityField, eventField]),
 	prepare(itemIndex) {
 		return readEventRef(this, itemIndex);

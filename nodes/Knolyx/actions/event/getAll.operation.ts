@@ -16,6 +16,7 @@ export const getAll: KnolyxOperation<PagedParams & { communityId: number }> = {
 		action: 'Get many events',
 	},
 	agent: { effects: ['readOnly'] },
+	readme: { does: 'The events of a community' },
 	description: updateDisplayOptions(displayOptions, [communityField, ...returnAllAndLimit]),
 	prepare(itemIndex) {
 		return {

@@ -16,6 +16,7 @@ export const getAttendees: KnolyxOperation<PagedParams & EventRef> = {
 		action: 'Get attendees of an event',
 	},
 	agent: { effects: ['readOnly'] },
+	readme: { does: 'The attendees of the picked event' },
 	description: updateDisplayOptions(displayOptions, [
 		communityField,
 		eventField,

@@ -21,6 +21,9 @@ export const register: KnolyxOperation<EventRef & Enrolment> = {
 		action: 'Register a user for an event',
 	},
 	agent: { effects: ['changePerson'] },
+	readme: {
+		does: 'Flow A in one node: provision, add to the community workgroup, mark attendance at the picked event (Options → Send Welcome Email as in Provision)',
+	},
 	description: updateDisplayOptions(displayOptions, [
 		...userFields,
 		resourceLocator('workgroup', 'The workgroup that gives access to the community of the event'),

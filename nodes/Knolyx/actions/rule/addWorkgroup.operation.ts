@@ -22,6 +22,9 @@ export const addWorkgroup: KnolyxOperation<EditParams> = {
 		instead:
 			'User → Enrol in Workgroup or Workgroup → Add Member, which give one person access through a workgroup a person set up',
 	},
+	readme: {
+		does: "Flow B's rule step in one node: add a workgroup to the named rule, creating the rule (PRIVATE, now → +50 years) when missing",
+	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		ruleNameField,

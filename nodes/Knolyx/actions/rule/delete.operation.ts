@@ -19,6 +19,7 @@ export const deleteRule: KnolyxOperation<EditParams> = {
 		risk: 'deletes an access rule of the course (its students lose the access it gives)',
 		instead: 'Course Access Rule → Remove Workgroup, which keeps the rule and every other rule',
 	},
+	readme: { does: 'Delete the named rule only' },
 	description: updateDisplayOptions(displayOptions, [resourceLocator('course'), ruleNameField]),
 	mergesItems: true,
 	prepare(itemIndex) {

@@ -19,6 +19,9 @@ export const get: KnolyxOperation<{ courseId: number; ruleName: string }> = {
 		action: 'Get a course rule',
 	},
 	agent: { effects: ['readOnly'] },
+	readme: {
+		does: "The rule named in *Rule Name* (empty: `PAYMENT_INTEGRATION_COURSE_{courseId}`), as read; writes nothing. A name the course lacks fails that item (404) with the course's rule names",
+	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		{

@@ -14,6 +14,7 @@ export const getAll: KnolyxOperation<{ courseId: number }> = {
 		action: 'Get many course rules',
 	},
 	agent: { effects: ['readOnly'] },
+	readme: { does: 'The rules of a course, one item each' },
 	description: updateDisplayOptions({ show: { resource: ['rule'], operation: ['getAll'] } }, [
 		resourceLocator('course'),
 	]),

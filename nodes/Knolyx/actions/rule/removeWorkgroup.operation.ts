@@ -16,6 +16,7 @@ export const removeWorkgroup: KnolyxOperation<EditParams> = {
 		action: 'Remove a workgroup from a course rule',
 	},
 	agent: { effects: ['narrowAccess'] },
+	readme: { does: 'Take a workgroup out of the named rule' },
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		ruleNameField,

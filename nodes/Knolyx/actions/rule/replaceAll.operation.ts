@@ -25,6 +25,9 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = 
 		instead:
 			'Course Access Rule → Remove Workgroup, which keeps every other rule, or ask a person to change the rules',
 	},
+	readme: {
+		does: 'Raw save of a complete list: **rules left out are deleted**; an empty list is refused unless *Allow Empty List* is on',
+	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		{

@@ -22,6 +22,9 @@ export const upsert: KnolyxOperation<EditParams> = {
 		risk: 'can change who may take the course (a PRIVATE payment rule made PUBLIC gives everyone free access)',
 		instead: 'Course Access Rule → Get Many to read the rules, and ask a person to change them',
 	},
+	readme: {
+		does: "Create the named rule or change its type, start, end or workgroups; each left at *unchanged* keeps the rule's value (a new rule: PRIVATE, now → +50 years, no workgroups)",
+	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		ruleNameField,

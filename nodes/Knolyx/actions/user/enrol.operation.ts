@@ -19,6 +19,9 @@ export const enrol: KnolyxOperation<Enrolment> = {
 		action: 'Enrol a user in a workgroup',
 	},
 	agent: { effects: ['changePerson'] },
+	readme: {
+		does: "Flow B in one node: provision, then add to the course's workgroup (optional removal date; Options → Send Welcome Email as in Provision)",
+	},
 	description: updateDisplayOptions(displayOptions, [
 		...userFields,
 		resourceLocator(

@@ -15,6 +15,9 @@ export const provision: KnolyxOperation<UserInput> = {
 		action: 'Provision a user',
 	},
 	agent: { effects: ['changePerson'] },
+	readme: {
+		does: "Create the user (201, welcome e-mail) or update an existing one (200); Gender is sent only when chosen (NON_BINARY is read as NON-BINARY); Options → **Send Welcome Email** off sends `disableWelcomeEmail: true` (no welcome e-mail; not added: nothing sent, Knolyx's default). Output has `created`.",
+	},
 	description: updateDisplayOptions(displayOptions, [...userFields, userOptions]),
 	prepare(itemIndex) {
 		return readUser(this, itemIndex);

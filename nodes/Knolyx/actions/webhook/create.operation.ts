@@ -65,6 +65,9 @@ export const create: KnolyxOperation<CreateParams> = {
 		instead:
 			'Webhook → Get Many to see the webhooks a person registered, and ask a person to register a new one',
 	},
+	readme: {
+		does: "Register a URL for events; an empty Security Token is generated (32 random bytes) and returned; the output holds the new webhook's `id` whatever shape the answer gives it (`id`, `webhookId`, a bare id, or none: then found in the list by the name and URL sent); an ambiguous answer (502, timeout) never makes a second webhook",
+	},
 	description: updateDisplayOptions(displayOptions, properties),
 	prepare(itemIndex) {
 		const name = requireString(this, itemIndex, 'name', 'Name', { maxLength: 255 });

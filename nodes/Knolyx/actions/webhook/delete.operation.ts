@@ -18,6 +18,7 @@ export const deleteWebhook: KnolyxOperation<{ webhookId: string }> = {
 		risk: 'deletes a webhook (its receiver gets no more events)',
 		instead: 'nothing: ask a person to delete the webhook',
 	},
+	readme: { sameRowAs: 'getAll' },
 	description: updateDisplayOptions(displayOptions, [webhookIdField]),
 	prepare(itemIndex) {
 		return { webhookId: readWebhookId(this, itemIndex) };

@@ -13,6 +13,7 @@ export const get: KnolyxOperation<{ webhookId: string }> = {
 		action: 'Get a webhook',
 	},
 	agent: { effects: ['readOnly'] },
+	readme: { sameRowAs: 'getAll' },
 	description: updateDisplayOptions(displayOptions, [webhookIdField]),
 	prepare(itemIndex) {
 		return { webhookId: readWebhookId(this, itemIndex) };

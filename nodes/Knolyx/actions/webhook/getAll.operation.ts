@@ -8,6 +8,7 @@ export const getAll: KnolyxOperation<Record<string, never>> = {
 		action: 'Get many webhooks',
 	},
 	agent: { effects: ['readOnly'] },
+	readme: { does: 'List, read, delete webhooks' },
 	description: [],
 	prepare() {
 		return {};

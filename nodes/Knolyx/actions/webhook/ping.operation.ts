@@ -12,6 +12,7 @@ export const ping: KnolyxOperation<{ webhookId: string }> = {
 		action: 'Ping a webhook',
 	},
 	agent: { effects: ['pingWebhooks'] },
+	readme: { does: 'Send a PING event to one webhook / to all' },
 	description: updateDisplayOptions(displayOptions, [webhookIdField]),
 	prepare(itemIndex) {
 		return { webhookId: readWebhookId(this, itemIndex) };

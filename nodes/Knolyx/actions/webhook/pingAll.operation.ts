@@ -8,6 +8,7 @@ export const pingAll: KnolyxOperation<Record<string, never>> = {
 		action: 'Ping all webhooks',
 	},
 	agent: { effects: ['pingWebhooks'] },
+	readme: { sameRowAs: 'ping' },
 	description: [],
 	prepare() {
 		return {};

@@ -21,6 +21,9 @@ export const addMember: KnolyxOperation<AddMemberParams> = {
 		action: 'Add member to workgroup',
 	},
 	agent: { effects: ['changePerson'] },
+	readme: {
+		does: 'Add a provisioned user, optionally until a removal date (adding again updates it)',
+	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('workgroup'),
 		emailField('E-mail address of a user already provisioned on Knolyx'),

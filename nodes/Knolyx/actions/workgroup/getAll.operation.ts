@@ -12,6 +12,7 @@ export const getAll: KnolyxOperation<PagedParams> = {
 		action: 'Get many workgroups',
 	},
 	agent: { effects: ['readOnly'] },
+	readme: { does: 'List workgroups (`id`, `name`); Return All pages through' },
 	description: updateDisplayOptions(
 		{ show: { resource: ['workgroup'], operation: ['getAll'] } },
 		returnAllAndLimit,

@@ -19,6 +19,7 @@ export const removeMember: KnolyxOperation<RemoveMemberParams> = {
 		action: 'Remove member from workgroup',
 	},
 	agent: { effects: ['changePerson'] },
+	readme: { does: 'Remove a user from a workgroup' },
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('workgroup'),
 		emailField('E-mail address of the member to remove'),

@@ -1,5 +1,6 @@
 /**
- * The stored window of accepted message ids, kept in the node's static data under `seen`:
+ * Part of the duplicate check (../dedupe.ts, its only user): the stored window of accepted
+ * message ids, kept in the node's static data under `seen`:
  * n8n saves it with the workflow, so it survives restarts. Bounded by count and age.
  *
  * It is compact: n8n loads static data from the database for every delivery, wraps every
@@ -10,8 +11,15 @@
  */
 import { createHash } from 'node:crypto';
 
-import type { DedupeLimits } from './dedupe-limits';
-import { isRecord } from '../helpers/objects';
+import { isRecord } from '../../helpers/objects';
+
+/** How many accepted ids a window keeps, and for how long. */
+export interface DedupeLimits {
+	/** How many ids are kept; the oldest are dropped first. 0 turns duplicate detection off. */
+	maxEntries: number;
+	/** How long an id is kept. */
+	maxAgeMs: number;
+}
 
 /**
  * The stored window, oldest first, in chunks (parallel arrays of strings, a few dozen

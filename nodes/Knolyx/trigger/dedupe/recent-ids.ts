@@ -1,11 +1,12 @@
 /**
- * The ids accepted in this process's memory, per scope: catches a resend that arrives while
+ * Part of the duplicate check (../dedupe.ts, its only user): the ids accepted in this
+ * process's memory, per scope: catches a resend that arrives while
  * the first execution still runs (its static data is not saved yet), and tells which ids a
  * concurrent save dropped from the stored window (see `missingFrom` in dedupe.ts).
  */
 import { randomBytes } from 'node:crypto';
 
-import type { DedupeLimits } from './dedupe-limits';
+import type { DedupeLimits } from './stored-window';
 
 /** This process, for the writer of a save: random, so processes on other hosts never share it. */
 const PROCESS = randomBytes(6).toString('base64url');
