@@ -22,6 +22,9 @@ module.exports = {
 			roots: ['<rootDir>/test/variants'],
 			testMatch: ['**/*.test.ts'],
 			transform,
+			// None by default (a worker may have run a group before): each test plays its own.
+			globals: { KNOLYX_SANDBOX_VARIANTS: '' },
+			setupFiles: ['<rootDir>/test/variants/play.js'],
 		},
 		...GROUPS.map((group) => ({
 			displayName: `operations: ${group.join(', ')}`,

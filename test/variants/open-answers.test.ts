@@ -11,6 +11,7 @@ import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import type { KnolyxPermission } from '../../nodes/Knolyx/transport';
 import { DEMO, PERMISSIONS, type Permission, type VariantName } from '../../sandbox';
 import { triggerHosts } from '../harness';
+import { startReceiver, type Receiver } from '../sandbox/helpers';
 import {
 	listSearch,
 	membership,
@@ -23,6 +24,14 @@ import {
 } from '../action/setup';
 
 const ctx = useSandbox();
+/** Where the webhooks the tests create point: a receiver on 127.0.0.1 (the sandbox PINGs them). */
+let receiver: Receiver;
+beforeAll(async () => {
+	receiver = await startReceiver();
+});
+afterAll(async () => {
+	await receiver.close();
+});
 const play = (...names: VariantName[]) => ctx.sandbox.setVariants(names);
 beforeEach(() => play());
 
@@ -158,7 +167,7 @@ describe('2. writes answered 2xx with text or nothing are successes, and say wha
 			resource: 'webhook',
 			operation: 'create',
 			name: 'crm',
-			url: 'https://example.com/hook',
+			url: receiver.url,
 		});
 		play('textWrites');
 		const webhookId = String(hook[0].id);
@@ -239,12 +248,12 @@ describe('2. writes answered 2xx with text or nothing are successes, and say wha
 });
 
 describe('3. webhook creation answers without an id are matched, and never create a second one', () => {
-	const create = {
+	const create = () => ({
 		resource: 'webhook',
 		operation: 'create',
 		name: 'crm sync',
-		url: 'https://example.com/k',
-	};
+		url: receiver.url,
+	});
 	const only = () => {
 		const hooks = [...ctx.sandbox.state.webhooks.values()];
 		expect(hooks).toHaveLength(1);
@@ -255,10 +264,10 @@ describe('3. webhook creation answers without an id are matched, and never creat
 		'%s: Webhook → Create outputs the id found in the list',
 		async (variant) => {
 			play(variant);
-			const [out] = await runOk(ctx.sandbox, create);
+			const [out] = await runOk(ctx.sandbox, create());
 			expect(out).toMatchObject({
 				name: 'crm sync',
-				url: 'https://example.com/k',
+				url: receiver.url,
 				id: only().id,
 			});
 		},
@@ -266,7 +275,7 @@ describe('3. webhook creation answers without an id are matched, and never creat
 
 	it('webhookCreate502 with list entries without url: Webhook → Create makes one webhook and outputs its id', async () => {
 		play('webhookCreate502', 'webhooksWithoutUrl');
-		const [out] = await runOk(ctx.sandbox, create);
+		const [out] = await runOk(ctx.sandbox, create());
 		expect(out.id).toBe(only().id);
 		expect(routes(ctx.sandbox)['POST /public/api/v1/webhook']).toBe(1);
 	});
