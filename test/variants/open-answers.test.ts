@@ -12,6 +12,7 @@ import type { KnolyxPermission } from '../../nodes/Knolyx/transport';
 import { DEMO, PERMISSIONS, type Permission, type VariantName } from '../../sandbox';
 import { triggerHosts } from '../harness';
 import { startReceiver, type Receiver } from '../sandbox/helpers';
+import { host as pollHost } from '../poll/helpers';
 import {
 	listSearch,
 	membership,
@@ -118,6 +119,19 @@ describe('1. lists that ignore paging are read as one list, at any size', () => 
 		});
 		expect(all).toHaveLength(200);
 		expect(new Set(all.map((w) => w.id)).size).toBe(200);
+	});
+});
+
+describe('1. the Poll Trigger reads lists that ignore paging', () => {
+	it('New Course: 120 courses added to an unpaged catalogue of 123 are emitted once each', async () => {
+		play('unpagedLists');
+		const trigger = pollHost(ctx.sandbox, { event: 'newCourse' });
+		expect(await trigger.activate()).toEqual({});
+		await control('/courses', { count: 120 });
+		const { emitted, error } = await trigger.tick();
+		expect(error).toBeUndefined();
+		expect(emitted).toHaveLength(120);
+		expect(await trigger.tick()).toEqual({});
 	});
 });
 
