@@ -178,6 +178,64 @@ describe('the same values as JSON.parse', () => {
 	});
 });
 
+describe('the reader of text with long integers (not JSON.parse) agrees with JSON.parse', () => {
+	const LONG = '12345678901234567890';
+	const alphabet = fc.constantFrom(
+		...' \t\n\r"\\/{}[]:,-+.0123456789eEtrufalsn\u0000\u001fxé'.split(''),
+	);
+
+	it('on random documents and on each with one character replaced: the same value or error', () => {
+		fc.assert(
+			fc.property(
+				fc.json({ maxDepth: 6 }),
+				fc.nat(),
+				alphabet,
+				fc.boolean(),
+				(json, at, character, replace) => {
+					const whole = `[${LONG}, ${json}]`;
+					const index = LONG.length + 3 + (at % (json.length + 1));
+					const text = replace ? whole.slice(0, index) + character + whole.slice(index + 1) : whole;
+					const message = parseError(text);
+					if (message !== undefined) {
+						expect(() => parseLossless(text)).toThrow(message);
+						return;
+					}
+					const read = parseLossless(text);
+					// Values are compared where the rest holds no other integer of 16 digits or
+					// more (a change may make one): JSON.parse would round it.
+					if (/\d{16}/.test(text.slice(LONG.length + 2))) return;
+					const expectedValue = JSON.parse(text) as unknown[];
+					if (text.startsWith(`[${LONG},`)) expectedValue[0] = LONG;
+					expect(plainCopy(read)).toEqual(expectedValue);
+				},
+			),
+			{ numRuns: 1500 },
+		);
+	});
+
+	it('too deep is refused where the level past the bound opens, before or after invalid text', () => {
+		const deep = `${'['.repeat(33)}${']'.repeat(33)}`;
+		for (const text of [`[${LONG},${deep}]`, `[${LONG},x,${deep}]`, `[${LONG},${deep},x]`]) {
+			expect(() => parseLossless(text)).toThrow(JsonTooDeepError);
+			expect(() => parseLossless(text)).toThrow(`(at position ${text.indexOf(deep) + 31})`);
+		}
+	});
+
+	it('keys, __proto__ and repeated keys as JSON.parse makes them', () => {
+		const text = `{"__proto__":{"a":1},"b":${LONG},"b":2,"1":3,"c":{"d":${LONG},"d":${LONG}1}}`;
+		const read = parseLossless(text) as Record<string, unknown>;
+		expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+		expect(Object.keys(read)).toEqual(Object.keys(JSON.parse(text) as object));
+		expect(plainCopy(read)).toEqual({
+			['__proto__']: { a: 1 },
+			b: 2,
+			1: 3,
+			c: { d: `${LONG}1` },
+		});
+		expect(Object.hasOwn(read, '__proto__')).toBe(true);
+	});
+});
+
 describe('long integers', () => {
 	it.each([
 		['9007199254740993', '9007199254740993'],
@@ -204,6 +262,36 @@ describe('long integers', () => {
 		['-0', '[-0]'],
 	])('%s: as JSON.parse reads it', (_what, text) => {
 		expect(parseLossless(text)).toEqual(JSON.parse(text));
+	});
+
+	it('16 to 21 digits: a number exactly when a number writes the same digits, else a LongInteger', () => {
+		/** The definition: the literal read as a number and written back. */
+		const changed = (literal: string) => String(Number(literal)) !== literal;
+		const check = (digits: bigint) => {
+			for (const literal of [digits.toString(), (-digits).toString()]) {
+				const [read] = parseLossless(`[${literal}]`) as unknown[];
+				if (changed(literal)) expect(read).toEqual(new LongInteger(literal));
+				else expect(read).toBe(Number(literal));
+			}
+		};
+		// Around every power of two where numbers stop holding every integer, and 10^16.
+		for (let power = 53n; power <= 70n; power++)
+			for (let offset = -40n; offset <= 40n; offset++) check(2n ** power + offset);
+		for (let offset = -40n; offset <= 40n; offset++) check(10n ** 16n + offset);
+		fc.assert(
+			fc.property(
+				fc.bigInt({ min: 10n ** 15n, max: 10n ** 21n - 1n }),
+				fc.nat({ max: 17 }),
+				fc.integer({ min: -9, max: 9 }),
+				(digits, zeros, offset) => {
+					check(digits);
+					// Trailing zeros, and the integers next to them.
+					const round = (digits / 10n ** BigInt(zeros)) * 10n ** BigInt(zeros);
+					if (round >= 10n ** 15n) check(round + BigInt(offset));
+				},
+			),
+			{ numRuns: 3000 },
+		);
 	});
 
 	it.each([

@@ -81,111 +81,188 @@ const LOWER_E = 0x65;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
-/** 2^53: every integer below it is a number exactly. */
-const EXACT_BELOW = 9007199254740992;
+/** 2^53 in digits: a 16-digit odd integer above it is no number. */
+const EXACT_LIMIT = '9007199254740992';
 
 /**
  * Where the string literal opened at `open` ends (its closing quote), or the text's length when
- * it never ends: the first quote after it that an even number of backslashes precedes. Each
- * character is looked at at most twice (indexOf, and the backslashes counted back from a quote).
+ * it never ends. indexOf finds the first quote; an even number of backslashes before it (none,
+ * nearly always) makes it the end. Else (an escaped quote) the rest of the string is looked at
+ * character by character, a backslash passing over the one it escapes. Each character is looked
+ * at at most three times.
  */
 function stringEnd(text: string, open: number): number {
-	let quote = text.indexOf('"', open + 1);
-	while (quote >= 0) {
-		let before = quote - 1;
-		while (text.charCodeAt(before) === BACKSLASH) before--;
-		if ((quote - 1 - before) % 2 === 0) return quote;
-		quote = text.indexOf('"', quote + 1);
+	const length = text.length;
+	const quote = text.indexOf('"', open + 1);
+	if (quote < 0) return length;
+	let before = quote - 1;
+	while (text.charCodeAt(before) === BACKSLASH) before--;
+	if ((quote - before) % 2 === 1) return quote;
+	for (let at = quote + 1; at < length; at++) {
+		const code = text.charCodeAt(at);
+		if (code === QUOTE) return at;
+		if (code === BACKSLASH) at++;
 	}
-	return text.length;
+	return length;
+}
+
+/** Where the digits from `at` end. */
+function digitsEnd(text: string, at: number): number {
+	let code = text.charCodeAt(at);
+	while (code >= ZERO && code <= NINE) code = text.charCodeAt(++at);
+	return at;
+}
+
+/** The integer the digits text[from, to) write (exact up to 15 digits). */
+function digitsValue(text: string, from: number, to: number): number {
+	let value = 0;
+	for (let at = from; at < to; at++) value = value * 10 + (text.charCodeAt(at) - ZERO);
+	return value;
 }
 
 /**
- * Whether the integer literal text[start, end) (a sign or not, then `count` digits from
- * `digits`, more than 15 of them; `value` the digits read as a number) would read as a number
- * written with other digits. 15 digits always fit. 16 digits are below 10^16 < 2^54, where
- * every even integer is a number: they fit below 2^53 or when even (the sum that built `value`
- * was then exact, or rounded once, as reading the literal rounds it). A number's shortest form
- * has at most 17 significant digits, so a literal with more (trailing zeros aside) is never
- * kept; past 21 digits a number is written with an exponent. Only the rest is read as a number
- * to see. A leading zero is not JSON: never a long integer (JSON.parse refuses it).
+ * Whether the 17-digit integer literal text[start, start + 17 + sign) (digits from `digits`, the
+ * first not 0) would read as a number written with other digits, mostly without building a
+ * string. The digits are hi·10^8 + lo, hi and lo exact, and the sum is rounded once, as reading
+ * the literal rounds it (hi·10^8 is exact too): the number D. A number is written with the
+ * fewest significant digits that read as it, the closest to it among those. When D is another
+ * integer and the literal ends in a digit other than 0, D's own digits are closer: changed. When
+ * D is the literal, it is changed when one of the two nearest integers with fewer significant
+ * digits than it (multiples of 10^(t+1), t its trailing zeros) reads as D too; one of 9
+ * significant digits or fewer never is (those are 10^8 or more away, D's neighbours at most 16).
+ * The rest (D another integer, the literal ending in 0) is read as a number to see.
  */
-function isLong(text: string, start: number, digits: number, end: number, value: number): boolean {
-	const count = end - digits;
-	if (text.charCodeAt(digits) === ZERO) return false;
-	if (count === 16) return value >= EXACT_BELOW && (text.charCodeAt(end - 1) - ZERO) % 2 === 1;
-	if (count > 21) return true;
-	if (count > 17) {
-		let significant = end;
-		while (text.charCodeAt(significant - 1) === ZERO) significant--;
-		if (significant - digits > 17) return true;
+function changes17(text: string, start: number, digits: number): boolean {
+	const hi = digitsValue(text, digits, digits + 9);
+	const lo = digitsValue(text, digits + 9, digits + 17);
+	const high = hi * 1e8;
+	const read = high + lo;
+	if (read - high !== lo) {
+		if (lo % 10 !== 0) return true;
+		const literal = text.slice(start, digits + 17);
+		return String(Number(literal)) !== literal;
 	}
+	if (lo === 0) return false;
+	let step = 10;
+	while (lo % step === 0) step *= 10;
+	const below = lo - (lo % step);
+	const above = below + step;
+	return high + below === read || (above === 1e8 ? (hi + 1) * 1e8 : high + above) === read;
+}
+
+/**
+ * Whether the integer literal text[start, end) (a sign or not, then digits from `digits`) would
+ * read as a number written with other digits. 15 digits always fit. 16 digits are below
+ * 10^16 < 2^54, where every even integer is a number: they fit when even or not above 2^53 (told
+ * by comparing the digits, nothing built). 17 digits: changes17. A number's shortest form has
+ * at most 17 significant digits, so a literal with more (trailing zeros aside) is never kept;
+ * past 21 digits a number is written with an exponent. Only the rest (18 to 21 digits, most of
+ * them zeros) is read as a number to see. A leading zero is not JSON: never a long integer
+ * (JSON.parse refuses it).
+ */
+function isLong(text: string, start: number, digits: number, end: number): boolean {
+	const count = end - digits;
+	if (count <= 15 || text.charCodeAt(digits) === ZERO) return false;
+	if (count === 16) {
+		if ((text.charCodeAt(end - 1) - ZERO) % 2 === 0) return false;
+		for (let i = 0; i < 16; i++) {
+			const difference = text.charCodeAt(digits + i) - EXACT_LIMIT.charCodeAt(i);
+			if (difference !== 0) return difference > 0;
+		}
+		return false;
+	}
+	if (count === 17) return changes17(text, start, digits);
+	if (count > 21) return true;
+	let significant = end;
+	while (text.charCodeAt(significant - 1) === ZERO) significant--;
+	if (significant - digits > 17) return true;
 	const literal = text.slice(start, end);
 	return String(Number(literal)) !== literal;
 }
 
 /**
- * One pass over the text: refuses nesting deeper than `maxDepth` (JsonTooDeepError where the
- * level past it opens); with `findLongs`, tells whether an integer literal a number cannot hold
- * exactly is there. Invalid text is left to the readers to refuse.
+ * One pass over the text that refuses nesting deeper than `maxDepth` (JsonTooDeepError where
+ * the level past it opens). With `findLongs` it stops at the first integer literal a number
+ * cannot hold exactly and tells where that is (the lossless reader then bounds the nesting);
+ * else, or when there is none, -1. Invalid text is left to the readers to refuse.
  */
-function scan(text: string, maxDepth: number, findLongs: boolean): boolean {
+function scan(text: string, maxDepth: number, findLongs: boolean): number {
 	let depth = 0;
-	let long = false;
 	const length = text.length;
 	for (let at = 0; at < length; at++) {
 		const code = text.charCodeAt(at);
+		// Whitespace and commas first, in one comparison (with the quote, 0x22, below 0x2c).
+		if (code <= COMMA && code !== QUOTE) continue;
 		if (code === QUOTE) {
 			at = stringEnd(text, at);
 		} else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
 			if (++depth > maxDepth) throw new JsonTooDeepError(maxDepth, at);
 		} else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) {
 			if (depth > 0) depth--;
-		} else if (findLongs && !long && (code === MINUS || (code >= ZERO && code <= NINE))) {
-			// A number literal: its integer digits (read as a number on the way), then a fraction
-			// or an exponent, which make it no integer.
+		} else if (findLongs && (code === MINUS || (code >= ZERO && code <= NINE))) {
+			// A number literal with 16 digits or more (the 16th is a digit: else it is shorter,
+			// and its other digits are each passed over here): an integer unless a fraction or an
+			// exponent follows its digits.
 			const digits = code === MINUS ? at + 1 : at;
-			let end = digits;
-			let value = 0;
-			let next = end < length ? text.charCodeAt(end) : -1;
-			while (next >= ZERO && next <= NINE) {
-				value = value * 10 + (next - ZERO);
-				next = ++end < length ? text.charCodeAt(end) : -1;
+			const sixteenth = text.charCodeAt(digits + 15);
+			if (sixteenth < ZERO || sixteenth > NINE) continue;
+			const end = digitsEnd(text, digits);
+			const next = text.charCodeAt(end);
+			if (
+				end - digits > 15 &&
+				next !== DOT &&
+				next !== LOWER_E &&
+				next !== UPPER_E &&
+				isLong(text, at, digits, end)
+			) {
+				firstLongEnd = end;
+				return at;
 			}
-			if (end - digits > 15 && next !== DOT && next !== LOWER_E && next !== UPPER_E)
-				long = isLong(text, at, digits, end, value);
 			at = end - 1;
 		}
 	}
-	return long;
+	return -1;
 }
+
+/** Where the long integer literal scan stopped at ends (its digits are not looked at again). */
+let firstLongEnd = -1;
 
 /** Thrown inside the lossless reader at the first thing that is not JSON. */
 const NOT_JSON = new Error('not JSON');
 
-/** The text the lossless reader reads, and where it is. */
+/**
+ * The lossless reader's text, its bound on nesting, and where it is: each read… function reads
+ * what starts at the position it is given and leaves `at` just after it.
+ */
 let source = '';
+let depthLimit = MAX_JSON_DEPTH;
 let at = 0;
+/** The long integer literal scan found: it is one, and where it ends (-1 once read). */
+let knownLongStart = -1;
 
-function skipSpace(): void {
-	let code = source.charCodeAt(at);
+/** Where the whitespace from `from` ends (nearly always no whitespace: one comparison). */
+function spaceEnd(from: number): number {
+	const text = source;
+	let position = from;
+	let code = text.charCodeAt(position);
+	if (code > SPACE) return position;
 	while (code === SPACE || code === LINE_FEED || code === CARRIAGE_RETURN || code === TAB)
-		code = source.charCodeAt(++at);
+		code = text.charCodeAt(++position);
+	return position;
 }
 
-/** The string literal at `at` (its opening quote); `at` then follows it. */
-function readString(): string {
-	const open = at;
-	const length = source.length;
+function readString(open: number): string {
+	const text = source;
+	const length = text.length;
 	let escaped = false;
 	for (let end = open + 1; end < length; end++) {
-		const code = source.charCodeAt(end);
+		const code = text.charCodeAt(end);
 		if (code === QUOTE) {
 			at = end + 1;
 			// With escapes JSON.parse decodes (and checks) them; without, the text is the string.
 			return escaped
-				? (JSON.parse(source.slice(open, end + 1)) as string)
-				: source.slice(open + 1, end);
+				? (JSON.parse(text.slice(open, end + 1)) as string)
+				: text.slice(open + 1, end);
 		}
 		if (code === BACKSLASH) {
 			escaped = true;
@@ -197,107 +274,111 @@ function readString(): string {
 	throw NOT_JSON;
 }
 
-/** Moves `at` past the digits there; how many there were. */
-function skipDigits(): number {
-	const first = at;
-	let code = source.charCodeAt(at);
-	while (code >= ZERO && code <= NINE) code = source.charCodeAt(++at);
-	return at - first;
-}
-
-/** The number literal at `at`: a number, or a LongInteger where a number would change it. */
-function readNumber(): number | LongInteger {
-	const start = at;
-	const negative = source.charCodeAt(at) === MINUS;
-	if (negative) at++;
-	const digits = at;
-	let value = 0;
-	let code = source.charCodeAt(at);
-	if (code === ZERO) {
-		code = source.charCodeAt(++at);
-	} else {
-		while (code >= ZERO && code <= NINE) {
-			value = value * 10 + (code - ZERO);
-			code = source.charCodeAt(++at);
-		}
+/** A number literal: a number, or a LongInteger where a number would change its digits. */
+function readNumber(start: number): number | LongInteger {
+	const text = source;
+	if (start === knownLongStart) {
+		knownLongStart = -1;
+		at = firstLongEnd;
+		return new LongInteger(text.slice(start, at));
 	}
-	const count = at - digits;
-	if (count === 0) throw NOT_JSON;
+	const digits = text.charCodeAt(start) === MINUS ? start + 1 : start;
+	// A leading zero stands alone (a digit after it is refused after the literal).
+	const end = text.charCodeAt(digits) === ZERO ? digits + 1 : digitsEnd(text, digits);
+	if (end === digits) throw NOT_JSON;
+	let position = end;
+	let code = text.charCodeAt(position);
 	if (code !== DOT && code !== LOWER_E && code !== UPPER_E) {
-		// An integer: up to 15 digits `value` is exact; 16 that fit were rounded once, as
-		// reading the literal rounds them.
-		if (count > 15) {
-			if (isLong(source, start, digits, at, value)) return new LongInteger(source.slice(start, at));
-			if (count > 16) return Number(source.slice(start, at));
-		}
-		return negative ? -value : value;
+		at = end;
+		const count = end - digits;
+		if (count > 15 && isLong(text, start, digits, end))
+			return new LongInteger(text.slice(start, end));
+		// Summed without building a string: exact up to 15 digits; 16 digits rounded once at the
+		// last step, 17 as hi·10^8 + lo (see changes17), as reading the literal rounds them.
+		const value =
+			count <= 16
+				? digitsValue(text, digits, end)
+				: count === 17
+					? digitsValue(text, digits, digits + 9) * 1e8 + digitsValue(text, digits + 9, end)
+					: Number(text.slice(digits, end));
+		return digits === start ? value : -value;
 	}
 	if (code === DOT) {
-		at++;
-		if (skipDigits() === 0) throw NOT_JSON;
-		code = source.charCodeAt(at);
+		const fraction = position + 1;
+		position = digitsEnd(text, fraction);
+		if (position === fraction) throw NOT_JSON;
+		code = text.charCodeAt(position);
 	}
 	if (code === LOWER_E || code === UPPER_E) {
-		code = source.charCodeAt(++at);
-		if (code === PLUS || code === MINUS) at++;
-		if (skipDigits() === 0) throw NOT_JSON;
+		code = text.charCodeAt(++position);
+		if (code === PLUS || code === MINUS) position++;
+		const exponent = position;
+		position = digitsEnd(text, exponent);
+		if (position === exponent) throw NOT_JSON;
 	}
-	return Number(source.slice(start, at));
+	at = position;
+	return Number(text.slice(start, position));
 }
 
-/** The word `word` at `at`, as `value`. */
-function readWord<T>(word: string, value: T): T {
-	if (!source.startsWith(word, at)) throw NOT_JSON;
-	at += word.length;
+/** The word `word` at `start`, as `value`. */
+function readWord<T>(start: number, word: string, value: T): T {
+	if (!source.startsWith(word, start)) throw NOT_JSON;
+	at = start + word.length;
 	return value;
 }
 
-/** The value at `at` (no space before it); `at` then follows it. Nesting was bounded by scan. */
-function readValue(): unknown {
-	const code = source.charCodeAt(at);
-	if (code === QUOTE) return readString();
-	if (code === OPEN_BRACE) return readObject();
-	if (code === OPEN_BRACKET) return readList();
-	if (code === MINUS || (code >= ZERO && code <= NINE)) return readNumber();
-	if (code === 0x74) return readWord('true', true);
-	if (code === 0x66) return readWord('false', false);
-	if (code === 0x6e) return readWord('null', null);
+/** The value at `start` (no space before it), inside `depth` levels. */
+function readValue(start: number, depth: number): unknown {
+	const code = source.charCodeAt(start);
+	if (code === QUOTE) return readString(start);
+	if (code === OPEN_BRACE) return readObject(start, depth + 1);
+	if (code === OPEN_BRACKET) return readList(start, depth + 1);
+	if (code === MINUS || (code >= ZERO && code <= NINE)) return readNumber(start);
+	if (code === 0x74) return readWord(start, 'true', true);
+	if (code === 0x66) return readWord(start, 'false', false);
+	if (code === 0x6e) return readWord(start, 'null', null);
 	throw NOT_JSON;
 }
 
-function readList(): unknown[] {
+/** The list opened at `open`, at nesting level `depth`. */
+function readList(open: number, depth: number): unknown[] {
+	if (depth > depthLimit) throw new JsonTooDeepError(depthLimit, open);
+	const text = source;
 	const list: unknown[] = [];
-	at++;
-	skipSpace();
-	if (source.charCodeAt(at) === CLOSE_BRACKET) {
-		at++;
+	let position = spaceEnd(open + 1);
+	if (text.charCodeAt(position) === CLOSE_BRACKET) {
+		at = position + 1;
 		return list;
 	}
 	for (;;) {
-		list.push(readValue());
-		skipSpace();
-		const code = source.charCodeAt(at++);
-		if (code === CLOSE_BRACKET) return list;
+		list.push(readValue(position, depth));
+		position = spaceEnd(at);
+		const code = text.charCodeAt(position);
+		if (code === CLOSE_BRACKET) {
+			at = position + 1;
+			return list;
+		}
 		if (code !== COMMA) throw NOT_JSON;
-		skipSpace();
+		position = spaceEnd(position + 1);
 	}
 }
 
-function readObject(): Record<string, unknown> {
+/** The object opened at `open`, at nesting level `depth`. */
+function readObject(open: number, depth: number): Record<string, unknown> {
+	if (depth > depthLimit) throw new JsonTooDeepError(depthLimit, open);
+	const text = source;
 	const object: Record<string, unknown> = {};
-	at++;
-	skipSpace();
-	if (source.charCodeAt(at) === CLOSE_BRACE) {
-		at++;
+	let position = spaceEnd(open + 1);
+	if (text.charCodeAt(position) === CLOSE_BRACE) {
+		at = position + 1;
 		return object;
 	}
 	for (;;) {
-		if (source.charCodeAt(at) !== QUOTE) throw NOT_JSON;
-		const key = readString();
-		skipSpace();
-		if (source.charCodeAt(at++) !== COLON) throw NOT_JSON;
-		skipSpace();
-		const value = readValue();
+		if (text.charCodeAt(position) !== QUOTE) throw NOT_JSON;
+		const key = readString(position);
+		position = spaceEnd(at);
+		if (text.charCodeAt(position) !== COLON) throw NOT_JSON;
+		const value = readValue(spaceEnd(position + 1), depth);
 		// A member of the object, as JSON.parse makes it (an assignment would set the prototype).
 		if (key === '__proto__')
 			Object.defineProperty(object, key, {
@@ -307,34 +388,37 @@ function readObject(): Record<string, unknown> {
 				configurable: true,
 			});
 		else object[key] = value;
-		skipSpace();
-		const code = source.charCodeAt(at++);
-		if (code === CLOSE_BRACE) return object;
+		position = spaceEnd(at);
+		const code = text.charCodeAt(position);
+		if (code === CLOSE_BRACE) {
+			at = position + 1;
+			return object;
+		}
 		if (code !== COMMA) throw NOT_JSON;
-		skipSpace();
+		position = spaceEnd(position + 1);
 	}
 }
 
 /**
- * The lossless reader, for text that holds a long integer (its nesting already bounded): the
- * value JSON.parse would give, but for LongIntegers. Text it refuses is refused by JSON.parse,
- * with JSON.parse's message.
+ * The lossless reader, for text that holds a long integer: the value JSON.parse would give, but
+ * for LongIntegers; nothing past `maxDepth` levels is built. Text it refuses is refused as
+ * parseJson refuses it: too deep anywhere, else with JSON.parse's message.
  */
-function readLossless(text: string): unknown {
+function readLossless(text: string, maxDepth: number, firstLong: number): unknown {
 	source = text;
-	at = 0;
+	knownLongStart = firstLong;
+	depthLimit = maxDepth;
 	try {
-		skipSpace();
-		const value = readValue();
-		skipSpace();
-		if (at !== text.length) throw NOT_JSON;
-		return value;
+		const value = readValue(spaceEnd(0), 0);
+		if (spaceEnd(at) === text.length) return value;
 	} catch {
-		// Not JSON (NOT_JSON, or JSON.parse refusing a string's escapes): JSON.parse says why.
+		// Too deep, or not JSON (NOT_JSON, JSON.parse refusing a string's escapes): parseJson
+		// says which, as it says it for any text (its scan finds the same level past the bound).
 	} finally {
 		source = '';
+		knownLongStart = -1;
 	}
-	JSON.parse(text);
+	parseJson(text, maxDepth);
 	// JSON.parse read what this reader refused: a fault of this reader, never a value built
 	// without its long integers.
 	throw new SyntaxError('The JSON text could not be read exactly');
@@ -351,7 +435,8 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
 
 /** As parseJson; an integer literal that a number would change becomes a LongInteger. */
 export function parseLossless(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
-	return scan(text, maxDepth, true) ? readLossless(text) : (JSON.parse(text) as unknown);
+	const firstLong = scan(text, maxDepth, true);
+	return firstLong < 0 ? (JSON.parse(text) as unknown) : readLossless(text, maxDepth, firstLong);
 }
 
 /**
