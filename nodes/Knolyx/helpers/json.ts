@@ -9,11 +9,12 @@
  * stringifyLossless writes a LongInteger back as the same digits; plainCopy makes it its digits
  * as a plain string for an output item.
  *
- * How: one pass over the text (each character looked at once; a string skipped with indexOf)
- * counts the nesting and sees whether any long integer literal is there. Without one (nearly
- * every text) JSON.parse reads it; with one, the node's own reader reads it in a second pass, as
- * strictly as JSON.parse (any text it refuses is handed to JSON.parse for JSON.parse's error).
- * No regular expression runs over the text.
+ * How: one pass over the text (each character looked at a bounded number of times; a string
+ * passed over with indexOf) counts the nesting and stops at the first long integer literal.
+ * Without one (nearly every text) JSON.parse reads the text; with one, the node's own reader
+ * reads it in a second pass that bounds the nesting itself, as strictly as JSON.parse (a text it
+ * refuses is handed to parseJson, for the same error any text gets). No regular expression runs
+ * over the text.
  */
 
 /**
