@@ -87,19 +87,17 @@ const EXACT_LIMIT = '9007199254740992';
 
 /**
  * Where the string literal opened at `open` ends (its closing quote), or the text's length when
- * it never ends. indexOf finds the first quote; an even number of backslashes before it (none,
- * nearly always) makes it the end. Else (an escaped quote) the rest of the string is looked at
- * character by character, a backslash passing over the one it escapes. Each character is looked
- * at at most three times.
+ * it never ends. indexOf finds the first quote; when no backslash stands just before it (nearly
+ * always) that is the end. Else the string is looked at again from its start, character by
+ * character, a backslash passing over the one it escapes (two characters a step through a run
+ * of escapes). Each character is looked at at most twice.
  */
 function stringEnd(text: string, open: number): number {
 	const length = text.length;
 	const quote = text.indexOf('"', open + 1);
 	if (quote < 0) return length;
-	let before = quote - 1;
-	while (text.charCodeAt(before) === BACKSLASH) before--;
-	if ((quote - before) % 2 === 1) return quote;
-	for (let at = quote + 1; at < length; at++) {
+	if (text.charCodeAt(quote - 1) !== BACKSLASH) return quote;
+	for (let at = open + 1; at < length; at++) {
 		const code = text.charCodeAt(at);
 		if (code === QUOTE) return at;
 		if (code === BACKSLASH) at++;
