@@ -53,6 +53,8 @@ describe('safeFileName: the extension follows the bytes', () => {
 		expect(name('CON:x.bin', 'application/octet-stream')).toBe('CON_x.bin');
 		expect(name('NUL.bin', 'application/octet-stream')).toBe('_NUL.bin');
 		expect(name(undefined, 'application/octet-stream')).toBe('course-7-image');
+		for (const inherited of ['constructor', '__proto__', 'toString'])
+			expect(name('a.png', inherited)).toBe('a.png');
 	});
 });
 

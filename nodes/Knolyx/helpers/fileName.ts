@@ -78,7 +78,10 @@ export function safeFileName(
 		.replace(WINDOWS_FORBIDDEN, '_')
 		.trim();
 	let name = withoutTrailingDots(cleaned);
-	const extensions = IMAGE_EXTENSIONS[mimeType];
+	// By own property only: a type named like an inherited property (`constructor`) has none.
+	const extensions = Object.hasOwn(IMAGE_EXTENSIONS, mimeType)
+		? IMAGE_EXTENSIONS[mimeType]
+		: undefined;
 	if (extensions) {
 		// A leading dot opens no extension (".html" is a name), unless it is the type's own.
 		const found = EXTENSION.exec(name);
