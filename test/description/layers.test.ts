@@ -3,7 +3,8 @@
  * The layers of the README's Code map, checked on every import line of nodes/**: imports run
  * downward only,
  *   node files (nodes/Knolyx/*.node.ts) → actions/, trigger/, poll/ → methods/ (the pickers) → transport/ → helpers/,
- * and nothing outside transport/ reaches past its front, transport/index.ts.
+ * and nothing outside transport/ reaches past its front, transport/index.ts; and no import circle
+ * anywhere (every import line counts, `import type` too: a circle of types is a circle of meaning).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
@@ -62,6 +63,29 @@ const imports: Import[] = tsFiles(NODE_DIR).flatMap((file) =>
 	importsOf(file).map((spec) => ({ file, target: resolve(file, spec) })),
 );
 
+/** Every circle of an import graph, each once, as the files around it (first file repeated at the end). */
+function cycles(graph: Map<string, string[]>): string[][] {
+	const found = new Map<string, string[]>();
+	const state = new Map<string, 'open' | 'done'>();
+	const stack: string[] = [];
+	const visit = (file: string) => {
+		state.set(file, 'open');
+		stack.push(file);
+		for (const next of graph.get(file) ?? []) {
+			if (state.get(next) === 'open') {
+				const circle = stack.slice(stack.indexOf(next));
+				// One entry per circle, whichever file the search entered it by.
+				const key = [...circle].sort().join(' ');
+				if (!found.has(key)) found.set(key, [...circle, next]);
+			} else if (!state.has(next)) visit(next);
+		}
+		stack.pop();
+		state.set(file, 'done');
+	};
+	for (const file of [...graph.keys()].sort()) if (!state.has(file)) visit(file);
+	return [...found.values()];
+}
+
 describe('the code map layers (README, Code map)', () => {
 	it('reads the import lines of every file of the node', () => {
 		expect(imports.length).toBeGreaterThan(100);
@@ -88,6 +112,39 @@ describe('the code map layers (README, Code map)', () => {
 			.filter(({ target }) => target !== `${NODE_DIR}/transport/index.ts`)
 			.map(({ file, target }) => `${file} imports ${target}`);
 		expect(past).toEqual([]);
+	});
+
+	it('finds an import circle when there is one (the check itself)', () => {
+		const circular = new Map([
+			['a.ts', ['b.ts']],
+			['b.ts', ['c.ts']],
+			['c.ts', ['a.ts', 'd.ts']],
+			['d.ts', []],
+		]);
+		expect(cycles(circular)).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
+		expect(
+			cycles(
+				new Map([
+					['a.ts', ['b.ts']],
+					['b.ts', []],
+				]),
+			),
+		).toEqual([]);
+	});
+
+	it('has no import circle in nodes/', () => {
+		expect(tsFiles('nodes').every((file) => file.startsWith(`${NODE_DIR}/`))).toBe(true);
+		const graph = new Map<string, string[]>(tsFiles(NODE_DIR).map((file) => [file, []]));
+		for (const { file, target } of imports) graph.get(file)?.push(target);
+		expect(cycles(graph).map((circle) => circle.join(' → '))).toEqual([]);
+	});
+
+	it('keeps every source file of nodes/ at 350 lines or fewer (one job a file)', () => {
+		const long = tsFiles(NODE_DIR)
+			.map((file) => ({ file, lines: readFileSync(join(ROOT, file), 'utf8').split('\n').length }))
+			.filter(({ lines }) => lines > 351)
+			.map(({ file, lines }) => `${file}: ${lines - 1} lines`);
+		expect(long).toEqual([]);
 	});
 
 	it('keeps the node files at the top: nothing imports them', () => {
@@ -126,7 +183,7 @@ describe('the API module (transport/api/)', () => {
 		const paged = apiFiles.flatMap((file) =>
 			[
 				...readFileSync(join(ROOT, file), 'utf8').matchAll(
-					/callPaged<?[^(]*\(\s*ENDPOINTS\.(\w+)/g,
+					/readPages<?[^(]*\(\s*client,\s*ENDPOINTS\.(\w+)/g,
 				),
 			].map((match) => match[1]),
 		);

@@ -1,9 +1,4 @@
-import {
-	isKnolyxCloud,
-	isLocalBaseUrl,
-	judgeWebhookUrl,
-	urlProblems,
-} from '../../nodes/Knolyx/trigger/webhook-url';
+import { judgeWebhookUrl, urlProblems } from '../../nodes/Knolyx/trigger/webhook-url';
 import { findOurs, webhookList } from '../../nodes/Knolyx/transport';
 
 describe('webhook URL problems', () => {
@@ -22,13 +17,14 @@ describe('webhook URL problems', () => {
 		expect(urlProblems(url)).toEqual(problems);
 	});
 
-	it('recognises the hosted platform and local bases', () => {
-		expect(isKnolyxCloud('https://api.knolyx.com')).toBe(true);
-		expect(isKnolyxCloud('https://acme.knolyx.com/api/')).toBe(true);
-		expect(isKnolyxCloud('https://knolyx.com.evil.io')).toBe(false);
-		expect(isLocalBaseUrl('http://127.0.0.1:4010')).toBe(true);
-		expect(isLocalBaseUrl('http://localhost:4010/')).toBe(true);
-		expect(isLocalBaseUrl('https://api.knolyx.com')).toBe(false);
+	it('recognises the hosted platform (refused there), not a look-alike host nor a local base (warned)', () => {
+		const local = 'http://localhost:5678/webhook/a/webhook';
+		const verdict = (baseUrl: string) => judgeWebhookUrl(local, baseUrl).action;
+		expect(verdict('https://api.knolyx.com')).toBe('refuse');
+		expect(verdict('https://acme.knolyx.com/api/')).toBe('refuse');
+		expect(verdict('https://knolyx.com.evil.io')).toBe('warn');
+		expect(verdict('http://127.0.0.1:4010')).toBe('warn');
+		expect(verdict('http://localhost:4010/')).toBe('warn');
 	});
 });
 

@@ -1,6 +1,6 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
-import type { KnolyxPermission } from './errors';
+import type { KnolyxPermission, RequestSubject } from './errors';
 
 /**
  * Every endpoint of the Knolyx public API this package calls, written once: method, path,
@@ -24,7 +24,7 @@ export type AnswerFormat = 'json' | 'lossless' | 'binary';
 
 /**
  * What a 2xx answer of a read must be: one JSON object, a plain list, or a page (a list, or a
- * page object such as `{ content, last }`: `pageItems` in paging.ts). The client checks it: an
+ * page object such as `{ content, last }`: `pageItems` in decode.ts). The client checks it: an
  * answer of another shape (a maintenance notice, `null`, a number) fails, and never passes for an
  * empty object or list (a poll forgetting what it knew, a creation sent again, an empty Get).
  */
@@ -270,12 +270,21 @@ export function pathOf(endpoint: Endpoint, params: Record<string, string | numbe
 	});
 }
 
-/** The endpoint's 404 text with the parameters filled in (not encoded: it is for people). */
-export function notFoundOf(
+/**
+ * What a failed request to the endpoint was about, the one place that says it: what its 404
+ * names (the placeholders filled in, not encoded: it is for people) and which permission a 403
+ * lacks; a caller's `override` (e.g. a 403 reason) wins.
+ */
+export function subjectOf(
 	endpoint: Endpoint,
 	params: Record<string, string | number> = {},
-): string | undefined {
-	return endpoint.notFound?.replace(/\{([^}]+)\}/g, (_match, name: string) =>
-		String(params[name] ?? `{${name}}`),
-	);
+	override?: RequestSubject,
+): RequestSubject {
+	return {
+		notFound: endpoint.notFound?.replace(/\{([^}]+)\}/g, (_match, name: string) =>
+			String(params[name] ?? `{${name}}`),
+		),
+		permission: endpoint.permission,
+		...override,
+	};
 }

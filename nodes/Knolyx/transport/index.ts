@@ -1,18 +1,22 @@
 /**
  * The transport's front: everything outside transport/ imports from here, nothing else.
- * Behind it, one job a file: the client (client.ts), its retry policy (retry.ts), paged lists
- * (paging.ts), the base URL (url.ts), reading answers (answer.ts, file.ts), errors (errors.ts),
- * the shared limiter (limiter.ts), the endpoint catalogue (catalogue.ts), and one typed function
- * per catalogue call (api/<resource>.ts).
+ * Behind it, one job a file:
+ * - client.ts: `KnolyxClient.call()`, its retry loop and what it tells the limiter;
+ * - credential.ts: reading the credential (base URL checked, the scope it works on, the key);
+ * - exchange.ts: the HTTP exchange, its redirect policy, the body read within deadline and size;
+ * - decode.ts: decoding an answer by the endpoint's format and shape (a web page where JSON was
+ *   due, JSON too deep, page shapes), and an error answer's body;
+ * - file.ts: a file answer's bytes, MIME type and name;
+ * - paging.ts: paged lists, read page by page through `call()`;
+ * - limiter.ts: the adaptive limiter one node run shares, fed by one `report` per answer;
+ * - retry.ts: the retry policy (which statuses, how long to wait);
+ * - catalogue.ts: every endpoint once, with what its 404 means and its permission (`subjectOf`);
+ * - url.ts: the base URL checked and joined to a path;
+ * - errors.ts: the node errors the transport throws;
+ * - api/<resource>.ts: one typed function per catalogue call.
  */
 export { CREDENTIAL_TYPE, KnolyxClient } from './client';
-export type {
-	CallOptions,
-	KnolyxContext,
-	KnolyxRequest,
-	KnolyxResponse,
-	PagedCallOptions,
-} from './client';
+export type { CallOptions, KnolyxContext, KnolyxResponse, PagedCallOptions } from './client';
 export { outcomeUnknown } from './retry';
 export type { RetryPolicy } from './retry';
 export { API_PREFIX } from './url';

@@ -3,26 +3,23 @@ import { sleep } from 'n8n-workflow';
 /**
  * Adaptive concurrency and rate control shared by every request of one node run.
  *
- * The platform does not publish its rate limit, so the limiter learns it:
- * - concurrency starts moderate and grows by a half per success while nothing is
- *   throttled (×1.5 per round trip, like TCP slow start), then by about one
- *   per round trip once a throttle has been seen;
- * - the first 429 (or 503) halves the concurrency, pauses every request until the
- *   `Retry-After` time has passed, and learns the rate limit from the limiter's own
- *   send log: the requests the platform accepted among those sent in the second
- *   before the refused one. From then on requests are paced at the send side by a
- *   token bucket a little below that rate (a short burst allowed, so a stall of the
- *   event loop is not all made up at once);
- * - a later 429 at that pace is a few answers bunching at the platform, not a new
- *   limit: the refused request waits its `Retry-After` (the transport sleeps it) and
- *   the rate is lowered by 1 %, but nobody else stops. Only many 429s within a
- *   second, or a `Retry-After` longer than the rate window, pause everyone again and
- *   learn the rate anew;
- * - the rate is raised slowly (0.5 % per second) while answers stay good, so a limit
- *   that was lifted is found again; the answers to requests sent before a reaction
- *   belong to it and back off nothing more.
- * A fixed concurrency (the user's option) switches all of this off (a throttle still
- * pauses every request for `Retry-After`).
+ * The platform does not publish its rate limit, so the limiter learns it from what the transport
+ * reports of each request it let through (`run` hands back `report`, the one channel):
+ * - concurrency starts at `initialConcurrency` and grows by SLOW_START_STEP per good answer
+ *   until a throttle is seen, then by about one per round trip;
+ * - the first 429 halves the concurrency, pauses every request for its `Retry-After`, and learns
+ *   the rate: the requests accepted among those sent in the RATE_WINDOW_MS before the refused
+ *   one, less MARGIN. From then on a token bucket paces sending at that rate (BURST_MS of it at
+ *   once at most);
+ * - a later 429 at that pace is answers bunching at the platform: the refused request waits its
+ *   `Retry-After` (the transport sleeps it), the rate drops by EPISODE_CUT at most once a window,
+ *   nobody else stops. More 429s in a window than ESCALATE_SHARE of the rate, or a `Retry-After`
+ *   over two windows, pause everyone and learn the rate anew (at most 30 % lower at once);
+ * - a 503 pauses everyone for its wait and halves the concurrency, but teaches no rate;
+ * - while answers stay good the rate rises again (CAP_GROWTH_*), so a lifted limit is found;
+ *   answers to requests sent before a reaction belong to it and back off nothing more.
+ * A fixed concurrency (the user's option) switches all of this off (a throttle still pauses every
+ * request for `Retry-After`).
  */
 export interface LimiterOptions {
 	/** Fixed number of requests in flight; 0 or undefined = adaptive. */
@@ -71,13 +68,24 @@ const ESCALATE_SHARE = 0.25;
 /** The token bucket holds this many milliseconds of the rate cap: the largest burst after a stall. */
 const BURST_MS = 50;
 
-/** HTTP status of a task's result, when it is an HTTP response. */
-function statusOf(result: unknown): number | undefined {
-	const status = (result as { statusCode?: unknown } | null | undefined)?.statusCode;
-	return typeof result === 'object' && typeof status === 'number' ? status : undefined;
-}
+/**
+ * What came of a request the limiter let through, as the transport reports it:
+ * - `good`: answered as asked: the concurrency and the rate may grow;
+ * - `other`: the platform took it but refused it (a 400, a 404, a 5xx that is no throttle): it
+ *   counts toward the rate the platform accepts, nothing grows;
+ * - `throttled`: a 429 (`rateLimited`) or a 503, and how long the transport waits before
+ *   sending it again (0 when it does not).
+ */
+export type Outcome =
+	| { kind: 'good' }
+	| { kind: 'other' }
+	| { kind: 'throttled'; waitMs: number; rateLimited: boolean };
 
-const THROTTLED = new Set([429, 503]);
+/** A task's result, and the one way to tell the limiter what came of it (once per answer). */
+export interface Passed<T> {
+	result: T;
+	report(outcome: Outcome): void;
+}
 
 export class AdaptiveLimiter {
 	private limit: number;
@@ -113,9 +121,6 @@ export class AdaptiveLimiter {
 	/** Send times of requests the platform accepted (any answer but 429/503), last two windows. */
 	private readonly accepted: number[] = [];
 
-	/** Send times of the requests answered 429/503, in the order answered, until their throttle is reported. */
-	private readonly refusedSentAt: number[] = [];
-
 	/** When the limiter last reacted to a throttle: answers to requests sent before belong to it. */
 	private reactedAt = -Infinity;
 
@@ -138,8 +143,12 @@ export class AdaptiveLimiter {
 		return Math.floor(this.limit);
 	}
 
-	/** Wait for a slot (concurrency, pause and rate cap), run `task`, release the slot. */
-	async run<T>(task: () => Promise<T>): Promise<T> {
+	/**
+	 * Waits for a slot (concurrency, pause and rate cap), runs `task`, releases the slot. What
+	 * came of the request is told through `report` (a task that threw got no answer: nothing to
+	 * tell).
+	 */
+	async run<T>(task: () => Promise<T>): Promise<Passed<T>> {
 		await this.acquire();
 		const sentAt = Date.now();
 		let result: T;
@@ -148,17 +157,17 @@ export class AdaptiveLimiter {
 		} finally {
 			this.release();
 		}
-		const status = statusOf(result);
-		if (status !== undefined) {
-			if (THROTTLED.has(status)) {
-				this.refusedSentAt.push(sentAt);
-				if (this.refusedSentAt.length > 1000) this.refusedSentAt.shift();
-			} else {
-				this.accepted.push(sentAt);
-				trim(this.accepted, sentAt - 2 * RATE_WINDOW_MS);
-			}
+		return { result, report: (outcome) => this.answered(sentAt, outcome) };
+	}
+
+	private answered(sentAt: number, outcome: Outcome): void {
+		if (outcome.kind === 'throttled') {
+			this.onThrottle(sentAt, outcome.waitMs, outcome.rateLimited);
+			return;
 		}
-		return result;
+		this.accepted.push(sentAt);
+		trim(this.accepted, sentAt - 2 * RATE_WINDOW_MS);
+		if (outcome.kind === 'good') this.onSuccess();
 	}
 
 	private async acquire(): Promise<void> {
@@ -228,7 +237,7 @@ export class AdaptiveLimiter {
 	}
 
 	/** A request was answered well: grow. */
-	onSuccess(): void {
+	private onSuccess(): void {
 		if (this.fixed) return;
 		const now = Date.now();
 		if (this.slowStart) this.limit = Math.min(this.max, this.limit + SLOW_START_STEP);
@@ -255,10 +264,9 @@ export class AdaptiveLimiter {
 	 * came says nothing about a limit, and learning from it would cap a run that met
 	 * a passing outage at the rate of its first few answers (as low as 1 per second).
 	 */
-	onThrottle(retryAfterMs: number, rateLimited = true): void {
+	private onThrottle(sentAt: number, retryAfterMs: number, rateLimited: boolean): void {
 		this.metrics.throttles++;
 		const now = Date.now();
-		const sentAt = Math.min(now, this.refusedSentAt.shift() ?? now);
 		const pause = Math.min(Math.max(0, retryAfterMs), MAX_PAUSE_MS);
 		if (this.fixed) {
 			this.pauseAll(now, pause);

@@ -3,9 +3,12 @@ import { NodeApiError } from 'n8n-workflow';
 import { createHash } from 'node:crypto';
 
 import type { Endpoint } from './catalogue';
-import { notFoundOf, pathOf } from './catalogue';
+import { pathOf } from './catalogue';
 import type { KnolyxClient, PagedCallOptions } from './client';
-import type { RequestSubject } from './errors';
+import { pageItems } from './decode';
+
+// The page shapes are read where every answer is decoded; the API files read them from here.
+export { pageItems };
 
 /** Paged lists: every page of a list endpoint, or up to a limit. */
 
@@ -29,11 +32,6 @@ export async function readPages<T = IDataObject>(
 	options: PagedCallOptions,
 ): Promise<T[]> {
 	const path = pathOf(endpoint, options.params);
-	const subject: RequestSubject = {
-		notFound: notFoundOf(endpoint, options.params),
-		permission: endpoint.permission,
-		...options.subject,
-	};
 	const wanted = options.returnAll ? Infinity : Math.max(0, options.limit ?? 50);
 	const size = Math.min(
 		MAX_PAGE_SIZE,
@@ -50,12 +48,10 @@ export async function readPages<T = IDataObject>(
 				`read ${MAX_PAGES} pages without reaching the end`,
 				options.itemIndex,
 			);
-		const { body } = await client.request<unknown>({
-			method: endpoint.method,
-			path,
+		const { body } = await client.call<unknown>(endpoint, {
+			params: options.params,
 			qs: { ...options.qs, 'pagination.page': page, 'pagination.size': size },
-			endpoint,
-			subject,
+			subject: options.subject,
 			itemIndex: options.itemIndex,
 		});
 		// The client has checked the answer's shape: every paged endpoint's catalogue shape is 'page'.
@@ -91,21 +87,4 @@ function endlessList(
 			itemIndex,
 		},
 	);
-}
-
-/**
- * A page may be a plain array or a page object (Spring's `{ content, last }`, or the list under
- * `items`, `data`, `results`, `webhooks`); anything else (an object of another shape, null, text)
- * is no page: undefined, which a caller must not take for an empty list.
- */
-export function pageItems<T>(body: unknown): { items: T[]; last: boolean } | undefined {
-	if (Array.isArray(body)) return { items: body as T[], last: false };
-	if (body && typeof body === 'object') {
-		const record = body as IDataObject;
-		for (const key of ['content', 'items', 'data', 'results', 'webhooks']) {
-			if (Array.isArray(record[key]))
-				return { items: record[key] as T[], last: record.last === true };
-		}
-	}
-	return undefined;
 }

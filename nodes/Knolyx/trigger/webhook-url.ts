@@ -40,14 +40,9 @@ export function urlProblems(url: string): UrlProblem[] {
 }
 
 /** The hosted Knolyx platform (api.knolyx.com, {tenant}.knolyx.com): known to refuse such URLs. */
-export function isKnolyxCloud(baseUrl: string): boolean {
+function isKnolyxCloud(baseUrl: string): boolean {
 	const host = hostnameOf(baseUrl.trim());
 	return host !== undefined && (host === 'knolyx.com' || host.endsWith('.knolyx.com'));
-}
-
-export function isLocalBaseUrl(baseUrl: string): boolean {
-	const host = hostnameOf(baseUrl.trim());
-	return host !== undefined && isLoopbackHost(host);
 }
 
 export type UrlVerdict =

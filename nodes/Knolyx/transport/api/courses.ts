@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
+import { readPages } from '../paging';
 import type { KnolyxFile } from '../file';
 import type { Paging } from './types';
 
@@ -9,7 +10,7 @@ import type { Paging } from './types';
 
 /** `courseList`. */
 export async function listCourses(client: KnolyxClient, paging: Paging): Promise<IDataObject[]> {
-	return await client.callPaged<IDataObject>(ENDPOINTS.courseList, paging);
+	return await readPages<IDataObject>(client, ENDPOINTS.courseList, paging);
 }
 
 /** `courseGet`. */

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
+import { readPages } from '../paging';
 import type { Paging } from './types';
 import { isRecord } from '../../helpers/objects';
 
@@ -24,7 +25,7 @@ export async function listEvents(
 	communityId: number,
 	paging: Paging,
 ): Promise<IDataObject[]> {
-	return await client.callPaged<IDataObject>(ENDPOINTS.eventList, {
+	return await readPages<IDataObject>(client, ENDPOINTS.eventList, {
 		params: { communityId },
 		...paging,
 	});
@@ -45,7 +46,7 @@ export async function listAttendees(
 	event: EventRef,
 	paging: Paging,
 ): Promise<IDataObject[]> {
-	return await client.callPaged<IDataObject>(ENDPOINTS.eventAttendees, {
+	return await readPages<IDataObject>(client, ENDPOINTS.eventAttendees, {
 		params: { ...event },
 		...paging,
 	});

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
+import { readPages } from '../paging';
 import type { Paging } from './types';
 import { isRecord } from '../../helpers/objects';
 
@@ -9,7 +10,7 @@ import { isRecord } from '../../helpers/objects';
 
 /** `workgroupList`. */
 export async function listWorkgroups(client: KnolyxClient, paging: Paging): Promise<IDataObject[]> {
-	return await client.callPaged<IDataObject>(ENDPOINTS.workgroupList, paging);
+	return await readPages<IDataObject>(client, ENDPOINTS.workgroupList, paging);
 }
 
 /** `memberAdd`: adds (or updates) a membership; removalDate null = never removed. */
