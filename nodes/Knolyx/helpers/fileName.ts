@@ -5,6 +5,8 @@
  * type its bytes show, so whoever saves or serves it by name gets what the bytes are.
  */
 
+import { cutOnCodePoint } from './readableText';
+
 /** The extensions of each image type the node recognises by its bytes; the first is the one it gives. */
 const IMAGE_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
 	'image/png': ['png'],
@@ -94,13 +96,6 @@ export function safeFileName(
 	} else if (name === '') name = fallbackStem;
 	if (DEVICE_NAME.test(name)) name = `_${name}`;
 	return fitName(name);
-}
-
-/** `text` cut to at most `length` UTF-16 units, never inside a surrogate pair. */
-function cutOnCodePoint(text: string, length: number): string {
-	if (text.length <= length) return text;
-	const last = text.charCodeAt(length - 1);
-	return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
 }
 
 /** The name without the dots and spaces it ends with, which Windows drops (a loop: no regular expression backtracks on a long run). */
