@@ -281,7 +281,7 @@ export function subjectOf(
 	override?: RequestSubject,
 ): RequestSubject {
 	return {
-		notFound: endpoint.notFound?.replace(/\{([^}]+)\}/g, (_match, name: string) =>
+		notFound: endpoint.notFound?.replace(/\{([^{}]{1,64})\}/g, (_match, name: string) =>
 			String(params[name] ?? `{${name}}`),
 		),
 		permission: endpoint.permission,
