@@ -24,6 +24,11 @@ export interface Redactor {
 	value<T>(value: T): T;
 	/** The error with every secret replaced in all of its parts, in place (it is returned). */
 	error<E>(error: E): E;
+	/**
+	 * An answer as read, before anything acts on it: its headers cleaned, and its body when it
+	 * is text (a file's bytes are left as they are).
+	 */
+	answer<A extends { headers: Record<string, unknown>; body: unknown }>(answer: A): A;
 }
 
 /** The spellings of a secret an answer may carry, longest first. */
@@ -131,6 +136,14 @@ export function redactorOf(secrets: ReadonlyArray<string | undefined>): Redactor
 		active: forms.length > 0,
 		text: (input) => (forms.length === 0 ? input : text(input)),
 		value: (input) => (forms.length === 0 ? input : value(input)),
+		answer: (input) =>
+			forms.length === 0
+				? input
+				: {
+						...input,
+						headers: value(input.headers),
+						body: typeof input.body === 'string' ? text(input.body) : input.body,
+					},
 		error: (input) => {
 			if (forms.length > 0 && input && typeof input === 'object') scrub(input, new Set(), 0);
 			return input;
