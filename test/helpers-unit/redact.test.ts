@@ -86,6 +86,22 @@ describe('the redactor', () => {
 		expect(error.errorResponse).toEqual({ [REDACTED]: 'x', message: `bad ${REDACTED}` });
 	});
 
+	it('cleans what was decoded again only when the text could hide the key in escapes', () => {
+		const escaped = [...KEY]
+			.map((character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
+			.join('');
+		const text = `{"${escaped}":"${escaped}"}`;
+		const answer = redactor.answer({ headers: {}, body: text });
+		expect(answer.body).toBe(text);
+		expect(redactor.decoded(answer, JSON.parse(answer.body))).toEqual({ [REDACTED]: REDACTED });
+		const plain = { a: 'b' };
+		expect(redactor.decoded({ body: '{"a":"b \\"c\\""}' }, plain)).toBe(plain);
+		// A file (bytes, not text): its name and type are looked at.
+		expect(redactor.decoded({ body: Buffer.from('x') }, { fileName: KEY })).toEqual({
+			fileName: REDACTED,
+		});
+	});
+
 	it('without a secret it changes nothing', () => {
 		const none = redactorOf([]);
 		expect(none.active).toBe(false);

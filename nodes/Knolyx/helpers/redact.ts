@@ -29,6 +29,11 @@ export interface Redactor {
 	 * is text (a file's bytes are left as they are).
 	 */
 	answer<A extends { headers: Record<string, unknown>; body: unknown }>(answer: A): A;
+	/**
+	 * What was decoded from an answer `answer` cleaned (JSON, a file): cleaned again when the text
+	 * could spell a secret with escapes that only decoding shows (`\\u…`, `\\/`), or was no text.
+	 */
+	decoded<T>(answer: { body: unknown }, decoded: T): T;
 }
 
 /** The spellings of a secret an answer may carry, longest first. */
@@ -48,6 +53,16 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
 	return prototype === Object.prototype || prototype === null;
 };
 
+/** Sets a field of a copy (defineProperty: a field named __proto__ stays a field). */
+function field(target: Record<string, unknown>, name: string, entry: unknown): void {
+	Object.defineProperty(target, name, {
+		value: entry,
+		enumerable: true,
+		writable: true,
+		configurable: true,
+	});
+}
+
 /** The redactor of these secrets (empty ones are ignored). */
 export function redactorOf(secrets: ReadonlyArray<string | undefined>): Redactor {
 	const forms = [...new Set(secrets.filter((secret): secret is string => !!secret))].flatMap(
@@ -63,32 +78,34 @@ export function redactorOf(secrets: ReadonlyArray<string | undefined>): Redactor
 	const value = <T>(input: T): T => {
 		if (typeof input === 'string') return text(input) as T;
 		if (Array.isArray(input)) {
-			let changed = false;
-			const copy = input.map((entry: unknown) => {
+			// Copied from the first entry that changes on; the list itself when none does.
+			let copy: unknown[] | undefined;
+			for (let index = 0; index < input.length; index++) {
+				const entry: unknown = input[index];
 				const clean = value(entry);
-				if (clean !== entry) changed = true;
-				return clean;
-			});
-			return (changed ? copy : input) as T;
+				if (!copy && clean !== entry) copy = input.slice(0, index);
+				copy?.push(clean);
+			}
+			return (copy ?? input) as T;
 		}
 		if (isPlainObject(input)) {
-			let changed = false;
-			const copy: Record<string, unknown> = Object.create(
-				Object.getPrototypeOf(input) as object | null,
-			) as Record<string, unknown>;
-			for (const [key, entry] of Object.entries(input)) {
+			const keys = Object.keys(input);
+			let copy: Record<string, unknown> | undefined;
+			for (let index = 0; index < keys.length; index++) {
+				const key = keys[index];
+				const entry = input[key];
 				const cleanKey = text(key);
 				const clean = value(entry);
-				if (cleanKey !== key || clean !== entry) changed = true;
-				// defineProperty: a field named __proto__ stays a field.
-				Object.defineProperty(copy, cleanKey, {
-					value: clean,
-					enumerable: true,
-					writable: true,
-					configurable: true,
-				});
+				if (!copy && (cleanKey !== key || clean !== entry)) {
+					copy = Object.create(Object.getPrototypeOf(input) as object | null) as Record<
+						string,
+						unknown
+					>;
+					for (const earlier of keys.slice(0, index)) field(copy, earlier, input[earlier]);
+				}
+				if (copy) field(copy, cleanKey, clean);
 			}
-			return (changed ? copy : input) as T;
+			return (copy ?? input) as T;
 		}
 		return input;
 	};
@@ -144,6 +161,13 @@ export function redactorOf(secrets: ReadonlyArray<string | undefined>): Redactor
 						headers: value(input.headers),
 						body: typeof input.body === 'string' ? text(input.body) : input.body,
 					},
+		decoded: (answer, decoded) =>
+			forms.length === 0 ||
+			(typeof answer.body === 'string' &&
+				!answer.body.includes('\\u') &&
+				!answer.body.includes('\\/'))
+				? decoded
+				: value(decoded),
 		error: (input) => {
 			if (forms.length > 0 && input && typeof input === 'object') scrub(input, new Set(), 0);
 			return input;

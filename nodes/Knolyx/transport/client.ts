@@ -237,9 +237,7 @@ export class KnolyxClient {
 				if (ok || request.acceptStatuses?.includes(status)) {
 					report({ kind: 'good' });
 					const body = decodeAnswer(this.node, response, endpoint, request);
-					// JSON may spell a secret with escapes that only reading it shows; a file's name.
-					const mayHide = typeof response.body !== 'string' || response.body.includes('\\');
-					return done({ body: (mayHide ? redactor.value(body) : body) as T });
+					return done({ body: redactor.decoded(response, body) as T });
 				}
 				if (status === 404 && unsure && endpoint.goneMeansDone) {
 					// The attempt whose answer was lost removed it.
