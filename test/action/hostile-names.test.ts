@@ -9,6 +9,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { consentsNeeded } from '../../nodes/Knolyx/actions/agent-safety';
+import { resources } from '../../nodes/Knolyx/actions/operations';
 import { answerText, callAgentTool } from './agent-tool';
 import { run, useSandbox } from './setup';
 
@@ -32,14 +33,23 @@ const HOSTILE = [
 const operationRefused = (operation: string, resource: string) =>
 	`The operation "${operation}" of "${resource}" is not supported`;
 const resourceRefused = (resource: string) => `The resource "${resource}" is not supported`;
+/** The description: what the name is not, and what there is (the resource's operations). */
+const operationNone = (operation: string, resource: string) =>
+	`"${operation}" is none of the operations of "${resource}": ${Object.keys(resources[resource].operations).join(', ')}.`;
+/**
+ * What the agent reads: n8n 2.x gives it the message and the description, n8n-core 1.84 (the
+ * floor) "Error during node execution: <description>".
+ */
+const refusedToAgent = (text: string, message: string, description: string) =>
+	expect([message, description].some((part) => text.includes(part))).toBe(true);
 
 describe('a hostile operation name as a node parameter', () => {
 	it.each(HOSTILE)('"%s" is refused in the node’s words, nothing sent', async (name) => {
 		for (const resource of ['course', 'rule', 'webhook']) {
 			const result = await run(ctx.sandbox, { resource, operation: name });
 			expect(result.error?.message).toBe(operationRefused(name, resource));
-			expect((result.error as { description?: string }).description).toMatch(
-				/^The operations of "\w+" are: (\w+, )+\w+\.$/,
+			expect((result.error as { description?: string }).description).toBe(
+				operationNone(name, resource),
 			);
 		}
 		expect(ctx.sandbox.stats().requests).toBe(0);
@@ -71,7 +81,7 @@ describe('a hostile name given by an AI agent', () => {
 			{ resource: 'rule', operation: name },
 			{ toolName: 'Knolyx' },
 		);
-		expect(answerText(answer)).toContain(operationRefused(name, 'rule'));
+		refusedToAgent(answerText(answer), operationRefused(name, 'rule'), operationNone(name, 'rule'));
 		expect(ctx.sandbox.stats().requests).toBe(0);
 	});
 
@@ -82,7 +92,11 @@ describe('a hostile name given by an AI agent', () => {
 			{ resource: name, operation: 'delete' },
 			{ toolName: 'Knolyx' },
 		);
-		expect(answerText(answer)).toContain(resourceRefused(name));
+		refusedToAgent(
+			answerText(answer),
+			resourceRefused(name),
+			`"${name}" is none of the resources:`,
+		);
 		expect(ctx.sandbox.stats().requests).toBe(0);
 	});
 });

@@ -37,7 +37,7 @@ export function operationNamed(
 	if (!Object.hasOwn(resource.operations, operationName)) {
 		return {
 			problem: `The operation "${operationName}" of "${resourceName}" is not supported`,
-			description: `The operations of "${resourceName}" are: ${Object.keys(resource.operations).join(', ')}.`,
+			description: `"${operationName}" is none of the operations of "${resourceName}": ${Object.keys(resource.operations).join(', ')}.`,
 		};
 	}
 	return { resource, operation: resource.operations[operationName] };
@@ -50,6 +50,6 @@ export function unknownResource(
 	if (Object.hasOwn(resources, resourceName)) return undefined;
 	return {
 		problem: `The resource "${resourceName}" is not supported`,
-		description: `The resources are: ${Object.keys(resources).join(', ')}.`,
+		description: `"${resourceName}" is none of the resources: ${Object.keys(resources).join(', ')}.`,
 	};
 }
