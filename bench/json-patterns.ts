@@ -12,6 +12,30 @@ export interface JsonPattern {
 }
 
 const nestedToBound = `${'['.repeat(MAX_JSON_DEPTH - 1)}1${']'.repeat(MAX_JSON_DEPTH - 1)}`;
+/** 31 levels of empty lists: inside a list, the deepest the node reads (32). */
+const emptyLists = `${'['.repeat(MAX_JSON_DEPTH - 1)}${']'.repeat(MAX_JSON_DEPTH - 1)}`;
+
+/** `count` copies of `each`, separated by commas, in a list: about `size` characters. */
+const listOf = (each: string, size: number) =>
+	`[${`${each},`.repeat(Math.max(0, Math.floor(size / (each.length + 1)) - 1))}${each}]`;
+
+/**
+ * A course's rule list as the platform could answer it, every id a long integer (above 2^53):
+ * rules with a name, dates, restrictions, an unknown field and 12 ids in their associations.
+ */
+function ruleList(size: number): string {
+	const rules: string[] = [];
+	let length = 2;
+	let id = 9007199254740993n;
+	const next = () => String((id += 2n));
+	while (length < size) {
+		const ids = (count: number) => Array.from({ length: count }, next).join(',');
+		const rule = `{"id":${next()},"name":"Rule ${rules.length}","type":"PRIVATE","startDateTime":"2020-01-01 00:00:00","endDateTime":"2070-01-01 00:00:00","restrictions":{"minimumTime":false,"browseOrder":"anyOrder"},"associations":{"WORKGROUP":[${ids(6)}],"USER":[${ids(4)}],"DEPARTMENT":[${ids(2)}]},"action":"WORKGROUP","diplomaTemplateId":${next()}}`;
+		rules.push(rule);
+		length += rule.length + 1;
+	}
+	return `[${rules.join(',')}]`;
+}
 
 export const JSON_PATTERNS: JsonPattern[] = [
 	{
@@ -31,6 +55,31 @@ export const JSON_PATTERNS: JsonPattern[] = [
 		make: (size) => `[${'12345678901234567890,'.repeat(Math.floor(size / 21) - 1)}1]`,
 	},
 	{
+		name: 'whitespace before long integers [  12345678901234567890,…',
+		valid: true,
+		make: (size) => listOf(`${' '.repeat(16)}12345678901234567890`, size),
+	},
+	{
+		name: '16-digit numbers that fit [9007199254740990,…',
+		valid: true,
+		make: (size) => listOf('9007199254740990,1234567890123456,9007199254740994', size),
+	},
+	{
+		name: '17-digit numbers that fit [10000000000000002,…',
+		valid: true,
+		make: (size) => listOf('10000000000000002', size),
+	},
+	{
+		name: 'a rule list of long ids',
+		valid: true,
+		make: ruleList,
+	},
+	{
+		name: 'one long integer, then escaped strings',
+		valid: true,
+		make: (size) => `[12345678901234567890,"${'\\"'.repeat(size / 2 - 14)}"]`,
+	},
+	{
 		name: 'one number of a million digits per MiB',
 		valid: true,
 		make: (size) => `[${'7'.repeat(size - 2)}]`,
@@ -40,6 +89,11 @@ export const JSON_PATTERNS: JsonPattern[] = [
 		valid: true,
 		make: (size) =>
 			`[${`${nestedToBound},`.repeat(Math.floor(size / (nestedToBound.length + 1)) - 1)}1]`,
+	},
+	{
+		name: `${MAX_JSON_DEPTH - 1}-deep empty lists, repeated`,
+		valid: true,
+		make: (size) => listOf(emptyLists, size),
 	},
 	{
 		name: 'a wide object {"k00000000":1,…}',

@@ -20,25 +20,45 @@ export interface JsonMeasure {
 	pattern: string;
 	valid: boolean;
 	sizeMiB: number;
-	/** Median milliseconds of parseLossless (read, or refused). */
+	/** Median CPU milliseconds of parseLossless (read, or refused). */
 	readerMs: number;
+	/** Median wall-clock milliseconds of the same reads. */
+	readerWallMs: number;
 	/** What the reader did: "read", or the start of its error. */
 	outcome: string;
-	/** Median milliseconds of JSON.parse on the same text (valid patterns only). */
+	/** Median CPU milliseconds of JSON.parse on the same text (valid patterns only). */
 	jsonParseMs?: number;
-	/** Median milliseconds of stringifyLossless / JSON.stringify of what each read. */
+	/** Median wall-clock milliseconds of the same reads. */
+	jsonParseWallMs?: number;
+	/** Median CPU milliseconds of stringifyLossless / JSON.stringify of what each read. */
 	writeMs?: number;
 	jsonStringifyMs?: number;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
-function timed(run: () => unknown): number {
+interface Timing {
+	/** CPU time of this process (user + system, every thread: GC and compiler included). */
+	cpu: number;
+	wall: number;
+}
+
+/**
+ * Milliseconds of `run`, after a full GC: the process's CPU time, the measure (on 2 cores shared
+ * with other work, wall-clock time mostly measures the wait for a core), and the wall clock.
+ */
+function timed(run: () => unknown): Timing {
 	gc();
+	const cpu = process.cpuUsage();
 	const started = process.hrtime.bigint();
 	run();
-	return Number(process.hrtime.bigint() - started) / 1e6;
+	const wall = Number(process.hrtime.bigint() - started) / 1e6;
+	const used = process.cpuUsage(cpu);
+	return { cpu: (used.user + used.system) / 1000, wall };
 }
+
+const cpuMedian = (timings: Timing[]) => median(timings.map((t) => t.cpu));
+const wallMedian = (timings: Timing[]) => median(timings.map((t) => t.wall));
 
 function outcomeOf(text: string): { outcome: string; value?: unknown } {
 	try {
@@ -53,14 +73,20 @@ function measurePattern(
 	sizeMiB: number,
 	rounds: number,
 ): JsonMeasure {
-	const text = pattern.make(sizeMiB * 1024 * 1024);
+	// As the node gets a text: decoded from the answer's bytes, one flat string (a pattern built
+	// by concatenation is a tree of pieces that each reader would first have to join).
+	const text = Buffer.from(pattern.make(sizeMiB * 1024 * 1024), 'utf8').toString('utf8');
+	// Two reads by each before the timed rounds, so that both run compiled code (JSON.parse is
+	// native code from the start; the node's reader is compiled once it has run).
 	const { outcome, value } = outcomeOf(text);
-	const reader: number[] = [];
-	const parse: number[] = [];
-	const write: number[] = [];
-	const stringify: number[] = [];
+	outcomeOf(text);
+	const reader: Timing[] = [];
+	const parse: Timing[] = [];
+	const write: Timing[] = [];
+	const stringify: Timing[] = [];
 	const readBoth = pattern.valid && outcome === 'read';
 	const parsed = readBoth ? (JSON.parse(text) as unknown) : undefined;
+	if (readBoth) JSON.parse(text);
 	// Write back is compared only where both wrote the same text (JSON.parse reads a number of
 	// a million digits as Infinity, written "null"; the lossless value keeps the digits).
 	const writeBoth = readBoth && stringifyLossless(value) === JSON.stringify(parsed);
@@ -84,10 +110,11 @@ function measurePattern(
 		pattern: pattern.name,
 		valid: pattern.valid,
 		sizeMiB,
-		readerMs: median(reader),
+		readerMs: cpuMedian(reader),
+		readerWallMs: wallMedian(reader),
 		outcome,
-		...(readBoth ? { jsonParseMs: median(parse) } : {}),
-		...(writeBoth ? { writeMs: median(write), jsonStringifyMs: median(stringify) } : {}),
+		...(readBoth ? { jsonParseMs: cpuMedian(parse), jsonParseWallMs: wallMedian(parse) } : {}),
+		...(writeBoth ? { writeMs: cpuMedian(write), jsonStringifyMs: cpuMedian(stringify) } : {}),
 	};
 }
 

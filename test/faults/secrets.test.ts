@@ -270,7 +270,7 @@ describe('the API key', () => {
 		},
 	);
 
-	it('is not repeated back when the platform echoes it in an error message', async () => {
+	it('is not repeated back when the platform echoes it in an error message, a field name or echoed headers', async () => {
 		// Some APIs answer "Invalid API key <key>": the message reaches items, errors and logs.
 		const echoing = createServer((req, res) => {
 			const key = String(req.headers['x-api-key']);
@@ -281,6 +281,9 @@ describe('the API key', () => {
 					message: `Invalid API key ${key}`,
 					path: req.url,
 					apiKey: key,
+					// As a field name too (issue 37): redaction of values alone kept it.
+					[key]: 'unknown key',
+					echoed: { headers: req.headers },
 				}),
 			);
 		});

@@ -3,6 +3,11 @@ import { safeFileName } from '../../nodes/Knolyx/helpers/fileName';
 // Over HTTP, through the node and n8n's binary data: test/action/course-image.test.ts ("the file
 // name") and test/action/transport.test.ts ("the file name of a course image").
 const PNG = 'image/png';
+/** Numbers in [0, 1) from a seed, the same every run. */
+const randomFrom = (seed: number) => () => {
+	seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+	return seed / 2 ** 31;
+};
 const name = (given: string | undefined, mimeType = PNG) =>
 	safeFileName(given, mimeType, 'course-7-image');
 
@@ -28,7 +33,10 @@ describe('safeFileName: the extension follows the bytes', () => {
 		['Dr. Who', PNG, 'Dr. Who.png'],
 		['a.b-c', PNG, 'a.b-c.png'],
 		['a.verylongextension', PNG, 'a.verylongextension.png'],
-		['.png', PNG, '.png.png'],
+		['.png', PNG, 'course-7-image.png'],
+		['.PNG', PNG, 'course-7-image.PNG'],
+		['.jpeg', 'image/jpeg', 'course-7-image.jpeg'],
+		['.html', PNG, '.html.png'],
 		['cover.png.', PNG, 'cover.png'],
 	])('%s with %s bytes → %s', (given, mimeType, expected) => {
 		expect(name(given, mimeType)).toBe(expected);
@@ -45,6 +53,8 @@ describe('safeFileName: the extension follows the bytes', () => {
 		expect(name('CON:x.bin', 'application/octet-stream')).toBe('CON_x.bin');
 		expect(name('NUL.bin', 'application/octet-stream')).toBe('_NUL.bin');
 		expect(name(undefined, 'application/octet-stream')).toBe('course-7-image');
+		for (const inherited of ['constructor', '__proto__', 'toString'])
+			expect(name('a.png', inherited)).toBe('a.png');
 	});
 });
 
@@ -149,11 +159,7 @@ describe('safeFileName: names Windows stores as given', () => {
 			'html',
 			'jpeg',
 		];
-		let seed = 42;
-		const next = () => {
-			seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-			return seed / 2 ** 31;
-		};
+		const next = randomFrom(42);
 		for (let run = 0; run < 2000; run += 1) {
 			const given = Array.from(
 				{ length: 1 + Math.floor(next() * 12) },
@@ -163,6 +169,85 @@ describe('safeFileName: names Windows stores as given', () => {
 			expect(result).toMatch(/^[^<>:"/\\|?*\p{Cc}\p{Cf}]+\.png$/u);
 			expect(result).not.toMatch(/^(con|prn|aux|nul|conin\$|conout\$|(com|lpt)[0-9¹²³]) *(\.|$)/i);
 			expect(result).not.toMatch(/^\s/);
+			expect(Buffer.byteLength(result, 'utf8')).toBeLessThanOrEqual(255);
+		}
+	});
+});
+
+describe('safeFileName: whole characters, no invisible or separator characters, one extension', () => {
+	/** Whether a text has half of a surrogate pair (on which encodeURIComponent throws). */
+	const hasLoneSurrogate = (text: string) => /\p{Cs}/u.test(text);
+
+	it('a name whose first 1024 UTF-16 units end inside an emoji keeps no half of it', () => {
+		// Dropped characters first, so the cut falls in the emoji and the rest stays short.
+		const given = `a${'\u0001'.repeat(1022)}😀.png`;
+		const result = name(given);
+		expect(hasLoneSurrogate(result)).toBe(false);
+		expect(() => encodeURIComponent(result)).not.toThrow();
+		expect(result).toBe('a.png');
+		const emojis = name(`${'😀'.repeat(600)}`);
+		expect(hasLoneSurrogate(emojis)).toBe(false);
+		expect(emojis).toBe(`${'😀'.repeat(62)}.png`);
+	});
+
+	it('lone surrogates in the name itself are dropped', () => {
+		expect(name('a\ud83d.png')).toBe('a.png');
+		expect(name('\ude00b\ud83d')).toBe('b.png');
+	});
+
+	it.each([
+		['line separator', 'a.png\u2028', 'a.png'],
+		['paragraph separator', 'a\u2029b.png', 'ab.png'],
+		['line separator before the extension', 'cover\u2028.png', 'cover.png'],
+		['no-break space', 'a\u00a0b.png', 'a b.png'],
+		['ideographic space', 'a\u3000b.png', 'a b.png'],
+		['narrow no-break space at the end', 'a.png\u202f', 'a.png'],
+		['zero-width space', 'a\u200bb.png', 'ab.png'],
+		['byte order mark', '\ufeffa.png', 'a.png'],
+		['soft hyphen', 'a\u00adb.png', 'ab.png'],
+		['C1 control', 'a\u0085b.png', 'ab.png'],
+		['tag characters', 'a\u{e0041}\u{e007f}.png', 'a.png'],
+		['word joiner', 'a\u2060.png\u2060', 'a.png'],
+	])('%s: %j → %j', (_what, given, expected) => {
+		expect(name(given)).toBe(expected);
+	});
+
+	it('the extension is appended once, whatever surrounds it', () => {
+		for (const given of ['a.png', 'a.png\u2028', 'a.png\u0000', 'a.png ', 'a.png.', 'a.png\u200b'])
+			expect(name(given)).toBe('a.png');
+	});
+
+	it('any name becomes one of whole characters with no control, format or separator character but the space (2 000 random names)', () => {
+		const pool = [
+			'a',
+			'.',
+			' ',
+			'png',
+			'😀',
+			'\ud83d',
+			'\ude00',
+			'\u2028',
+			'\u2029',
+			'\u00a0',
+			'\u3000',
+			'\u200b',
+			'\u0085',
+			'\u202e',
+			'\u{e0041}',
+		];
+		const next = randomFrom(7);
+		for (let run = 0; run < 2000; run += 1) {
+			const given = Array.from(
+				{ length: 1 + Math.floor(next() * 600) },
+				() => pool[Math.floor(next() * pool.length)],
+			).join('');
+			const result = name(given);
+			expect(hasLoneSurrogate(result)).toBe(false);
+			expect(result).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u);
+			expect(result.replace(/ /g, '')).not.toMatch(/\p{Zs}/u);
+			expect(result).toMatch(/\.png$/);
+			// Safe names stay as they are: nothing is appended a second time.
+			expect(name(result)).toBe(result);
 			expect(Buffer.byteLength(result, 'utf8')).toBeLessThanOrEqual(255);
 		}
 	});

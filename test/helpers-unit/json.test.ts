@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import {
 	idText,
 	JsonTooDeepError,
+	LongInteger,
 	MAX_JSON_DEPTH,
 	nestingDepth,
 	parseJson,
@@ -177,6 +178,64 @@ describe('the same values as JSON.parse', () => {
 	});
 });
 
+describe('the reader of text with long integers (not JSON.parse) agrees with JSON.parse', () => {
+	const LONG = '12345678901234567890';
+	const alphabet = fc.constantFrom(
+		...' \t\n\r"\\/{}[]:,-+.0123456789eEtrufalsn\u0000\u001fxé'.split(''),
+	);
+
+	it('on random documents and on each with one character replaced: the same value or error', () => {
+		fc.assert(
+			fc.property(
+				fc.json({ maxDepth: 6 }),
+				fc.nat(),
+				alphabet,
+				fc.boolean(),
+				(json, at, character, replace) => {
+					const whole = `[${LONG}, ${json}]`;
+					const index = LONG.length + 3 + (at % (json.length + 1));
+					const text = replace ? whole.slice(0, index) + character + whole.slice(index + 1) : whole;
+					const message = parseError(text);
+					if (message !== undefined) {
+						expect(() => parseLossless(text)).toThrow(message);
+						return;
+					}
+					const read = parseLossless(text);
+					// Values are compared where the rest holds no other integer of 16 digits or
+					// more (a change may make one): JSON.parse would round it.
+					if (/\d{16}/.test(text.slice(LONG.length + 2))) return;
+					const expectedValue = JSON.parse(text) as unknown[];
+					if (text.startsWith(`[${LONG},`)) expectedValue[0] = LONG;
+					expect(plainCopy(read)).toEqual(expectedValue);
+				},
+			),
+			{ numRuns: 1500 },
+		);
+	});
+
+	it('too deep is refused where the level past the bound opens, before or after invalid text', () => {
+		const deep = `${'['.repeat(33)}${']'.repeat(33)}`;
+		for (const text of [`[${LONG},${deep}]`, `[${LONG},x,${deep}]`, `[${LONG},${deep},x]`]) {
+			expect(() => parseLossless(text)).toThrow(JsonTooDeepError);
+			expect(() => parseLossless(text)).toThrow(`(at position ${text.indexOf(deep) + 31})`);
+		}
+	});
+
+	it('keys, __proto__ and repeated keys as JSON.parse makes them', () => {
+		const text = `{"__proto__":{"a":1},"b":${LONG},"b":2,"1":3,"c":{"d":${LONG},"d":${LONG}1}}`;
+		const read = parseLossless(text) as Record<string, unknown>;
+		expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+		expect(Object.keys(read)).toEqual(Object.keys(JSON.parse(text) as object));
+		expect(plainCopy(read)).toEqual({
+			['__proto__']: { a: 1 },
+			b: 2,
+			1: 3,
+			c: { d: `${LONG}1` },
+		});
+		expect(Object.hasOwn(read, '__proto__')).toBe(true);
+	});
+});
+
 describe('long integers', () => {
 	it.each([
 		['9007199254740993', '9007199254740993'],
@@ -205,6 +264,36 @@ describe('long integers', () => {
 		expect(parseLossless(text)).toEqual(JSON.parse(text));
 	});
 
+	it('16 to 21 digits: a number exactly when a number writes the same digits, else a LongInteger', () => {
+		/** The definition: the literal read as a number and written back. */
+		const changed = (literal: string) => String(Number(literal)) !== literal;
+		const check = (digits: bigint) => {
+			for (const literal of [digits.toString(), (-digits).toString()]) {
+				const [read] = parseLossless(`[${literal}]`) as unknown[];
+				if (changed(literal)) expect(read).toEqual(new LongInteger(literal));
+				else expect(read).toBe(Number(literal));
+			}
+		};
+		// Around every power of two where numbers stop holding every integer, and 10^16.
+		for (let power = 53n; power <= 70n; power++)
+			for (let offset = -40n; offset <= 40n; offset++) check(2n ** power + offset);
+		for (let offset = -40n; offset <= 40n; offset++) check(10n ** 16n + offset);
+		fc.assert(
+			fc.property(
+				fc.bigInt({ min: 10n ** 15n, max: 10n ** 21n - 1n }),
+				fc.nat({ max: 17 }),
+				fc.integer({ min: -9, max: 9 }),
+				(digits, zeros, offset) => {
+					check(digits);
+					// Trailing zeros, and the integers next to them.
+					const round = (digits / 10n ** BigInt(zeros)) * 10n ** BigInt(zeros);
+					if (round >= 10n ** 15n) check(round + BigInt(offset));
+				},
+			),
+			{ numRuns: 3000 },
+		);
+	});
+
 	it.each([
 		['a leading zero', '[012345678901234567890]'],
 		['a long literal as a key', '{12345678901234567890:1}'],
@@ -223,21 +312,73 @@ describe('long integers', () => {
 		expect(stringifyLossless(read)).toBe(text);
 	});
 
-	it('a string that looks like a marked literal is written as the string it is', () => {
-		const marked = parseLossless('[12345678901234567890]') as string[];
-		const value = {
-			key: marked[0],
-			[marked[0]]: 1,
-			quoted: `"${marked[0]}`,
-			tail: `${marked[0]}x`,
-		};
-		expect(JSON.parse(stringifyLossless(value))).toEqual({
-			key: Number('12345678901234567890'),
-			[marked[0]]: 1,
-			quoted: `"${marked[0]}`,
-			tail: `${marked[0]}x`,
-		});
-		expect(stringifyLossless(value)).toMatch(/^\{"key":12345678901234567890,/);
+	it('a long integer written by JSON.stringify is its digits as a string; by stringifyLossless, the literal', () => {
+		const read = parseLossless('{"id":12345678901234567890}') as { id: unknown };
+		expect(read.id).toBeInstanceOf(LongInteger);
+		expect(JSON.stringify(read)).toBe('{"id":"12345678901234567890"}');
+		expect(stringifyLossless(read)).toBe('{"id":12345678901234567890}');
+		expect(stringifyLossless(read.id)).toBe('12345678901234567890');
+	});
+});
+
+describe('no mark data can forge', () => {
+	const forged = ['\u0000long:5', '\u0000long:007', '\u0000long:-9007199254740993', '\u0000long:'];
+
+	it.each(forged)('a string %j is a string: read, copied and written back as it is', (name) => {
+		const text = `{"name":${JSON.stringify(name)},"ids":[${JSON.stringify(name)},9007199254740993]}`;
+		const read = parseLossless(text) as { name: string; ids: unknown[] };
+		expect(read.name).toBe(name);
+		expect(read.ids[0]).toBe(name);
+		expect(read.ids[1]).toBeInstanceOf(LongInteger);
+		expect(plainCopy(read)).toEqual({ name, ids: [name, '9007199254740993'] });
+		expect(idText(name)).toBe(name.trim());
+		expect(stringifyLossless(read)).toBe(text);
+	});
+
+	it('a string holding the mark chosen for a write makes the write choose another', () => {
+		// The first mark drawn is U+0000 "ii" (Math.random 0.5, twice); the data holds it.
+		const random = jest.spyOn(Math, 'random').mockReturnValueOnce(0.5).mockReturnValueOnce(0.5);
+		try {
+			const value = ['\u0000ii5', parseLossless('[9007199254740993]'), '"\u0000ii7'];
+			expect(stringifyLossless(value)).toBe('["\\u0000ii5",[9007199254740993],"\\"\\u0000ii7"]');
+			expect(random).toHaveBeenCalledTimes(4);
+		} finally {
+			random.mockRestore();
+		}
+	});
+
+	it('any JSON text whose strings open with U+0000 "long:" goes back byte-equal through read and write', () => {
+		const lookalike = fc
+			.tuple(
+				fc.constantFrom('\u0000long:', '\u0000long:-', '\u0000', '\u0000long'),
+				fc.oneof(
+					fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+					fc.string({ unit: 'binary' }),
+				),
+				fc.constantFrom('', '"', '\\', 'x'),
+			)
+			.map((parts) => parts.join(''));
+		const text = fc.letrec<{ doc: Doc }>((tie) => ({
+			doc: fc.oneof(
+				{ depthSize: 'small', maxDepth: 5 },
+				lookalike,
+				fc.string({ unit: 'binary' }),
+				fc.integer(),
+				fc.double({ noNaN: true, noDefaultInfinity: true }),
+				fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }),
+				fc.array(tie('doc'), { maxLength: 5 }),
+				fc.dictionary(fc.oneof(lookalike, fc.string()), tie('doc'), { maxKeys: 4 }),
+			) as fc.Arbitrary<Doc>,
+		})).doc;
+		fc.assert(
+			fc.property(text, (doc) => {
+				const written = write(doc, '');
+				const read = parseLossless(written);
+				expect(stringifyLossless(read)).toBe(written);
+				expect(plainCopy(read)).toEqual(expected(doc));
+			}),
+			{ numRuns: 1000 },
+		);
 	});
 });
 
@@ -269,8 +410,12 @@ describe(`no deeper than ${MAX_JSON_DEPTH} levels`, () => {
 	it('a JSON parameter: text parsed losslessly, a value checked as given', () => {
 		expect(readJsonParameter('[{"id":9007199254740993}]')).toEqual({
 			ok: true,
-			value: [{ id: '\u0000long:9007199254740993' }],
+			value: [{ id: new LongInteger('9007199254740993') }],
 		});
+		const read = readJsonParameter('[{"id":9007199254740993}]') as {
+			value: Array<{ id: unknown }>;
+		};
+		expect(read.value[0].id).toBeInstanceOf(LongInteger);
 		expect(readJsonParameter(list(33))).toEqual({
 			ok: false,
 			problem: 'is nested more than 32 levels deep (at position 32)',

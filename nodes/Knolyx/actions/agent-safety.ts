@@ -3,7 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { AgentDeclaration, Consent, Effect } from './effects';
 import { EFFECTS } from './effects';
-import { resources } from './operations';
+import type { KnolyxResource } from './common';
+import { operationNamed, resources } from './operations';
+import type { KnolyxOperation } from './types';
 
 /**
  * What an AI agent may not do unattended. When the node runs as an agent's tool (an AI Agent
@@ -22,9 +24,15 @@ const CONSENTS: Array<{ effect: Effect; consent: Consent }> = (
 /** The names of the switches (parameters the router reads, not an operation). */
 export const AGENT_SWITCH_NAMES: string[] = CONSENTS.map(({ consent }) => consent.name);
 
-/** The switches an operation needs before an agent may run it, in the order of CONSENTS; none for an unknown one. */
+/**
+ * The switches an operation needs before an agent may run it, in the order of CONSENTS. A name
+ * that is no operation of the node (an inherited one such as `constructor` included) is an error,
+ * never an operation that needs none.
+ */
 export function consentsNeeded(resource: string, operation: string): Consent[] {
-	const declared = resources[resource]?.operations[operation]?.agent?.effects ?? [];
+	const found = operationNamed(resource, operation);
+	if ('problem' in found) throw new Error(found.problem);
+	const declared = found.operation.agent.effects;
 	return CONSENTS.filter(({ effect }) => (declared as readonly Effect[]).includes(effect)).map(
 		({ consent }) => consent,
 	);
@@ -115,16 +123,18 @@ export function refuseUnconfirmedAgentUse(
 	// The stored values, not evaluated ones: only a switch a person set counts, and every
 	// effect of the operation the agent actually chose needs its own.
 	if (needed.every((consent) => node.parameters[consent.name] === true)) return;
-	const { name: resourceName, operations } = resources[resource];
+	// consentsNeeded found it, as an own property.
+	const found = operationNamed(resource, operation) as {
+		resource: KnolyxResource;
+		operation: KnolyxOperation<unknown>;
+	};
+	const resourceName = found.resource.name;
 	// An operation with an effect that needs consent declares its risk (AgentDeclaration).
-	const { risk, instead } = operations[operation].agent as Extract<
-		AgentDeclaration,
-		{ risk: string }
-	>;
+	const { risk, instead } = found.operation.agent as Extract<AgentDeclaration, { risk: string }>;
 	const switches = needed.map((consent) => `"${consent.displayName}"`).join(' and ');
 	throw new NodeOperationError(
 		node,
-		`Refused: ${resourceName} → ${operations[operation].option.name} ${risk}, and AI agents may not run it. Nothing was sent to Knolyx.`,
+		`Refused: ${resourceName} → ${found.operation.option.name} ${risk}, and AI agents may not run it. Nothing was sent to Knolyx.`,
 		{
 			description: `Use ${instead}. To allow this tool anyway, a person must switch on ${switches} in the n8n node "${node.name}".`,
 		},

@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { AdaptiveLimiter, asNodeError, CREDENTIAL_TYPE, KnolyxClient } from '../transport';
 import { refuseUnconfirmedAgentUse } from './agent-safety';
-import { resources } from './operations';
-import type { FileResult, KnolyxOperation } from './types';
+import { operationNamed, unknownResource } from './operations';
+import type { FileResult } from './types';
 
 interface RequestOptions {
 	concurrency?: number;
@@ -24,17 +24,22 @@ type Outcome =
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = resources[resource]?.operations[operationName] as
-		| KnolyxOperation<unknown>
-		| undefined;
-	if (!operation) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operationName}" of "${resource}" is not supported`,
-		);
+	const resource = String(this.getNodeParameter('resource', 0));
+	// The resource first: n8n has no Operation parameter for a resource the node does not show.
+	const noResource = unknownResource(resource);
+	if (noResource) {
+		throw new NodeOperationError(this.getNode(), noResource.problem, {
+			description: noResource.description,
+		});
 	}
+	const operationName = String(this.getNodeParameter('operation', 0));
+	const found = operationNamed(resource, operationName);
+	if ('problem' in found) {
+		throw new NodeOperationError(this.getNode(), found.problem, {
+			description: found.description,
+		});
+	}
+	const { operation } = found;
 	refuseUnconfirmedAgentUse(this, resource, operationName);
 	const options = this.getNodeParameter('requestOptions', 0, {}) as RequestOptions;
 	const fixed = Math.max(0, Math.floor(options.concurrency ?? 0));

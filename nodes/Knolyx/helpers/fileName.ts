@@ -5,6 +5,8 @@
  * type its bytes show, so whoever saves or serves it by name gets what the bytes are.
  */
 
+import { cutOnCodePoint } from './readableText';
+
 /** The extensions of each image type the node recognises by its bytes; the first is the one it gives. */
 const IMAGE_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
 	'image/png': ['png'],
@@ -28,6 +30,15 @@ const MAX_NAME_BYTES = 255;
  */
 const MAX_READ = 1024;
 
+/**
+ * Characters a name loses: controls (Cc), invisible formatting (Cf: a right-to-left override, a
+ * zero-width space), line and paragraph separators (Zl, Zp), and halves of surrogate pairs (Cs).
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+/** Space separators (Zs) other than the space itself (a no-break or an ideographic space) become a space. */
+const SPACES = /[^\P{Zs} ]/gu;
+
 /** Characters Windows refuses in a name (a colon opens an NTFS alternate stream); each becomes '_'. */
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/g;
 
@@ -39,14 +50,16 @@ const WINDOWS_FORBIDDEN = /[<>:"|?*]/g;
 const DEVICE_NAME = /^(con|prn|aux|nul|conin\$|conout\$|(com|lpt)[0-9¹²³]) *(\.|$)/i;
 
 /** What follows the last dot when it is 1 to 10 ASCII letters or digits ("html", "v2", "7z"). */
-const EXTENSION = /(?<=.)\.([a-z0-9]{1,10})$/i;
+const EXTENSION = /\.([a-z0-9]{1,10})$/i;
 
 /**
  * The safe name of a file whose bytes are of `mimeType`, from the name an answer gave (undefined:
- * none). Only what follows the last / or \ is kept, and of that its first 1024 characters;
- * control and invisible formatting characters (a right-to-left override) are dropped;
- * < > : " | ? * become '_'; leading and trailing spaces and trailing dots go. Nothing left (".",
- * "..", " . "): `fallbackStem`. The extension then follows the bytes: kept when it is one of the
+ * none). Only what follows the last / or \ is kept, and of that its first 1024 UTF-16 units, cut
+ * on a whole character; controls, invisible formatting characters (a right-to-left override, a
+ * zero-width space), line and paragraph separators and halves of surrogate pairs are dropped;
+ * other space separators (a no-break space) become a space; < > : " | ? * become '_'; leading
+ * and trailing spaces and trailing dots go. Nothing left (".", "..", " . "), or only the type's
+ * extension (".png"): `fallbackStem` (with that extension). The extension then follows the bytes: kept when it is one of the
  * type's own ("photo.jpeg" for a JPEG), replaced when it is another ("invoice.html" →
  * "invoice.png"), appended when there is none ("cover" → "cover.png"). A Windows device name
  * (CON, PRN, AUX, NUL, COM0-9, LPT0-9, …) gets '_' in front ("_CON.png"). Last, a name over 255
@@ -58,19 +71,29 @@ export function safeFileName(
 	fallbackStem: string,
 ): string {
 	const text = given ?? '';
-	const cleaned = text
-		.slice(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1)
-		.slice(0, MAX_READ)
-		.replace(/[\p{Cc}\p{Cf}]/gu, '')
+	const cleaned = cutOnCodePoint(
+		text.slice(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1),
+		MAX_READ,
+	)
+		.replace(INVISIBLE, '')
+		.replace(SPACES, ' ')
 		.replace(WINDOWS_FORBIDDEN, '_')
 		.trim();
-	let name = withoutTrailingDots(cleaned) || fallbackStem;
-	const extensions = IMAGE_EXTENSIONS[mimeType];
+	let name = withoutTrailingDots(cleaned);
+	// By own property only: a type named like an inherited property (`constructor`) has none.
+	const extensions = Object.hasOwn(IMAGE_EXTENSIONS, mimeType)
+		? IMAGE_EXTENSIONS[mimeType]
+		: undefined;
 	if (extensions) {
-		const current = EXTENSION.exec(name);
-		if (!current || !extensions.includes(current[1].toLowerCase()))
-			name = `${current ? name.slice(0, current.index) : name}.${extensions[0]}`;
-	}
+		// A leading dot opens no extension (".html" is a name), unless it is the type's own.
+		const found = EXTENSION.exec(name);
+		const own = found !== null && extensions.includes(found[1].toLowerCase());
+		const current = found !== null && (own || found.index > 0) ? found : null;
+		// A name that is only the type's extension (".png") has no stem: the fallback gets it.
+		if (current && own && current.index === 0) name = `${fallbackStem}${name}`;
+		else if (!own)
+			name = `${current ? name.slice(0, current.index) : name || fallbackStem}.${extensions[0]}`;
+	} else if (name === '') name = fallbackStem;
 	if (DEVICE_NAME.test(name)) name = `_${name}`;
 	return fitName(name);
 }

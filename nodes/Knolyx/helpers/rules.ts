@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { formatApiDate } from './dates';
+import type { LongInteger } from './json';
 import { idText } from './json';
 
 /**
@@ -12,7 +13,7 @@ import { idText } from './json';
 
 export interface Rule extends IDataObject {
 	/** A number, or a long integer kept exact (see helpers/json.ts). */
-	id?: number | string;
+	id?: number | string | LongInteger;
 	name: string;
 	type: 'PUBLIC' | 'PRIVATE' | string;
 	startDateTime: string;

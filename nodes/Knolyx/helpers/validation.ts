@@ -18,8 +18,9 @@ const GENDER_SPELLINGS: Record<string, Gender> = { NON_BINARY: 'NON-BINARY' };
 
 // A practical e-mail check: one @, no spaces, a dot in the domain and no empty domain label
 // (a@b..com); no control characters, bidi overrides or other invisible format characters
-// (Unicode Cc and Cf), which make an address look like another.
-const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:/?#]+\.[^\s@"<>()[\]\\,;:/?#]{2,}$/u;
+// (Unicode Cc and Cf), which make an address look like another. The pattern has one reading of
+// any text (the dot is checked apart: a pattern that finds it may try every split of the domain).
+const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:/?#]+$/u;
 const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
 const codePoint = (char: string) =>
 	`U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
@@ -85,7 +86,15 @@ export function requireEmail(
 		);
 	}
 	const domain = text.slice(text.lastIndexOf('@') + 1);
-	if (!EMAIL.test(text) || text.length > 254 || domain.split('.').includes('')) {
+	// A dot in the domain with a character before it and two after it.
+	const dot = domain.indexOf('.', 1);
+	if (
+		text.length > 254 ||
+		!EMAIL.test(text) ||
+		dot === -1 ||
+		dot > domain.length - 3 ||
+		domain.split('.').includes('')
+	) {
 		throw invalid(ctx, itemIndex, field, `${describeValue(text)} is not a valid e-mail address`);
 	}
 	return text;

@@ -233,38 +233,37 @@ function unlisted(method: IHttpRequestMethods): Endpoint {
 	};
 }
 
-function matcher(template: string): RegExp {
-	const source = template
-		.split(/\{[^}]+\}/)
-		.map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-		.join('[^/]+');
-	return new RegExp(`^${source}$`);
+/** Whether a path is the template's, a placeholder standing for one non-empty segment (no regular expression). */
+function matches(template: string, path: string): boolean {
+	const wanted = template.split('/');
+	const given = path.split('/');
+	return (
+		wanted.length === given.length &&
+		wanted.every((segment, index) =>
+			segment.startsWith('{') && segment.endsWith('}')
+				? given[index] !== ''
+				: segment === given[index],
+		)
+	);
 }
 
-const TABLE: Array<{ endpoint: Endpoint; pattern: RegExp }> = Object.values(ENDPOINTS).map(
-	(endpoint) => ({
-		endpoint,
-		pattern: matcher(endpoint.path),
-	}),
-);
+const TABLE: Endpoint[] = Object.values(ENDPOINTS);
 
 /** The endpoint a request goes to (by method and path below /public/api/v1). */
 export function endpointOf(method: IHttpRequestMethods, path: string): Endpoint {
 	const bare = path.split('?')[0];
 	// Literal paths first: /webhook/ping is not /webhook/{webhookId}.
-	const literal = TABLE.find(
-		({ endpoint }) => endpoint.method === method && endpoint.path === bare,
-	);
-	if (literal) return literal.endpoint;
+	const literal = TABLE.find((endpoint) => endpoint.method === method && endpoint.path === bare);
+	if (literal) return literal;
 	return (
-		TABLE.find(({ endpoint, pattern }) => endpoint.method === method && pattern.test(bare))
-			?.endpoint ?? unlisted(method)
+		TABLE.find((endpoint) => endpoint.method === method && matches(endpoint.path, bare)) ??
+		unlisted(method)
 	);
 }
 
 /** The path of an endpoint with every placeholder filled and encoded (one path segment each). */
 export function pathOf(endpoint: Endpoint, params: Record<string, string | number> = {}): string {
-	return endpoint.path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+	return endpoint.path.replace(/\{([^{}/]{1,64})\}/g, (_match, name: string) => {
 		if (params[name] === undefined)
 			throw new Error(`Missing path parameter ${name} of ${endpoint.path}`);
 		return encodeURIComponent(String(params[name]));
@@ -282,7 +281,7 @@ export function subjectOf(
 	override?: RequestSubject,
 ): RequestSubject {
 	return {
-		notFound: endpoint.notFound?.replace(/\{([^}]+)\}/g, (_match, name: string) =>
+		notFound: endpoint.notFound?.replace(/\{([^{}]{1,64})\}/g, (_match, name: string) =>
 			String(params[name] ?? `{${name}}`),
 		),
 		permission: endpoint.permission,

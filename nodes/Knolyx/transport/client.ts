@@ -35,7 +35,8 @@ import {
 	THROTTLE_STATUSES,
 } from './retry';
 import { joinUrl } from './url';
-import { redactDeep } from '../helpers/redact';
+import type { Redactor } from '../helpers/redact';
+import { redactorOf } from '../helpers/redact';
 
 export { CREDENTIAL_TYPE };
 
@@ -161,21 +162,33 @@ export class KnolyxClient {
 		return (await this.credentialReading()).scope;
 	}
 
-	/** A request to an endpoint of the catalogue. */
+	/** The one redactor of the credential's secrets (helpers/redact.ts); none before it is read. */
+	private redactor(): Redactor {
+		return redactorOf(this.reading?.secrets ?? []);
+	}
+
+	/**
+	 * A request to an endpoint of the catalogue. Every error it ends in passes through the
+	 * redactor whole (its answer was cleaned already: request).
+	 */
 	async call<T = unknown>(
 		endpoint: Endpoint,
 		options: CallOptions = {},
 	): Promise<KnolyxResponse<T>> {
-		return await this.request<T>({
-			method: endpoint.method,
-			path: pathOf(endpoint, options.params),
-			qs: options.qs,
-			body: options.body,
-			endpoint,
-			itemIndex: options.itemIndex,
-			acceptStatuses: options.acceptStatuses,
-			subject: subjectOf(endpoint, options.params, options.subject),
-		});
+		try {
+			return await this.request<T>({
+				method: endpoint.method,
+				path: pathOf(endpoint, options.params),
+				qs: options.qs,
+				body: options.body,
+				endpoint,
+				itemIndex: options.itemIndex,
+				acceptStatuses: options.acceptStatuses,
+				subject: subjectOf(endpoint, options.params, options.subject),
+			});
+		} catch (error) {
+			throw this.redactor().error(error);
+		}
 	}
 
 	private async request<T>(request: KnolyxRequest): Promise<KnolyxResponse<T>> {
@@ -208,7 +221,10 @@ export class KnolyxClient {
 
 			let delay: number;
 			if (passed) {
-				const { result: response, report } = passed;
+				// The secrets out of the answer before anything reads it: its data, its errors.
+				const redactor = this.redactor();
+				const response = redactor.answer(passed.result);
+				const { report } = passed;
 				const status = response.statusCode;
 				const ok = status >= 200 && status < 300;
 				const done = (extra: Partial<KnolyxResponse<T>> = {}): KnolyxResponse<T> => ({
@@ -220,7 +236,8 @@ export class KnolyxClient {
 				});
 				if (ok || request.acceptStatuses?.includes(status)) {
 					report({ kind: 'good' });
-					return done({ body: decodeAnswer(this.node, response, endpoint, request) as T });
+					const body = decodeAnswer(this.node, response, endpoint, request);
+					return done({ body: redactor.decoded(response, body) as T });
 				}
 				if (status === 404 && unsure && endpoint.goneMeansDone) {
 					// The attempt whose answer was lost removed it.
@@ -232,8 +249,7 @@ export class KnolyxClient {
 					THROTTLE_STATUSES.has(status)
 						? { kind: 'throttled', waitMs, rateLimited: status === 429 }
 						: { kind: 'other' };
-				const { secrets } = await this.credentialReading();
-				const errorBody = redactDeep(errorBodyOf(response, endpoint.answer), secrets);
+				const errorBody = redactor.value(errorBodyOf(response, endpoint.answer));
 				const fail = () => apiError(this.node, status, errorBody, subject, request.itemIndex);
 				const retried =
 					RETRIED_STATUSES.has(status) && (mayResend || !AMBIGUOUS_STATUSES.has(status));

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { baseUrlProblem } from './url';
+import { baseUrlProblem, withoutTrailingSlashes } from './url';
 
 /** Reading the credential: the API's base URL, the platform and project it works on, the key. */
 
@@ -40,7 +40,7 @@ export async function readCredential(
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 	return {
 		baseUrl,
-		scope: `${baseUrl.replace(/\/+$/, '').toLowerCase()}|${String(credentials.projectId)}`,
+		scope: `${withoutTrailingSlashes(baseUrl).toLowerCase()}|${String(credentials.projectId)}`,
 		secrets: apiKey.length >= 6 ? [apiKey] : [],
 	};
 }

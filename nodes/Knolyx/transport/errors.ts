@@ -1,6 +1,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { cutOnCodePoint, jsonStart, MAX_TEXT_READ, readableText } from '../helpers/readableText';
+
 /** Which permission of the API key each kind of request needs (docs/api.md, README "Operations"). */
 export type KnolyxPermission =
 	| 'USER_PROVISION'
@@ -27,30 +29,10 @@ export interface RequestSubject {
 	forbidden?: string;
 }
 
-/** The most of the platform's own text an error message carries. */
-const MAX_MESSAGE_LENGTH = 300;
-
-/** Platform text fit for a message: markup and control characters out, spaces folded, capped. */
-function readableText(text: string): string {
-	const plain = text
-		.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
-		.replace(/<!--[\s\S]*?-->/g, ' ')
-		.replace(/<\/?[a-z!][^>]*>/gi, ' ')
-		.replace(
-			/&(nbsp|amp|lt|gt|quot|#39);/g,
-			(_entity, name: string) =>
-				({ nbsp: ' ', amp: '&', lt: '‹', gt: '›', quot: '"', '#39': "'" })[name] ?? ' ',
-		)
-		.replace(/[\p{Cc}\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/gu, ' ')
-		.replace(/\s+/g, ' ')
-		.trim();
-	return plain.length > MAX_MESSAGE_LENGTH ? `${plain.slice(0, MAX_MESSAGE_LENGTH)}…` : plain;
-}
-
 /** Pulls the platform's own message out of an error body of any shape. */
 function platformMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') {
-		const text = body.trim();
+		const text = cutOnCodePoint(body, MAX_TEXT_READ).trim();
 		if (text === '' || text.startsWith('<')) return undefined;
 		return readableText(text) || undefined;
 	}
@@ -224,7 +206,7 @@ export function networkErrorCode(error: unknown): string | undefined {
 		if (typeof record.code === 'string' && NETWORK_CODES.has(record.code)) return record.code;
 		if (
 			typeof record.message === 'string' &&
-			/socket hang up|timeout of \d+ms exceeded/i.test(record.message)
+			/socket hang up|timeout of \d{1,12}ms exceeded/i.test(record.message)
 		) {
 			return record.message.includes('timeout') ? 'ETIMEDOUT' : 'ECONNRESET';
 		}
@@ -333,7 +315,7 @@ export function oddAnswer(
 ): NodeApiError {
 	const { asked, wanted, expected } = SHAPES[shape];
 	const shown = readableText(
-		typeof body === 'string' ? body : (JSON.stringify(body) ?? String(body)),
+		typeof body === 'string' ? body : jsonStart(body, MAX_TEXT_READ),
 	).slice(0, 120);
 	return new NodeApiError(node, { message: shown } as JsonObject, {
 		message: `Knolyx answered ${asked} with something that is not ${wanted} [${status}]`,

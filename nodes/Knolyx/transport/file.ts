@@ -26,23 +26,72 @@ const header = (headers: Record<string, unknown> | undefined, name: string): str
 	return typeof text === 'string' && text.trim() !== '' ? text.trim() : undefined;
 };
 
+/** The most of a Content-Disposition read (a name is cut far shorter: helpers/fileName.ts). */
+const MAX_DISPOSITION_READ = 16_384;
+
+const isSpace = (character: string | undefined) =>
+	character === ' ' || character === '\t' || character === '\r' || character === '\n';
+
+/**
+ * The parameters of a Content-Disposition (`name=value`, `name="quoted \"value\""`), names in
+ * lower case, the first of each kept. One pass over the text, no regular expression.
+ */
+function dispositionParameters(header: string): Map<string, string> {
+	const text = header.slice(0, MAX_DISPOSITION_READ);
+	const parameters = new Map<string, string>();
+	// The disposition type comes first; parameters follow each ';'.
+	let at = text.indexOf(';');
+	while (at !== -1 && at < text.length) {
+		at += 1;
+		const equals = text.indexOf('=', at);
+		const semicolon = text.indexOf(';', at);
+		if (equals === -1) break;
+		if (semicolon !== -1 && semicolon < equals) {
+			at = semicolon;
+			continue;
+		}
+		const name = text.slice(at, equals).trim().toLowerCase();
+		let start = equals + 1;
+		while (isSpace(text[start])) start += 1;
+		let value = '';
+		if (text[start] === '"') {
+			let end = start + 1;
+			while (end < text.length && text[end] !== '"') {
+				if (text[end] === '\\' && end + 1 < text.length) end += 1;
+				value += text[end];
+				end += 1;
+			}
+			at = text.indexOf(';', end);
+		} else {
+			const end = text.indexOf(';', start);
+			value = text.slice(start, end === -1 ? text.length : end).trim();
+			at = end;
+		}
+		if (!parameters.has(name)) parameters.set(name, value);
+	}
+	return parameters;
+}
+
 /** `filename*=UTF-8''…` (RFC 6266/5987) first, then `filename="…"`, decoded but as given (helpers/fileName.ts makes it safe). */
 function fileNameOf(contentDisposition: string | undefined): string | undefined {
 	if (!contentDisposition) return undefined;
-	let name: string | undefined;
-	const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(contentDisposition);
-	if (extended) {
-		try {
-			name = decodeURIComponent(extended[2].trim());
-		} catch {
-			name = undefined;
+	const parameters = dispositionParameters(contentDisposition);
+	const extended = parameters.get('filename*');
+	if (extended !== undefined) {
+		// charset'language'percent-encoded
+		const charsetEnd = extended.indexOf("'");
+		const languageEnd = charsetEnd === -1 ? -1 : extended.indexOf("'", charsetEnd + 1);
+		const encoded = languageEnd === -1 ? '' : extended.slice(languageEnd + 1).trim();
+		if (encoded !== '') {
+			try {
+				return decodeURIComponent(encoded);
+			} catch {
+				// Not UTF-8 percent-encoding: the plain name, if any.
+			}
 		}
 	}
-	if (name === undefined) {
-		const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(contentDisposition);
-		name = plain ? (plain[1]?.replace(/\\(.)/g, '$1') ?? plain[2]).trim() : undefined;
-	}
-	return name;
+	const plain = parameters.get('filename');
+	return plain === undefined || plain.trim() === '' ? undefined : plain.trim();
 }
 
 /** Image formats by their first bytes (null: any byte). */
@@ -72,15 +121,34 @@ export function imageTypeOf(data: Buffer): string | undefined {
 			return mimeType;
 	}
 	// An SVG is text: an XML declaration, comments or a doctype may come before its <svg> root.
-	const head = data
-		.subarray(0, 4096)
-		.toString('utf8')
-		.replace(/^\ufeff/, '');
-	const prolog = head.replace(
-		/^\s*(<\?xml[^>]*\?>\s*)?((<!--[\s\S]*?-->|<!DOCTYPE svg[^>]*>)\s*)*/i,
-		'',
-	);
-	return /^<svg[\s>]/i.test(prolog) ? 'image/svg+xml' : undefined;
+	const head = data.subarray(0, 4096).toString('utf8');
+	return svgRootAt(head, head.startsWith('\ufeff') ? 1 : 0) ? 'image/svg+xml' : undefined;
+}
+
+/** Whether an `<svg` root follows from `at` after an XML declaration, comments and a doctype (one pass, no regular expression). */
+function svgRootAt(head: string, at: number): boolean {
+	// ASCII letters in lower case only: the copy keeps every position of `head`.
+	const lower = head.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+	const skipSpaces = () => {
+		while (isSpace(head[at])) at += 1;
+	};
+	skipSpaces();
+	if (lower.startsWith('<?xml', at)) {
+		const end = head.indexOf('?>', at);
+		if (end === -1 || head.slice(at, end).includes('>')) return false;
+		at = end + 2;
+	}
+	for (;;) {
+		skipSpaces();
+		let end: number;
+		if (head.startsWith('<!--', at)) end = head.indexOf('-->', at + 4) + 3;
+		else if (lower.startsWith('<!doctype svg', at)) end = head.indexOf('>', at) + 1;
+		else break;
+		if (end <= 0) return false;
+		at = end;
+	}
+	const after = head[at + 4];
+	return lower.startsWith('<svg', at) && (after === '>' || isSpace(after));
 }
 
 /** A successful file answer's bytes, with the MIME type and file name its headers give. */

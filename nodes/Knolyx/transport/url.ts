@@ -2,9 +2,16 @@
 
 export const API_PREFIX = '/public/api/v1';
 
+/** The text without the slashes it ends with (a loop: `/\/+$/` reads to the end from every slash). */
+export function withoutTrailingSlashes(text: string): string {
+	let end = text.length;
+	while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end -= 1;
+	return text.slice(0, end);
+}
+
 /** Joins the credential's base URL and an API path; tolerates trailing slashes and tenant URLs. */
 export function joinUrl(baseUrl: string, path: string): string {
-	const base = baseUrl.trim().replace(/\/+$/, '');
+	const base = withoutTrailingSlashes(baseUrl.trim());
 	return `${base}${API_PREFIX}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
