@@ -1855,7 +1855,7 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		enrols: { email: EVELYN.email, workgroup: 201, toolHost: 'api.stripe.com' },
 	});
 
-	describe("Stripe with a credential without its optional Signature Secret (n8n 1.x's trigger then checks no signature): an unsigned delivery of an event Stripe does not have changes nothing", () => {
+	describe("Stripe with a credential without its optional Signature Secret (n8n 1.x's trigger then checks no signature): an unsigned delivery of an event Stripe does not have changes nothing; an ended subscription removes the address it enrolled", () => {
 		const TRIGGER = 'On Stripe payment, refund or cancellation';
 		const JOAN = { email: 'joan.clarke@example.com', name: 'Joan Clarke' };
 		const forged = structuredClone(STRIPE.checkoutSessionCompleted);
@@ -1904,6 +1904,59 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 			expect((await sb.stats()).requests - knolyxBefore).toBe(0);
 			expect(await sb.businessState()).toEqual(state);
 			expect(userByEmail(await sb.state(), JOAN.email)).toBeUndefined();
+		});
+
+		test('a subscriber who changed their e-mail at Stripe before the subscription ended: the address the subscription enrolled is removed (signed deliveries)', async () => {
+			const OLD = 'ada.lovelace@example.com';
+			const NEW = 'ada.king@example.com';
+			const SUB = 'sub_1QTestChangedEmail000000001';
+			const subscription = (status, email) => ({
+				...structuredClone(STRIPE.subscriptionRead),
+				id: SUB,
+				status,
+				customer: { ...STRIPE.subscriptionRead.customer, email, name: 'Ada Lovelace' },
+			});
+			const invoice = structuredClone(STRIPE.invoiceRead);
+			invoice.id = 'in_1QTestChangedEmail000000001';
+			invoice.subscription = SUB;
+			invoice.customer_email = OLD;
+			invoice.customer_name = 'Ada Lovelace';
+			stripeHas(`/v1/invoices/${invoice.id}`, invoice);
+			const paid = structuredClone(STRIPE.invoicePaid);
+			paid.id = 'evt_1QTestChangedEmailPaid00001';
+			paid.data.object.id = invoice.id;
+			paid.data.object.subscription = SUB;
+			const ended = structuredClone(STRIPE.customerSubscriptionDeleted);
+			ended.id = 'evt_1QTestChangedEmailEnded0001';
+			ended.data.object.id = SUB;
+			const deliver = async (e) => {
+				stripeHas(`/v1/events/${e.id}`, e);
+				const body = JSON.stringify(e);
+				const t = Math.floor(Date.now() / 1000);
+				const v1 = crypto
+					.createHmac('sha256', STRIPE_ENDPOINT.secret)
+					.update(`${t}.${body}`)
+					.digest('hex');
+				const ex = await postDelivery('stripe', productionUrl('stripe', TRIGGER), body, {
+					'content-type': 'application/json',
+					'stripe-signature': `t=${t},v1=${v1}`,
+				});
+				expect(ex.status).toBe('success');
+				return ex;
+			};
+
+			stripeHas(`/v1/subscriptions/${SUB}`, subscription('active', OLD));
+			await deliver(paid);
+			expect(membersOf(await sb.state(), 202)).toContain(OLD);
+
+			// The buyer changes their e-mail at Stripe, then the subscription ends.
+			stripeHas(`/v1/subscriptions/${SUB}`, subscription('canceled', NEW));
+			const ex = await deliver(ended);
+			expect(nodeOutput(ex, 'Remove buyer from course workgroup')).toEqual([
+				expect.objectContaining({ email: OLD, workgroupId: 202, removed: true }),
+			]);
+			expect(membersOf(await sb.state(), 202)).not.toContain(OLD);
+			expect(userByEmail(await sb.state(), NEW)).toBeUndefined();
 		});
 	});
 
