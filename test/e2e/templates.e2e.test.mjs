@@ -653,6 +653,28 @@ describe("2. Stripe: what Stripe's API (a local stand-in for api.stripe.com) say
 		expect(membersOf(state, 201)).toContain(MARY);
 	});
 
+	test('a fully discounted Checkout (Stripe says no_payment_required, no payment_intent) enrols, as a free order does in the other templates', async () => {
+		const free = structuredClone(STRIPE.checkoutSessionRead);
+		Object.assign(free, {
+			id: 'cs_test_fullyDiscounted0000000001',
+			payment_status: 'no_payment_required',
+			payment_intent: null,
+			amount_subtotal: 4900,
+			amount_total: 0,
+			customer_details: {
+				...free.customer_details,
+				email: 'free.coupon@example.com',
+				name: 'Free Coupon',
+			},
+		});
+		stripeHas(`/v1/checkout/sessions/${free.id}`, free);
+		const e = structuredClone(STRIPE.checkoutSessionCompleted);
+		e.id = 'evt_1QTestFullyDiscounted000001';
+		e.data.object.id = free.id;
+		const { state } = await run('stripe', TRIGGER, event(e));
+		expect(membersOf(state, 201)).toContain('free.coupon@example.com');
+	});
+
 	test('an unmapped price: the execution stops with a message naming the price and the node to edit; nobody enrolled', async () => {
 		const read = structuredClone(STRIPE.checkoutSessionRead);
 		read.id = 'cs_test_unmapped';
