@@ -31,7 +31,6 @@ import path from 'node:path';
 import {
 	CREDENTIAL,
 	execution,
-	DONE,
 	executionsOf,
 	N8N_VERSION,
 	nodeOutput,
@@ -2221,128 +2220,6 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		forged: () => [{ 'content-type': 'application/json' }, hubspotSigned('not-the-client-secret')],
 		headers: () => hubspotSigned(HUBSPOT_APP.clientSecret),
 		enrols: { email: 'ada.lovelace@example.com', workgroup: 202, toolHost: 'api.hubapi.com' },
-	});
-
-	describe("WooCommerce: a write Knolyx failed is kept pending; the workflow's own schedule reads the order again and retries it", () => {
-		const TRIGGER = 'On WooCommerce order updated';
-		const SCHEDULE = 'Every 15 minutes: retry pending orders';
-		const paidOrder = (id, first, last) => ({
-			...structuredClone(WOO.orderCompleted),
-			id,
-			status: 'processing',
-			date_completed: null,
-			date_modified: `2026-11-26T11:${id % 60}:00`,
-			billing: {
-				...WOO.orderCompleted.billing,
-				first_name: first,
-				last_name: last,
-				email: `${first}.${last}@example.com`.toLowerCase(),
-			},
-		});
-		const LANDS = paidOrder(1195, 'Edith', 'Clarke');
-		const REFUNDED = paidOrder(1196, 'Lise', 'Meitner');
-		const deliver = (order) => {
-			const body = JSON.stringify(order);
-			return postDelivery('woo', productionUrl('woo', TRIGGER), body, {
-				'content-type': 'application/json',
-				'x-wc-webhook-id': String(WOO_HOOK.id),
-				'x-wc-webhook-topic': 'order.updated',
-				'x-wc-webhook-signature': crypto
-					.createHmac('sha256', WOO_HOOK.created.secret)
-					.update(body)
-					.digest('base64'),
-			});
-		};
-		/** The schedule node's interval (the user's choice; the test's: seconds, to see runs soon). */
-		const everySeconds = async (seconds) => {
-			const id = encodeURIComponent(WF.woo.id);
-			const wf = await rest.request('GET', `/rest/workflows/${id}`);
-			wf.nodes.find((n) => n.name === SCHEDULE).parameters.rule = {
-				interval: [{ field: 'seconds', secondsInterval: seconds }],
-			};
-			await rest.request('PATCH', `/rest/workflows/${id}`, wf);
-		};
-		const scheduleRuns = async () =>
-			(await executionsOf(rest, WF.woo.id)).filter((e) => e.mode === 'trigger');
-
-		beforeAll(async () => {
-			await useCredential(WF.woo.id, 'wooCommerceApi', WOO_CREDENTIAL, (n) =>
-				n.type.startsWith('n8n-nodes-base.wooCommerce'),
-			);
-		});
-
-		afterAll(async () => {
-			await sb.request('DELETE', '/sandbox/fault-burst');
-			await rest.deactivateWorkflow(WF.woo.id);
-		}, 60_000);
-
-		test('Knolyx fails (500) for two paid orders: both executions fail, nobody enrolled; the store then reports one of them refunded', async () => {
-			storeHas(LANDS);
-			storeHas(REFUNDED);
-			await rest.activateWorkflow(WF.woo.id); // the schedule at 15 minutes: no run during this test
-			await sb.request('POST', '/sandbox/fault-burst', {
-				requests: 1000,
-				faults: { errorRate: 1, errorStatuses: [500] },
-			});
-			for (const order of [LANDS, REFUNDED]) {
-				const ex = await deliver(order);
-				expect(ex.status).toBe('error');
-			}
-			await sb.request('DELETE', '/sandbox/fault-burst');
-			const state = await sb.state();
-			for (const order of [LANDS, REFUNDED])
-				expect(membersOf(state, 202)).not.toContain(order.billing.email);
-			storeHas({ ...REFUNDED, ...WOO.refundedChanges });
-		});
-
-		test('Knolyx is back; the schedule runs: the pending paid order is enrolled once, the refunded one dropped (nobody enrolled), nothing pending afterwards and no more Knolyx requests', async () => {
-			await rest.deactivateWorkflow(WF.woo.id);
-			await everySeconds(3);
-			const before = (await scheduleRuns()).length;
-			await rest.activateWorkflow(WF.woo.id);
-			/** The schedule's runs since it was set to seconds that ended, newest first. */
-			const newRuns = async () => {
-				const runs = await scheduleRuns();
-				return runs.slice(0, runs.length - before).filter((e) => DONE.has(e.status));
-			};
-			// A run whose "Pending orders" lists nothing: both orders were settled by then.
-			await waitFor(
-				async () => {
-					for (const run of (await newRuns()).filter((e) => e.status === 'success')) {
-						const ex = await execution(rest, run.id);
-						if (nodeOutput(ex, 'Pending orders')?.length === 0) return ex;
-					}
-					return undefined;
-				},
-				{ timeoutMs: 60_000, what: 'a schedule run with nothing pending' },
-			);
-			const state = await sb.state();
-			expect(membersOf(state, 202).filter((e) => e === LANDS.billing.email)).toEqual([
-				LANDS.billing.email,
-			]);
-			expect(userByEmail(state, LANDS.billing.email)).toMatchObject({
-				firstName: 'Edith',
-				lastName: 'Clarke',
-			});
-			expect(userByEmail(state, REFUNDED.billing.email)).toBeUndefined();
-			// Two more runs of the schedule: nothing pending, nothing sent to Knolyx.
-			const knolyxBefore = (await sb.stats()).requests;
-			const businessBefore = await sb.businessState();
-			const seen = (await newRuns()).length;
-			const later = await waitFor(
-				async () => {
-					const runs = await newRuns();
-					return runs.length >= seen + 2 ? runs.slice(0, runs.length - seen) : undefined;
-				},
-				{ timeoutMs: 30_000, what: 'two more schedule runs' },
-			);
-			for (const run of later) {
-				const ex = await execution(rest, run.id);
-				expect([ex.status, nodeOutput(ex, 'Pending orders')]).toEqual(['success', []]);
-			}
-			expect((await sb.stats()).requests - knolyxBefore).toBe(0);
-			expect(await sb.businessState()).toEqual(businessBefore);
-		});
 	});
 
 	test('the triggers registered their webhooks at the stand-ins, for their production URLs, and removed them when unpublished', () => {
