@@ -62,8 +62,11 @@ export async function benchJson(): Promise<void> {
 				jsonParse: of(m.jsonParseMs, first.jsonParseMs),
 			};
 		});
+	// Side by side: the reader's growth over JSON.parse's on the same text (the heap's growth
+	// slows both alike); alone where JSON.parse cannot read the text.
+	const relative = (g: (typeof growth)[number]) => g.reader / (g.jsonParse ?? 1);
 	const steepest = growth.reduce<(typeof growth)[number] | undefined>(
-		(w, g) => (!w || g.reader > w.reader ? g : w),
+		(w, g) => (!w || relative(g) > relative(w) ? g : w),
 		undefined,
 	);
 	const worstWrite = results
@@ -121,12 +124,12 @@ export async function benchJson(): Promise<void> {
 	if (steepest) {
 		goal(
 			BENCH,
-			`steepest growth of the reader's time per MiB, ${SIZES[0]} → ${largest} MiB`,
-			`${ratio(steepest.reader)} (${steepest.pattern}${steepest.jsonParse === undefined ? '' : `; JSON.parse on it ${ratio(steepest.jsonParse)}`})`,
-			`linear: ≤ 2× (quadratic: ${largest / SIZES[0]}×)`,
-			steepest.reader <= 2,
+			`steepest growth of the reader's time per MiB, ${SIZES[0]} → ${largest} MiB, ÷ JSON.parse's growth on the same text (alone where JSON.parse cannot read it)`,
+			`${ratio(relative(steepest))} (${steepest.pattern}: reader ${ratio(steepest.reader)}${steepest.jsonParse === undefined ? '' : `, JSON.parse ${ratio(steepest.jsonParse)}`})`,
+			`linear: ≤ 2× (a quadratic reader: ${largest / SIZES[0]}×)`,
+			relative(steepest) <= 2,
 			() =>
-				"The time per MiB grows with the garbage collector's work on the larger heap (JSON.parse grows on the same inputs); a backtracking or quadratic reader would grow 16×.",
+				"The time per MiB grows with the garbage collector's work on the larger heap, for JSON.parse too; a backtracking or quadratic reader would grow 16× where JSON.parse stays flat.",
 		);
 	}
 	if (worstWrite) {

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Items run concurrently: the output keeps the input order and pairing, a fixed concurrency is
  * honoured (1 = strictly sequential), the adaptive default runs several requests at once, and a

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * The adaptive limiter against a rate-limited sandbox, seen through a recording proxy between
  * the node and the sandbox (real HTTP on 127.0.0.1): once the limit is learned, a single 429

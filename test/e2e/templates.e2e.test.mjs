@@ -549,7 +549,13 @@ describe("2. Stripe: what Stripe's API (a local stand-in for api.stripe.com) say
 	const MARY = 'mary.golda.ross@example.com';
 	const SESSION = STRIPE.checkoutSessionRead.id;
 	const ASYNC_SESSION = STRIPE.asyncCheckoutReadUnpaid.id;
-	const event = (e) => ({ [TRIGGER]: e });
+	/** A delivery of `e`, an event Stripe has (GET /v1/events/<id> answers it). */
+	const event = (e) => {
+		stripeHas(`/v1/events/${e.id}`, e);
+		return { [TRIGGER]: e };
+	};
+	/** A delivery of `e`, an event Stripe does not have (its id forged): the read answers 404. */
+	const forgedEvent = (e) => ({ [TRIGGER]: e });
 
 	beforeAll(async () => {
 		// The user's Stripe credential, chosen in every Stripe node of the template.
@@ -577,10 +583,17 @@ describe("2. Stripe: what Stripe's API (a local stand-in for api.stripe.com) say
 		expect(nodeOutput(ex, 'Enrol buyer in course workgroup')).toEqual([
 			expect.objectContaining({ email: GRACE, workgroupId: 201, created: true }),
 		]);
-		// The session was read from api.stripe.com with the credential's key, by its id.
+		// The event, then the session were read from api.stripe.com with the credential's key, by
+		// their ids; the session with its subscription expanded (a one-off payment has none).
 		expect(
 			apis.requests.slice(sent).map((r) => [r.host, r.method, r.path, r.headers.authorization]),
 		).toEqual([
+			[
+				'api.stripe.com',
+				'GET',
+				`/v1/events/${STRIPE.checkoutSessionCompleted.id}`,
+				`Bearer ${STRIPE_KEY.secretKey}`,
+			],
 			[
 				'api.stripe.com',
 				'GET',
@@ -588,30 +601,41 @@ describe("2. Stripe: what Stripe's API (a local stand-in for api.stripe.com) say
 				`Bearer ${STRIPE_KEY.secretKey}`,
 			],
 		]);
+		expect(apis.requests.at(-1).query).toMatchObject({ 'expand[2]': 'subscription' });
 	});
 
 	test('the same event again (Stripe resends): the business state is unchanged', async () => {
 		await expectReplayChangesNothing('stripe', TRIGGER, event(STRIPE.checkoutSessionCompleted));
 	});
 
-	test('forged events: a session Stripe does not have; a body that says paid, names another host, for a session Stripe reports unpaid: nobody enrolled, the key went to api.stripe.com only', async () => {
+	test("forged events: an event id Stripe does not have, for a session Stripe reports paid; a body that changes Stripe's event to say paid and name another host: nobody enrolled, the key went to api.stripe.com only", async () => {
+		// A paid session whose buyer was never enrolled (its real event not delivered yet).
+		const paid = structuredClone(STRIPE.checkoutSessionRead);
+		paid.id = 'cs_test_paidButEventForged000000001';
+		paid.customer_details = { ...paid.customer_details, email: 'forger@example.com' };
+		stripeHas(`/v1/checkout/sessions/${paid.id}`, paid);
 		const sent = apis.requests.length;
 		const before = await sb.businessState();
 		const unknown = structuredClone(STRIPE.checkoutSessionCompleted);
-		unknown.data.object.id = 'cs_test_forged0000000000000000';
+		unknown.id = 'evt_1QForgedEventIdStripeLacks01';
+		unknown.data.object.id = paid.id;
 		unknown.data.object.customer_details.email = 'forger@example.com';
-		const failed = await runPinned(rest, WF.stripe.id, TRIGGER, event(unknown));
+		const failed = await runPinned(rest, WF.stripe.id, TRIGGER, forgedEvent(unknown));
 		expect(failed.status).toBe('error');
 
+		// Stripe has this event (unpaid, async); the delivery says paid and names another host.
+		stripeHas(`/v1/events/${STRIPE.asyncCheckoutCompleted.id}`, STRIPE.asyncCheckoutCompleted);
 		const saysPaid = structuredClone(STRIPE.asyncCheckoutCompleted);
 		saysPaid.data.object.payment_status = 'paid';
 		saysPaid.data.object.url = 'https://attacker.example.net/v1/checkout/sessions';
 		saysPaid.request = { id: null, idempotency_key: null, url: 'https://attacker.example.net/' };
-		const { knolyxRequests } = await run('stripe', TRIGGER, event(saysPaid));
+		const { knolyxRequests } = await run('stripe', TRIGGER, forgedEvent(saysPaid));
 		expect(knolyxRequests).toBe(0);
 		expect(await sb.businessState()).toEqual(before);
+		expect(userByEmail(await sb.state(), 'forger@example.com')).toBeUndefined();
 		expect(apis.requests.slice(sent).map((r) => [r.host, r.path, r.status])).toEqual([
-			['api.stripe.com', '/v1/checkout/sessions/cs_test_forged0000000000000000', 404],
+			['api.stripe.com', `/v1/events/${unknown.id}`, 404],
+			['api.stripe.com', `/v1/events/${STRIPE.asyncCheckoutCompleted.id}`, 200],
 			['api.stripe.com', `/v1/checkout/sessions/${ASYNC_SESSION}`, 200],
 		]);
 		expect(apis.refused).toEqual([]);
@@ -628,6 +652,28 @@ describe("2. Stripe: what Stripe's API (a local stand-in for api.stripe.com) say
 		expect(membersOf(state, 201)).toContain(MARY);
 	});
 
+	test('a fully discounted Checkout (Stripe says no_payment_required, no payment_intent) enrols, as a free order does in the other templates', async () => {
+		const free = structuredClone(STRIPE.checkoutSessionRead);
+		Object.assign(free, {
+			id: 'cs_test_fullyDiscounted0000000001',
+			payment_status: 'no_payment_required',
+			payment_intent: null,
+			amount_subtotal: 4900,
+			amount_total: 0,
+			customer_details: {
+				...free.customer_details,
+				email: 'free.coupon@example.com',
+				name: 'Free Coupon',
+			},
+		});
+		stripeHas(`/v1/checkout/sessions/${free.id}`, free);
+		const e = structuredClone(STRIPE.checkoutSessionCompleted);
+		e.id = 'evt_1QTestFullyDiscounted000001';
+		e.data.object.id = free.id;
+		const { state } = await run('stripe', TRIGGER, event(e));
+		expect(membersOf(state, 201)).toContain('free.coupon@example.com');
+	});
+
 	test('an unmapped price: the execution stops with a message naming the price and the node to edit; nobody enrolled', async () => {
 		const read = structuredClone(STRIPE.checkoutSessionRead);
 		read.id = 'cs_test_unmapped';
@@ -635,6 +681,7 @@ describe("2. Stripe: what Stripe's API (a local stand-in for api.stripe.com) say
 		read.line_items.data[0].price.id = 'price_1QNotInTheMapping';
 		stripeHas('/v1/checkout/sessions/cs_test_unmapped', read);
 		const e = structuredClone(STRIPE.checkoutSessionCompleted);
+		e.id = 'evt_1QTestUnmappedPrice0000001';
 		e.data.object.id = 'cs_test_unmapped';
 		await expectStop(
 			'stripe',
@@ -651,6 +698,7 @@ describe("2. Stripe: what Stripe's API (a local stand-in for api.stripe.com) say
 		const sent = apis.requests.length;
 		const { state } = await run('stripe', TRIGGER, event(STRIPE.invoicePaid));
 		expect(apis.requests.slice(sent).map((r) => [r.host, r.path, r.status])).toEqual([
+			['api.stripe.com', `/v1/events/${STRIPE.invoicePaid.id}`, 200],
 			['api.stripe.com', `/v1/invoices/${STRIPE.invoiceRead.id}`, 200],
 			['api.stripe.com', SUBSCRIPTION, 200],
 		]);
@@ -735,6 +783,73 @@ describe("2. Stripe: what Stripe's API (a local stand-in for api.stripe.com) say
 		expect(membersOf(await sb.state(), 202)).not.toContain(KATHERINE);
 	});
 
+	describe('a Checkout Session in subscription mode (no payment_intent; it stays paid after the subscription ends)', () => {
+		const MAE = { email: 'mae.jemison@example.com', name: 'Mae Jemison' };
+		const PRICE = 'price_1QTpkALn4cE9xJ2QAdvAutoM'; // → 202
+		const SUB_ID = 'sub_1QTestSubscriptionMode00001';
+		const subscription = (status) => ({
+			...structuredClone(STRIPE.subscriptionRead),
+			id: SUB_ID,
+			status,
+			customer: { ...STRIPE.subscriptionRead.customer, email: MAE.email, name: MAE.name },
+		});
+		/** Stripe reports the subscription `status`: read by itself, or expanded in the session. */
+		const stripeReports = (status) => {
+			const sub = subscription(status);
+			stripeHas(`/v1/subscriptions/${SUB_ID}`, sub);
+			const session = structuredClone(STRIPE.checkoutSessionRead);
+			Object.assign(session, {
+				id: 'cs_test_subscriptionMode000000000001',
+				mode: 'subscription',
+				payment_intent: null,
+				payment_status: 'paid',
+				subscription: { ...sub, customer: sub.customer.id },
+				customer_details: { ...session.customer_details, ...MAE },
+			});
+			for (const line of session.line_items.data) line.price.id = PRICE;
+			stripeHas(`/v1/checkout/sessions/${session.id}`, session);
+			return session;
+		};
+		const checkout = structuredClone(STRIPE.checkoutSessionCompleted);
+		checkout.id = 'evt_1QTestSubscriptionCheckout01';
+		Object.assign(checkout.data.object, {
+			id: 'cs_test_subscriptionMode000000000001',
+			mode: 'subscription',
+			payment_intent: null,
+			subscription: SUB_ID,
+			customer_details: { ...checkout.data.object.customer_details, ...MAE },
+		});
+		const ended = structuredClone(STRIPE.customerSubscriptionDeleted);
+		ended.id = 'evt_1QTestSubscriptionEnded0001';
+		ended.data.object.id = SUB_ID;
+
+		test('the subscription is active: enrolled', async () => {
+			stripeReports('active');
+			const { state } = await run('stripe', TRIGGER, event(checkout));
+			expect(membersOf(state, 202)).toContain(MAE.email);
+		});
+
+		test('the subscription ended (removed), then the old checkout event again (a resend from Stripe): Stripe reports the subscription canceled, nobody enrolled', async () => {
+			stripeReports('canceled');
+			const { state } = await run('stripe', TRIGGER, event(ended));
+			expect(membersOf(state, 202)).not.toContain(MAE.email);
+			const { knolyxRequests } = await run('stripe', TRIGGER, event(checkout));
+			expect(knolyxRequests).toBe(0);
+			expect(membersOf(await sb.state(), 202)).not.toContain(MAE.email);
+		});
+
+		test('a trialing subscription enrols; past_due or unpaid does not', async () => {
+			for (const status of ['past_due', 'unpaid']) {
+				stripeReports(status);
+				const { knolyxRequests } = await run('stripe', TRIGGER, event(checkout));
+				expect({ status, knolyxRequests }).toEqual({ status, knolyxRequests: 0 });
+			}
+			stripeReports('trialing');
+			const { state } = await run('stripe', TRIGGER, event(checkout));
+			expect(membersOf(state, 202)).toContain(MAE.email);
+		});
+	});
+
 	test('an invoice without a subscription (a one-off invoice) enrols without a subscription read', async () => {
 		const oneOff = structuredClone(STRIPE.invoiceRead);
 		oneOff.id = 'in_1QTq0YLn4cE9xJ2QoneOff01';
@@ -753,7 +868,10 @@ describe("2. Stripe: what Stripe's API (a local stand-in for api.stripe.com) say
 		const sent = apis.requests.length;
 		const { state } = await run('stripe', TRIGGER, event(e));
 		expect(membersOf(state, 202)).toContain('one.off.buyer@example.com');
-		expect(apis.requests.slice(sent).map((r) => r.path)).toEqual([`/v1/invoices/${oneOff.id}`]);
+		expect(apis.requests.slice(sent).map((r) => r.path)).toEqual([
+			`/v1/events/${e.id}`,
+			`/v1/invoices/${oneOff.id}`,
+		]);
 	});
 
 	test('every request of these runs carried the Stripe key to api.stripe.com and nowhere else', () => {
@@ -954,6 +1072,42 @@ describe("4. WooCommerce: an order the store's API (a local stand-in for the cre
 			[WOOCOMMERCE_HOST, '/wp-json/wc/v3/orders/1188', 200],
 		]);
 		expect(apis.refused).toEqual([]);
+	});
+
+	test('Cash on Delivery: processing but unpaid (date_paid null) enrols nobody; the same order completed (paid on delivery) enrols', async () => {
+		const cod = {
+			...structuredClone(WOO.orderCompleted),
+			id: 1192,
+			status: 'processing',
+			payment_method: 'cod',
+			payment_method_title: 'Cash on delivery',
+			date_paid: null,
+			date_paid_gmt: null,
+			date_completed: null,
+			date_completed_gmt: null,
+			billing: {
+				...WOO.orderCompleted.billing,
+				first_name: 'Gladys',
+				last_name: 'West',
+				email: 'gladys.west@example.com',
+			},
+		};
+		storeHas(cod);
+		const { knolyxRequests } = await run('woo', TRIGGER, { [TRIGGER]: cod });
+		expect(knolyxRequests).toBe(0);
+		expect(userByEmail(await sb.state(), 'gladys.west@example.com')).toBeUndefined();
+
+		const delivered = {
+			...cod,
+			status: 'completed',
+			date_completed: '2026-11-28T10:00:00',
+			date_completed_gmt: '2026-11-28T09:00:00',
+			date_modified: '2026-11-28T10:00:00',
+			date_modified_gmt: '2026-11-28T09:00:00',
+		};
+		storeHas(delivered);
+		const { state } = await run('woo', TRIGGER, { [TRIGGER]: delivered });
+		expect(membersOf(state, 202)).toContain('gladys.west@example.com');
 	});
 
 	test('refunded: removed; again: nothing changes', async () => {
@@ -1712,6 +1866,7 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 			session.id = SESSION;
 			session.customer_details = { ...session.customer_details, ...EVELYN };
 			stripeHas(`/v1/checkout/sessions/${SESSION}`, session);
+			stripeHas(`/v1/events/${checkout.id}`, checkout);
 		},
 		forgedWhat: 'no signature, or one made with another secret',
 		forged: () => [
@@ -1720,6 +1875,111 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		],
 		headers: () => stripeSigned(STRIPE_ENDPOINT.secret),
 		enrols: { email: EVELYN.email, workgroup: 201, toolHost: 'api.stripe.com' },
+	});
+
+	describe("Stripe with a credential without its optional Signature Secret (n8n 1.x's trigger then checks no signature): an unsigned delivery of an event Stripe does not have changes nothing; an ended subscription removes the address it enrolled", () => {
+		const TRIGGER = 'On Stripe payment, refund or cancellation';
+		const JOAN = { email: 'joan.clarke@example.com', name: 'Joan Clarke' };
+		const forged = structuredClone(STRIPE.checkoutSessionCompleted);
+		forged.id = 'evt_1QUnsignedForgedEventId0001';
+		forged.data.object.id = 'cs_test_unsignedForgedEvent0000001';
+		forged.data.object.customer_details = { ...forged.data.object.customer_details, ...JOAN };
+
+		beforeAll(async () => {
+			await useCredential(
+				WF.stripe.id,
+				'stripeApi',
+				STRIPE_KEY,
+				(n) => n.type === 'n8n-nodes-base.stripeTrigger' || n.type === 'n8n-nodes-base.httpRequest',
+			);
+			// A session Stripe reports paid (its buyer knows its id); its event was never sent.
+			const session = structuredClone(STRIPE.checkoutSessionRead);
+			session.id = forged.data.object.id;
+			session.customer_details = { ...session.customer_details, ...JOAN };
+			stripeHas(`/v1/checkout/sessions/${session.id}`, session);
+			await rest.activateWorkflow(WF.stripe.id);
+		}, 60_000);
+
+		afterAll(async () => {
+			await rest.deactivateWorkflow(WF.stripe.id);
+		}, 60_000);
+
+		test('refused by the trigger (401), or started and stopped at the event read (404): nobody enrolled, nothing sent to Knolyx', async () => {
+			const knolyxBefore = (await sb.stats()).requests;
+			const state = await sb.businessState();
+			const before = (await executionsOf(rest, WF.stripe.id)).length;
+			const res = await fetch(productionUrl('stripe', TRIGGER), {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(forged),
+			});
+			if (res.status === 200) {
+				const [latest] = await waitForExecutions(rest, WF.stripe.id, before + 1);
+				const ex = await execution(rest, latest.id);
+				expect(ex.status).toBe('error');
+				expect(
+					apis.requests.filter((r) => r.path === `/v1/events/${forged.id}`).map((r) => r.status),
+				).toEqual([404]);
+			} else {
+				expect(res.status).toBe(401);
+			}
+			expect((await sb.stats()).requests - knolyxBefore).toBe(0);
+			expect(await sb.businessState()).toEqual(state);
+			expect(userByEmail(await sb.state(), JOAN.email)).toBeUndefined();
+		});
+
+		test('a subscriber who changed their e-mail at Stripe before the subscription ended: the address the subscription enrolled is removed (signed deliveries)', async () => {
+			const OLD = 'ada.lovelace@example.com';
+			const NEW = 'ada.king@example.com';
+			const SUB = 'sub_1QTestChangedEmail000000001';
+			const subscription = (status, email) => ({
+				...structuredClone(STRIPE.subscriptionRead),
+				id: SUB,
+				status,
+				customer: { ...STRIPE.subscriptionRead.customer, email, name: 'Ada Lovelace' },
+			});
+			const invoice = structuredClone(STRIPE.invoiceRead);
+			invoice.id = 'in_1QTestChangedEmail000000001';
+			invoice.subscription = SUB;
+			invoice.customer_email = OLD;
+			invoice.customer_name = 'Ada Lovelace';
+			stripeHas(`/v1/invoices/${invoice.id}`, invoice);
+			const paid = structuredClone(STRIPE.invoicePaid);
+			paid.id = 'evt_1QTestChangedEmailPaid00001';
+			paid.data.object.id = invoice.id;
+			paid.data.object.subscription = SUB;
+			const ended = structuredClone(STRIPE.customerSubscriptionDeleted);
+			ended.id = 'evt_1QTestChangedEmailEnded0001';
+			ended.data.object.id = SUB;
+			const deliver = async (e) => {
+				stripeHas(`/v1/events/${e.id}`, e);
+				const body = JSON.stringify(e);
+				const t = Math.floor(Date.now() / 1000);
+				const v1 = crypto
+					.createHmac('sha256', STRIPE_ENDPOINT.secret)
+					.update(`${t}.${body}`)
+					.digest('hex');
+				const ex = await postDelivery('stripe', productionUrl('stripe', TRIGGER), body, {
+					'content-type': 'application/json',
+					'stripe-signature': `t=${t},v1=${v1}`,
+				});
+				expect(ex.status).toBe('success');
+				return ex;
+			};
+
+			stripeHas(`/v1/subscriptions/${SUB}`, subscription('active', OLD));
+			await deliver(paid);
+			expect(membersOf(await sb.state(), 202)).toContain(OLD);
+
+			// The buyer changes their e-mail at Stripe, then the subscription ends.
+			stripeHas(`/v1/subscriptions/${SUB}`, subscription('canceled', NEW));
+			const ex = await deliver(ended);
+			expect(nodeOutput(ex, 'Remove buyer from course workgroup')).toEqual([
+				expect.objectContaining({ email: OLD, workgroupId: 202, removed: true }),
+			]);
+			expect(membersOf(await sb.state(), 202)).not.toContain(OLD);
+			expect(userByEmail(await sb.state(), NEW)).toBeUndefined();
+		});
 	});
 
 	// WooCommerce: the trigger registers its webhook and secret at the store; deliveries signed with it.

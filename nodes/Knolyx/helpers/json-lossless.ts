@@ -1,0 +1,229 @@
+/**
+ * The JSON reader's second pass (see json.ts), for text that holds a long integer literal: the
+ * value JSON.parse would give, but with a LongInteger for each integer a number cannot hold.
+ */
+import { LongInteger } from './json-long';
+import {
+	BACKSLASH,
+	CARRIAGE_RETURN,
+	CLOSE_BRACE,
+	CLOSE_BRACKET,
+	COLON,
+	COMMA,
+	DOT,
+	JsonTooDeepError,
+	LINE_FEED,
+	LOWER_E,
+	MAX_JSON_DEPTH,
+	MINUS,
+	NINE,
+	OPEN_BRACE,
+	OPEN_BRACKET,
+	PLUS,
+	QUOTE,
+	SPACE,
+	TAB,
+	UPPER_E,
+	ZERO,
+	digitsEnd,
+	digitsValue,
+	isLong,
+	lastLongEnd,
+} from './json-scan';
+
+/** What readLossless gives for text it refuses: parseJson then says why. */
+export const NOT_READ: unique symbol = Symbol('not read');
+
+/** Thrown inside the lossless reader at the first thing that is not JSON. */
+const NOT_JSON = new Error('not JSON');
+
+/**
+ * The lossless reader's text, its bound on nesting, and where it is: each read… function reads
+ * what starts at the position it is given and leaves `at` just after it.
+ */
+let source = '';
+let depthLimit = MAX_JSON_DEPTH;
+let at = 0;
+/** The long integer literal scan found: it is one, and where it ends (-1 once read). */
+let knownLongStart = -1;
+
+/** Where the whitespace from `from` ends (nearly always no whitespace: one comparison). */
+function spaceEnd(from: number): number {
+	const text = source;
+	let position = from;
+	let code = text.charCodeAt(position);
+	if (code > SPACE) return position;
+	while (code === SPACE || code === LINE_FEED || code === CARRIAGE_RETURN || code === TAB)
+		code = text.charCodeAt(++position);
+	return position;
+}
+
+function readString(open: number): string {
+	const text = source;
+	const length = text.length;
+	let escaped = false;
+	for (let end = open + 1; end < length; end++) {
+		const code = text.charCodeAt(end);
+		if (code === QUOTE) {
+			at = end + 1;
+			// With escapes JSON.parse decodes (and checks) them; without, the text is the string.
+			return escaped
+				? (JSON.parse(text.slice(open, end + 1)) as string)
+				: text.slice(open + 1, end);
+		}
+		if (code === BACKSLASH) {
+			escaped = true;
+			end++;
+		} else if (code < SPACE) {
+			throw NOT_JSON;
+		}
+	}
+	throw NOT_JSON;
+}
+
+/** A number literal: a number, or a LongInteger where a number would change its digits. */
+function readNumber(start: number): number | LongInteger {
+	const text = source;
+	if (start === knownLongStart) {
+		knownLongStart = -1;
+		at = lastLongEnd();
+		return new LongInteger(text.slice(start, at));
+	}
+	const digits = text.charCodeAt(start) === MINUS ? start + 1 : start;
+	// A leading zero stands alone (a digit after it is refused after the literal).
+	const end = text.charCodeAt(digits) === ZERO ? digits + 1 : digitsEnd(text, digits);
+	if (end === digits) throw NOT_JSON;
+	let position = end;
+	let code = text.charCodeAt(position);
+	if (code !== DOT && code !== LOWER_E && code !== UPPER_E) {
+		at = end;
+		const count = end - digits;
+		if (count > 15 && isLong(text, start, digits, end))
+			return new LongInteger(text.slice(start, end));
+		// Summed without building a string: exact up to 15 digits; 16 digits rounded once at the
+		// last step, 17 as hi·10^8 + lo (see changes17), as reading the literal rounds them.
+		const value =
+			count <= 16
+				? digitsValue(text, digits, end)
+				: count === 17
+					? digitsValue(text, digits, digits + 9) * 1e8 + digitsValue(text, digits + 9, end)
+					: Number(text.slice(digits, end));
+		return digits === start ? value : -value;
+	}
+	if (code === DOT) {
+		const fraction = position + 1;
+		position = digitsEnd(text, fraction);
+		if (position === fraction) throw NOT_JSON;
+		code = text.charCodeAt(position);
+	}
+	if (code === LOWER_E || code === UPPER_E) {
+		code = text.charCodeAt(++position);
+		if (code === PLUS || code === MINUS) position++;
+		const exponent = position;
+		position = digitsEnd(text, exponent);
+		if (position === exponent) throw NOT_JSON;
+	}
+	at = position;
+	return Number(text.slice(start, position));
+}
+
+/** The word `word` at `start`, as `value`. */
+function readWord<T>(start: number, word: string, value: T): T {
+	if (!source.startsWith(word, start)) throw NOT_JSON;
+	at = start + word.length;
+	return value;
+}
+
+/** The value at `start` (no space before it), inside `depth` levels. */
+function readValue(start: number, depth: number): unknown {
+	const code = source.charCodeAt(start);
+	if (code === QUOTE) return readString(start);
+	if (code === OPEN_BRACE) return readObject(start, depth + 1);
+	if (code === OPEN_BRACKET) return readList(start, depth + 1);
+	if (code === MINUS || (code >= ZERO && code <= NINE)) return readNumber(start);
+	if (code === 0x74) return readWord(start, 'true', true);
+	if (code === 0x66) return readWord(start, 'false', false);
+	if (code === 0x6e) return readWord(start, 'null', null);
+	throw NOT_JSON;
+}
+
+/** The list opened at `open`, at nesting level `depth`. */
+function readList(open: number, depth: number): unknown[] {
+	if (depth > depthLimit) throw new JsonTooDeepError(depthLimit, open);
+	const text = source;
+	const list: unknown[] = [];
+	let position = spaceEnd(open + 1);
+	if (text.charCodeAt(position) === CLOSE_BRACKET) {
+		at = position + 1;
+		return list;
+	}
+	for (;;) {
+		list.push(readValue(position, depth));
+		position = spaceEnd(at);
+		const code = text.charCodeAt(position);
+		if (code === CLOSE_BRACKET) {
+			at = position + 1;
+			return list;
+		}
+		if (code !== COMMA) throw NOT_JSON;
+		position = spaceEnd(position + 1);
+	}
+}
+
+/** The object opened at `open`, at nesting level `depth`. */
+function readObject(open: number, depth: number): Record<string, unknown> {
+	if (depth > depthLimit) throw new JsonTooDeepError(depthLimit, open);
+	const text = source;
+	const object: Record<string, unknown> = {};
+	let position = spaceEnd(open + 1);
+	if (text.charCodeAt(position) === CLOSE_BRACE) {
+		at = position + 1;
+		return object;
+	}
+	for (;;) {
+		if (text.charCodeAt(position) !== QUOTE) throw NOT_JSON;
+		const key = readString(position);
+		position = spaceEnd(at);
+		if (text.charCodeAt(position) !== COLON) throw NOT_JSON;
+		const value = readValue(spaceEnd(position + 1), depth);
+		// A member of the object, as JSON.parse makes it (an assignment would set the prototype).
+		if (key === '__proto__')
+			Object.defineProperty(object, key, {
+				value,
+				writable: true,
+				enumerable: true,
+				configurable: true,
+			});
+		else object[key] = value;
+		position = spaceEnd(at);
+		const code = text.charCodeAt(position);
+		if (code === CLOSE_BRACE) {
+			at = position + 1;
+			return object;
+		}
+		if (code !== COMMA) throw NOT_JSON;
+		position = spaceEnd(position + 1);
+	}
+}
+
+/**
+ * The lossless reader, for text that holds a long integer: the value JSON.parse would give, but
+ * for LongIntegers; nothing past `maxDepth` levels is built. Text it refuses is refused as
+ * parseJson refuses it: too deep anywhere, else with JSON.parse's message.
+ */
+export function readLossless(text: string, maxDepth: number, firstLong: number): unknown {
+	source = text;
+	knownLongStart = firstLong;
+	depthLimit = maxDepth;
+	try {
+		const value = readValue(spaceEnd(0), 0);
+		if (spaceEnd(at) === text.length) return value;
+	} catch {
+		// Too deep, or not JSON (NOT_JSON, JSON.parse refusing a string's escapes): parseJson
+		// says which, as it says it for any text (its scan finds the same level past the bound).
+	} finally {
+		source = '';
+		knownLongStart = -1;
+	}
+	return NOT_READ;
+}
