@@ -12,6 +12,8 @@ module.exports = {
 		'/test/faults/',
 		'/test/queue/',
 		'/test/floor/',
+		// The variants suite: npm run test:variants (jest.variants.config.js).
+		'/test/variants/',
 	],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', diagnostics: false }],

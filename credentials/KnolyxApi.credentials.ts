@@ -41,7 +41,7 @@ export class KnolyxApi implements ICredentialType {
 			placeholder: 'https://api.knolyx.com',
 			required: true,
 			description:
-				'Address of the Knolyx API. Tenant deployments use https://{tenant}.knolyx.com/api. A trailing slash is fine.',
+				'Address of the Knolyx API: https://api.knolyx.com, or the https address Knolyx gave your organisation, with its path (such as /api) when it has one. A trailing slash is fine.',
 		},
 		{
 			displayName: 'Project ID',
@@ -75,7 +75,7 @@ export class KnolyxApi implements ICredentialType {
 		const baseUrl = String(credentials.baseUrl ?? '').trim();
 		if (/[?#]/.test(baseUrl)) {
 			throw new Error(
-				'Base URL must not contain a query (?…) or a fragment (#…): use the address alone, e.g. https://api.knolyx.com or https://{tenant}.knolyx.com/api',
+				'Base URL must not contain a query (?…) or a fragment (#…): use the address alone, e.g. https://api.knolyx.com, or the https address Knolyx gave your organisation with its path',
 			);
 		}
 		// n8n gives a declarative test request its own timeout of 5 minutes, whatever the request
@@ -125,7 +125,7 @@ export class KnolyxApi implements ICredentialType {
 						key: '0',
 						value: first,
 						message:
-							'This base URL answers with a web page, not the Knolyx API: check the Base URL (https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment, with /api).',
+							'This base URL answers with a web page, not the Knolyx API: check the Base URL (https://api.knolyx.com, or the API address Knolyx gave your organisation, with its path such as /api, not the address of its web pages).',
 					},
 				}),
 			),
@@ -135,7 +135,7 @@ export class KnolyxApi implements ICredentialType {
 					type: 'responseCode',
 					properties: {
 						value: status,
-						message: `This base URL redirects (${status}) to another address, and the API key is never sent after a redirect: check the Base URL and use the address of the Knolyx API itself (https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment).`,
+						message: `This base URL redirects (${status}) to another address, and the API key is never sent after a redirect: check the Base URL and use the address of the Knolyx API itself (https://api.knolyx.com, or the API address Knolyx gave your organisation).`,
 					},
 				}),
 			),
@@ -152,7 +152,7 @@ export class KnolyxApi implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'No Knolyx API at this base URL (404). Use https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment.',
+						'No Knolyx API at this base URL (404). Use https://api.knolyx.com, or the API address Knolyx gave your organisation, with its path (such as /api).',
 				},
 			},
 		] satisfies TestRule[] as ICredentialTestRequest['rules'],

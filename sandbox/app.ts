@@ -90,6 +90,7 @@ export function createApp(
 		authenticate(ctx.state),
 		page.burst.middleware(),
 		ctx.faults.middleware(),
+		ctx.variants.middleware(),
 		// The raw text is kept for the rule endpoints, which read long ids exactly (bigjson.ts).
 		express.json({
 			limit: JSON_LIMIT,

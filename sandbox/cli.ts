@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
- * `npm run sandbox -- [--port 5680] [--host 127.0.0.1] [--seed demo|empty] [--strict] [--latency ms] [--quiet]`
+ * `npm run sandbox -- [--port 5680] [--host 127.0.0.1] [--seed demo|empty] [--strict] [--latency ms] [--variants a,b] [--quiet]`
  * Port also from KNOLYX_SANDBOX_PORT. Prints the URL, the demo credentials and the seeded ids, then one line
  * per API request and per webhook delivery attempt (--quiet turns that off).
  */
@@ -9,7 +9,7 @@ import { DEMO, startSandbox, type SandboxOptions } from './index';
 function usage(message?: string): never {
 	if (message) console.error(`error: ${message}`);
 	console.error(
-		'usage: npm run sandbox -- [--port N] [--host H] [--seed demo|empty] [--strict] [--latency ms] [--quiet]',
+		'usage: npm run sandbox -- [--port N] [--host H] [--seed demo|empty] [--strict] [--latency ms] [--variants a,b] [--quiet]',
 	);
 	process.exit(message ? 2 : 0);
 }
@@ -50,6 +50,9 @@ function parseArgs(argv: string[]): SandboxOptions {
 			case '--latency':
 				opts.faults = { ...opts.faults, latencyMs: number() };
 				break;
+			case '--variants':
+				opts.variants = value();
+				break;
 			case '--help':
 			case '-h':
 				usage();
@@ -74,8 +77,10 @@ async function main(): Promise<void> {
 		`  API key (all perms):   ${DEMO.apiKey}`,
 		`  Read-only API key:     ${DEMO.readOnlyApiKey}`,
 		`  No-permission API key: ${DEMO.noPermissionApiKey}`,
-		`  Control endpoints:     ${sandbox.url}/sandbox/{state,stats,faults,seed,reset,deliveries,activity/...}`,
+		`  Control endpoints:     ${sandbox.url}/sandbox/{state,stats,faults,variants,seed,reset,deliveries,activity/...}`,
 	];
+	if (sandbox.variants().length > 0)
+		lines.push(`  Variants played:       ${sandbox.variants().join(', ')}`);
 	if (sandbox.demo) lines.push('Seeded (demo):', JSON.stringify(sandbox.demo, null, 2));
 	else lines.push('Seeded: empty (only the DEMO keys)');
 	console.log(lines.join('\n'));

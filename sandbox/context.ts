@@ -4,6 +4,7 @@ import type { FaultInjector } from './faults';
 import type { SandboxState } from './state';
 import type { StatsTracker } from './stats';
 import type { SandboxConfig } from './types';
+import type { Variants } from './variants';
 
 export interface SandboxContext {
 	state: SandboxState;
@@ -11,4 +12,6 @@ export interface SandboxContext {
 	faults: FaultInjector;
 	deliveries: DeliveryService;
 	config: SandboxConfig;
+	/** The open answers played another way (variants.ts). */
+	variants: Variants;
 }

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Knolyx sandbox: an in-memory stand-in for the Knolyx public API, used by tests, benchmarks and `npm run dev`.
  * `startSandbox()` starts it on 127.0.0.1 (port 0 = a free port) and returns a handle; see sandbox/README.md.
@@ -17,6 +17,7 @@ import { FaultInjector } from './faults';
 import { applySeed, applySeedSpec, type DemoIds, type SeedResult, type SeedSpec } from './seed';
 import { SandboxState } from './state';
 import { StatsTracker } from './stats';
+import { parseVariants, Variants, VARIANTS_ENV, type VariantName } from './variants';
 import type {
 	DeliveryAttempt,
 	FaultConfig,
@@ -33,6 +34,8 @@ export { SandboxState } from './state';
 export type { ActivityKind, EmitResult } from './activity';
 export type { DeliveryFilter, DeliveryPredicate } from './deliveries';
 export * from './types';
+export { VARIANTS, VARIANT_NAMES, VARIANTS_ENV } from './variants';
+export type { VariantName } from './variants';
 
 export interface Sandbox {
 	/** http://127.0.0.1:PORT, no trailing slash. */
@@ -67,6 +70,10 @@ export interface Sandbox {
 	resend(messageId: string): Promise<DeliveryAttempt>;
 	/** Runtime settings (strict, delivery retries/backoff/timeout); mutable. */
 	config: SandboxConfig;
+	/** The variants played now (sandbox/variants.ts). */
+	variants(): VariantName[];
+	/** Plays these variants from now on (none: the default answers). */
+	setVariants(names: VariantName[]): void;
 	close(): Promise<void>;
 }
 
@@ -85,7 +92,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 		(id) => state.webhooks.get(id),
 		() => faults.deliveryContentType(),
 	);
-	const ctx: SandboxContext = { state, stats, faults, deliveries, config };
+	const variants = new Variants(
+		parseVariants(opts.variants ?? process.env[VARIANTS_ENV] ?? [], VARIANTS_ENV),
+	);
+	const ctx: SandboxContext = { state, stats, faults, deliveries, config, variants };
 
 	let demo: DemoIds | undefined;
 	const reset = (seed: SeedName = 'demo'): DemoIds | undefined => {
@@ -124,6 +134,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 		resetFaults: () => faults.reset(),
 		stats: () => stats.snapshot(),
 		resetStats: () => stats.reset(),
+		variants: () => variants.list,
+		setVariants: (names) => variants.set(names),
 		reset,
 		seed: (spec) => applySeedSpec(state, spec),
 		activity: (kind, input) => recordActivity(ctx, kind, input),

@@ -50,6 +50,11 @@ export class SandboxState {
 	readonly rules = new Map<number, Rule[]>();
 	readonly webhooks = new Map<number, Webhook>();
 	readonly onboardingEmails: OnboardingEmail[] = [];
+	/**
+	 * The bodies of the last 100 provisioning requests that were applied, oldest first (for tests;
+	 * not in GET /sandbox/state, which shows what the platform holds).
+	 */
+	readonly provisionRequests: Array<Record<string, unknown>> = [];
 	/** "userId:courseId" of completed courses (a second completion emits nothing). */
 	readonly completions = new Set<string>();
 	/** Courses that have no image: their image endpoint answers 404. */
@@ -73,6 +78,7 @@ export class SandboxState {
 			m.clear();
 		}
 		this.onboardingEmails.length = 0;
+		this.provisionRequests.length = 0;
 		this.completions.clear();
 		this.coursesWithoutImage.clear();
 		this.nextIds.clear();

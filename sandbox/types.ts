@@ -14,6 +14,10 @@ export const PERMISSIONS = [
 	'BUSINESS_RULE_MANAGE',
 	'EVENT_MANAGE',
 	'EVENT_READ',
+	'COMMUNITY_READ',
+	'PAYMENT_INFO_READ',
+	'RESOURCE_LIST',
+	'RESOURCE_GET',
 	'ADMIN_MANAGE',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -183,6 +187,11 @@ export interface SandboxOptions {
 	deliveryTimeoutMs?: number;
 	/** Print one line per API request and per delivery attempt to stdout (the CLI turns it on). Default false. */
 	log?: boolean;
+	/**
+	 * Variants played (sandbox/variants.ts): names, or a comma-separated text. Default: the
+	 * KNOLYX_SANDBOX_VARIANTS environment variable, else none.
+	 */
+	variants?: string[] | string;
 }
 
 /** One delivery attempt of an event message to a webhook url. */

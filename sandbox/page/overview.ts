@@ -120,6 +120,8 @@ export interface Overview {
 	removedWebhookDeliveries: DeliverySummary[];
 	requests: RecordedRequest[];
 	faults: { current: FaultConfig; burst: BurstStatus | null };
+	/** The variants played, with what each changes (sandbox/variants.ts). */
+	variants: Array<{ name: string; description: string }>;
 	/** For the activity form. */
 	bundles: { id: number; name: string }[];
 }
@@ -318,6 +320,7 @@ export function buildOverview(
 			.slice(0, LIMITS.messagesPerWebhook),
 		requests: requests.newest(LIMITS.requests),
 		faults: { current: ctx.faults.current, burst },
+		variants: ctx.variants.describe().available.filter((v) => ctx.variants.has(v.name)),
 		bundles: firstValues(state.bundles.values(), 50).map((b) => ({ id: b.id, name: b.name })),
 	};
 }

@@ -4,7 +4,7 @@ import { requirePermission } from '../auth';
 import type { SandboxContext } from '../context';
 import { ApiError, notFound } from '../errors';
 import type { Community, CommunityEvent } from '../types';
-import { parseId, parsePage, slice } from '../validation';
+import { parseId, parsePage } from '../validation';
 
 const EVENT_PATH = '/community/:communityId/event/:eventId';
 
@@ -34,7 +34,7 @@ export function communityRoutes(ctx: SandboxContext): Router {
 	router.get('/community/:communityId/event/paged', (req, res) => {
 		const community = communityOf(req);
 		const events = [...state.events.values()].filter((e) => e.communityId === community.id);
-		res.json(slice(events, parsePage(req.query)));
+		ctx.variants.sendPage(res, events, req.query);
 	});
 
 	router.get(EVENT_PATH, (req, res) => {
@@ -43,6 +43,14 @@ export function communityRoutes(ctx: SandboxContext): Router {
 
 	router.get(`${EVENT_PATH}/attendees/paged`, (req, res) => {
 		const { event } = eventOf(req);
+		if (ctx.variants.pagingAltered) {
+			const all = [...(state.attendance.get(event.id)?.keys() ?? [])].flatMap((id) => {
+				const u = state.users.get(id);
+				return u ? [{ id: u.id, name: `${u.firstName} ${u.lastName}`.trim(), email: u.email }] : [];
+			});
+			ctx.variants.sendPage(res, all, req.query);
+			return;
+		}
 		// Only the page's own entries are looked at and built: a list of 25000 is read in 250 pages,
 		// and copying it whole for each made the sandbox the slowest part of the poll tests.
 		const { page, size } = parsePage(req.query);

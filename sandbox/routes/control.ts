@@ -15,6 +15,7 @@ import { PERMISSIONS } from '../types';
 import { checkBody, checkQuery, is, type Schema } from '../validation';
 import { stringifyBig } from '../bigjson';
 import { matchesFilter, type DeliveryFilter } from '../deliveries';
+import { parseVariants } from '../variants';
 
 const MAX_WAIT_MS = 30_000;
 
@@ -150,6 +151,29 @@ export function controlRoutes(ctx: SandboxContext, reset: (seed: SeedName) => un
 		checkBody(req, NONE);
 		ctx.faults.reset();
 		res.json(ctx.faults.current);
+	});
+
+	/** The variants played (sandbox/variants.ts): read, set (replaces the list), back to none. */
+	router.get('/variants', (_req, res) => {
+		res.json(ctx.variants.describe());
+	});
+
+	router.post('/variants', (req, res) => {
+		const body = checkBody(
+			req,
+			{ variants: (value, field) => void parseVariants(value, field) },
+			{
+				required: ['variants'],
+			},
+		);
+		ctx.variants.set(parseVariants(body.variants));
+		res.json(ctx.variants.describe());
+	});
+
+	router.delete('/variants', (req, res) => {
+		checkBody(req, NONE);
+		ctx.variants.set([]);
+		res.json(ctx.variants.describe());
 	});
 
 	router.get('/stats', (_req, res) => {

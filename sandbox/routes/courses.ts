@@ -5,7 +5,7 @@ import type { SandboxContext } from '../context';
 import { notFound } from '../errors';
 import { coursePng } from '../image';
 import type { Course } from '../types';
-import { parseId, parsePage, slice } from '../validation';
+import { parseId } from '../validation';
 
 export function courseRoutes(ctx: SandboxContext): Router {
 	const { state } = ctx;
@@ -18,8 +18,10 @@ export function courseRoutes(ctx: SandboxContext): Router {
 	};
 
 	router.get('/course', requirePermission('COURSE_LIST'), (req, res) => {
-		const page = parsePage(req.query);
-		res.json(slice([...state.courses.values()], page).map((c) => ({ id: c.id, title: c.title })));
+		ctx.variants.sendPage(res, [...state.courses.values()], req.query, (c) => ({
+			id: c.id,
+			title: c.title,
+		}));
 	});
 
 	router.get('/course/:id', requirePermission('COURSE_GET'), (req, res) => {

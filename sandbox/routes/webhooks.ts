@@ -56,12 +56,13 @@ export function webhookRoutes(ctx: SandboxContext): Router {
 		state.webhooks.set(webhook.id, webhook);
 		// The platform does not de-duplicate; a second registration of the same URL is counted as a duplicate write.
 		ctx.stats.write(`webhook-create:${url}`, { name, url, securityToken }, !duplicateUrl);
-		res.status(201).json(ctx.faults.webhookCreateReturnsNoId() ? {} : publicView(webhook));
+		if (ctx.faults.webhookCreateReturnsNoId()) res.status(201).json({});
+		else ctx.variants.sendWebhookCreated(res, publicView(webhook));
 		setImmediate(() => sendPing(ctx, [webhook]));
 	});
 
 	router.get('/webhook', (_req, res) => {
-		res.json([...state.webhooks.values()].map(publicView));
+		res.json([...state.webhooks.values()].map((w) => ctx.variants.webhookView(publicView(w))));
 	});
 
 	// Registered before /webhook/:id so that "ping" is never read as an id.
@@ -74,7 +75,7 @@ export function webhookRoutes(ctx: SandboxContext): Router {
 	});
 
 	router.get('/webhook/:id', (req, res) => {
-		res.json(publicView(find(req.params.id)));
+		res.json(ctx.variants.webhookView(publicView(find(req.params.id))));
 	});
 
 	router.delete('/webhook/:id', (req, res) => {

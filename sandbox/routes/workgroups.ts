@@ -7,7 +7,7 @@ import { requirePermission } from '../auth';
 import type { SandboxContext } from '../context';
 import { badRequest, notFound } from '../errors';
 import type { User, Workgroup } from '../types';
-import { isObject, parseDateTime, parseId, parsePage, slice } from '../validation';
+import { isObject, parseDateTime, parseId } from '../validation';
 
 const MEMBER_PATH = '/workgroup/:workgroupId/member/:email';
 
@@ -28,8 +28,10 @@ export function workgroupRoutes(ctx: SandboxContext): Router {
 	};
 
 	router.get('/workgroup', requirePermission('WORKGROUP_LIST'), (req, res) => {
-		const page = parsePage(req.query);
-		res.json(slice([...state.workgroups.values()], page).map((w) => ({ id: w.id, name: w.name })));
+		ctx.variants.sendPage(res, [...state.workgroups.values()], req.query, (w) => ({
+			id: w.id,
+			name: w.name,
+		}));
 	});
 
 	router.put(MEMBER_PATH, requirePermission('WORKGROUP_ADD_MEMBER'), (req, res) => {

@@ -4,6 +4,7 @@
  */
 import { startReceiver, type Receiver } from '../sandbox/helpers';
 import { readRules } from '../../sandbox/rules';
+import type { VariantName } from '../../sandbox';
 import { clearEdges, setEdge } from '../harness';
 import {
 	apiDate,
@@ -35,6 +36,16 @@ afterAll(async () => {
 beforeEach(() => {
 	receiver.calls.length = 0;
 });
+
+/**
+ * Whether the sandbox plays a variant (npm run test:variants runs this suite under each, see
+ * jest.variants.config.js): where the platform's answer differs, the test asserts what the node
+ * makes of that answer; the platform's state is asserted the same under every variant.
+ */
+const playing = (...names: VariantName[]) =>
+	names.some((name) => ctx.sandbox.variants().includes(name));
+/** Writes answered with text or nothing: no id, no counts in the answer. */
+const bareWrites = () => playing('textWrites', 'emptyWrites');
 
 const wg = (name: string) => ctx.demo.workgroups[name];
 const course = (title: string) => ctx.demo.courses[title];
@@ -68,13 +79,14 @@ describe('user', () => {
 			gender: 'FEMALE',
 			role: 'STUDENT',
 		});
-		expect(created.id).toBe(user?.id);
+		expect(created.id).toBe(bareWrites() ? undefined : user?.id);
 		expect(ctx.sandbox.state.onboardingEmails.map((e) => e.to)).toEqual(['grace@example.com']);
 
 		const [updated] = await runOk(ctx.sandbox, params, [
 			{ email: 'grace@example.com', first: 'Amazing Grace' },
 		]);
-		expect(updated).toMatchObject({ created: false, id: user?.id });
+		expect(updated).toMatchObject({ created: false });
+		expect(updated.id).toBe(bareWrites() || playing('provisionNoIdOn200') ? undefined : user?.id);
 		expect(userByEmail(ctx.sandbox, 'grace@example.com')?.firstName).toBe('Amazing Grace');
 		expect(ctx.sandbox.state.onboardingEmails).toHaveLength(1);
 		expect(ctx.sandbox.state.users.size).toBe(3);
@@ -110,7 +122,7 @@ describe('user', () => {
 		});
 		expect(out).toMatchObject({
 			email: 'buyer@example.com',
-			userId: user?.id,
+			userId: bareWrites() ? undefined : user?.id,
 			created: true,
 			workgroupId: wg('Data Literacy'),
 			removalDate: '2031-03-01 08:30:00',
@@ -127,7 +139,10 @@ describe('workgroup', () => {
 			[...ctx.sandbox.state.workgroups.values()].map(({ id, name }) => ({ id, name })),
 		);
 		expect(all).toHaveLength(234);
-		expect(routes(ctx.sandbox)['GET /public/api/v1/workgroup']).toBe(3);
+		// Three pages; a list that ignores paging is read once.
+		expect(routes(ctx.sandbox)['GET /public/api/v1/workgroup']).toBe(
+			playing('unpagedLists') ? 1 : 3,
+		);
 
 		const limited = await getMany('workgroup', 5);
 		expect(limited.map((w) => w.name)).toEqual([
@@ -295,7 +310,8 @@ describe('webhook', () => {
 			operation: 'get',
 			webhookId: String(two.id),
 		});
-		expect(out).toMatchObject({ id: two.id, name: 'Two', url: receiver.url });
+		expect(out).toMatchObject({ id: two.id, name: 'Two' });
+		expect(out.url).toBe(playing('webhooksWithoutUrl') ? undefined : receiver.url);
 	});
 
 	it('delete removes only that webhook', async () => {
@@ -315,7 +331,9 @@ describe('webhook', () => {
 		const two = await create('Two');
 		await ctx.sandbox.waitForDeliveries({ type: 'PING' }, 3000, 2);
 		const [out] = await runOk(ctx.sandbox, { resource: 'webhook', operation: 'pingAll' });
-		expect(out).toMatchObject({ pinged: true, delivered: 2 });
+		expect(out).toMatchObject(
+			bareWrites() ? { pinged: true, answer: expect.any(String) } : { pinged: true, delivered: 2 },
+		);
 		const pings = await ctx.sandbox.waitForDeliveries({ type: 'PING', ok: true }, 3000, 4);
 		expect(pings.filter((p) => p.webhookId === one.id)).toHaveLength(2);
 		expect(pings.filter((p) => p.webhookId === two.id)).toHaveLength(2);
@@ -710,7 +728,7 @@ describe('event', () => {
 	});
 
 	it('register provisions, adds to the community workgroup and marks attendance', async () => {
-		const [out] = await runOk(ctx.sandbox, {
+		const parameters = {
 			resource: 'event',
 			operation: 'register',
 			email: 'guest@example.com',
@@ -719,7 +737,18 @@ describe('event', () => {
 			workgroupId: rl(wg(COMMUNITY_WG)),
 			...ref(),
 			removalDate: '2031-01-01 00:00:00',
-		});
+		};
+		if (bareWrites()) {
+			// Provisioning answered without the user's id: attendance cannot be marked, and the
+			// membership is not added either.
+			const { error } = await run(ctx.sandbox, parameters);
+			expect(error?.message).toBe(
+				'Knolyx did not return the user ID of guest@example.com when provisioning, so attendance cannot be marked',
+			);
+			expect(membership(ctx.sandbox, wg(COMMUNITY_WG), 'guest@example.com')).toBeUndefined();
+			return;
+		}
+		const [out] = await runOk(ctx.sandbox, parameters);
 		const user = userByEmail(ctx.sandbox, 'guest@example.com');
 		expect(user).toMatchObject({ firstName: 'Guest', lastName: 'Speaker', gender: 'NON-BINARY' });
 		expect(membership(ctx.sandbox, wg(COMMUNITY_WG), 'guest@example.com')).toMatchObject({

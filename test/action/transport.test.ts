@@ -548,8 +548,6 @@ describe('the id of a created webhook, whatever the shape of the answer', () => 
 		['{ webhookId }', JSON.stringify({ webhookId: 'ab' }), 'ab'],
 		['a bare number', '13', '13'],
 		['a bare string', JSON.stringify(' cd '), 'cd'],
-		['an empty object', '{}', undefined],
-		['an empty string', JSON.stringify(''), undefined],
 	])('%s', async (_shape, body, id) => {
 		await setEdge(ctx.sandbox.url, {
 			path: '/public/api/v1/webhook',
@@ -563,5 +561,27 @@ describe('the id of a created webhook, whatever the shape of the answer', () => 
 			url: 'https://example.com/hook',
 		});
 		expect(out.id).toEqual(id);
+	});
+
+	// Issue 35: no id, and none in the list (the edge answered, nothing was created): a failure
+	// naming the webhook, never an output without an id.
+	it.each([
+		['an empty object', '{}'],
+		['an empty string', JSON.stringify('')],
+	])('%s: fails naming the webhook', async (_shape, body) => {
+		await setEdge(ctx.sandbox.url, {
+			path: '/public/api/v1/webhook',
+			method: 'POST',
+			answer: { body },
+		});
+		const result = await run(ctx.sandbox, {
+			resource: 'webhook',
+			operation: 'create',
+			name: 'Shapes',
+			url: 'https://example.com/hook',
+		});
+		expect(result.error?.message).toBe(
+			'Knolyx accepted the webhook "Shapes" for https://example.com/hook but did not return its ID, and it is not in the webhook list',
+		);
 	});
 });

@@ -10,6 +10,11 @@ import { InvalidDateError, isBlank, toApiDate } from './dates';
 
 const GENDERS = ['NON-BINARY', 'MALE', 'FEMALE'] as const;
 export type Gender = (typeof GENDERS)[number];
+/**
+ * Other spellings taken as input, sent as the published one: the platform's drafts write
+ * NON_BINARY where its guides write NON-BINARY.
+ */
+const GENDER_SPELLINGS: Record<string, Gender> = { NON_BINARY: 'NON-BINARY' };
 
 // A practical e-mail check: one @, no spaces, a dot in the domain and no empty domain label
 // (a@b..com); no control characters, bidi overrides or other invisible format characters
@@ -141,14 +146,15 @@ export function optionalGender(
 ): Gender | undefined {
 	const value = ctx.getNodeParameter(name, itemIndex, GENDER_UNCHANGED) as unknown;
 	if (isBlank(value)) return undefined;
-	const text = String(value).trim().toUpperCase();
-	if (text === GENDER_UNCHANGED.toUpperCase()) return undefined;
+	const given = String(value).trim().toUpperCase();
+	if (given === GENDER_UNCHANGED.toUpperCase()) return undefined;
+	const text = GENDER_SPELLINGS[given] ?? given;
 	if (!(GENDERS as readonly string[]).includes(text)) {
 		throw invalid(
 			ctx,
 			itemIndex,
 			'Gender',
-			`${describeValue(value)} is not one of ${GENDERS.join(', ')} (or empty to leave it unchanged)`,
+			`${describeValue(value)} is not one of ${GENDERS.join(', ')} (NON_BINARY is read as NON-BINARY), or empty to leave it unchanged`,
 		);
 	}
 	return text as Gender;

@@ -73,6 +73,20 @@ function hasShape(body: unknown, shape: AnswerShape): boolean {
 	return pageItems(body) !== undefined;
 }
 
+/** The most of a write's text answer an item carries. */
+const MAX_ANSWER_TEXT = 500;
+
+/**
+ * A write whose answer the guides do not show (attend, member removal, ping, rule save, ...) may
+ * be answered with an empty body or a short text such as `OK`: that is the platform's answer, handed
+ * on as `{ answer }` so the item says what Knolyx answered. A web page never is (a base URL that
+ * points at a website answers writes with 200 and HTML).
+ */
+function writeAnswer(asked: Asked, type: string, text: string): { answer: string } | undefined {
+	if (asked.method === 'GET' || type.includes('html') || text.startsWith('<')) return undefined;
+	return { answer: text.slice(0, MAX_ANSWER_TEXT) };
+}
+
 /** The body of an answer as the endpoint's format says; a web page where JSON was due is an error. */
 function bodyOf(node: INode, answer: RawAnswer, format: AnswerFormat, asked: Asked): unknown {
 	if (format === 'binary') return fileOf(answer);
@@ -90,7 +104,8 @@ function bodyOf(node: INode, answer: RawAnswer, format: AnswerFormat, asked: Ask
 	if (typeof body !== 'string') return body;
 	const text = body.trim();
 	const type = contentType(answer.headers);
-	if (text === '') return format === 'lossless' ? undefined : body;
+	if (text === '')
+		return writeAnswer(asked, type, text) ?? (format === 'lossless' ? undefined : body);
 	if (format === 'lossless' && (type.includes('json') || /^[[{]/.test(text))) {
 		try {
 			return parseLossless(text);
@@ -103,6 +118,8 @@ function bodyOf(node: INode, answer: RawAnswer, format: AnswerFormat, asked: Ask
 		// A JSON string literal.
 		return body;
 	}
+	const written = writeAnswer(asked, type, text);
+	if (written) return written;
 	throw wrongBaseUrl(node, answer.statusCode, type, text, asked.itemIndex);
 }
 

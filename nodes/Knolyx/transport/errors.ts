@@ -14,7 +14,11 @@ export type KnolyxPermission =
 	| 'WEBHOOK_MANAGE'
 	| 'BUSINESS_RULE_MANAGE'
 	| 'EVENT_READ'
-	| 'EVENT_MANAGE';
+	| 'EVENT_MANAGE'
+	| 'COMMUNITY_READ'
+	| 'PAYMENT_INFO_READ'
+	| 'RESOURCE_LIST'
+	| 'RESOURCE_GET';
 
 /** What a failed request was about, so the error can say which id was not found. */
 export interface RequestSubject {

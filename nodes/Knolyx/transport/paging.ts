@@ -22,9 +22,13 @@ const MAX_PAGES = 10_000;
  * `pagination.size`).
  * Stops at an empty page, at a page shorter than the longest seen (a server
  * may clamp the size below what was asked), or when `limit` items are collected.
- * A page equal to one already read is an error (the server ignores the page number and
- * the list would never end), except a short first page served again: a list that is
- * not paged at all, read whole.
+ * The guides do not say that every list pages (the workgroup list shows no paging parameters),
+ * so a list that ignores paging is read as one list, at any size: a first page longer than
+ * asked for is the whole list; a page equal to the one before ends the list (a page past the end
+ * that repeats the last one, or a list served whole again). Only when a full first page comes
+ * again is one more, smaller page asked for, to tell a list served whole (it ignores the size
+ * too) from one that honours the size but not the page number: that one would never end, and is
+ * an error rather than a list cut short. A page equal to an earlier one than the last is an error.
  */
 export async function readPages<T = IDataObject>(
 	client: KnolyxClient,
@@ -57,10 +61,18 @@ export async function readPages<T = IDataObject>(
 		// The client has checked the answer's shape: every paged endpoint's catalogue shape is 'page'.
 		const { items, last } = pageItems<T>(body) as { items: T[]; last: boolean };
 		if (items.length === 0) break;
+		if (page === 0 && items.length > size) {
+			// More than asked for: the list ignores paging, and this is all of it.
+			results.push(...items);
+			break;
+		}
 		const signature = createHash('sha1').update(JSON.stringify(items)).digest('base64');
 		const earlier = seen.get(signature);
 		if (earlier !== undefined) {
-			if (earlier === 0 && page === 1 && items.length < size) break;
+			const wholeAgain =
+				earlier === page - 1 &&
+				(page > 1 || items.length < size || (await ignoresSize(client, endpoint, options)));
+			if (wholeAgain) break;
 			throw endlessList(client, path, `page ${page} repeats page ${earlier}`, options.itemIndex);
 		}
 		seen.set(signature, page);
@@ -69,6 +81,24 @@ export async function readPages<T = IDataObject>(
 		if (last || items.length < longest) break;
 	}
 	return results.slice(0, wanted);
+}
+
+/**
+ * Whether the list answers more than one entry when asked for one: it ignores the page size as
+ * well as the page number, so the page read is the whole list.
+ */
+async function ignoresSize(
+	client: KnolyxClient,
+	endpoint: Endpoint,
+	options: PagedCallOptions,
+): Promise<boolean> {
+	const { body } = await client.call<unknown>(endpoint, {
+		params: options.params,
+		qs: { ...options.qs, 'pagination.page': 0, 'pagination.size': 1 },
+		subject: options.subject,
+		itemIndex: options.itemIndex,
+	});
+	return (pageItems<unknown>(body)?.items.length ?? 0) > 1;
 }
 
 function endlessList(

@@ -14,10 +14,8 @@ import {
 	CREDENTIAL_TYPE,
 	createWebhook,
 	deleteWebhook,
-	findOurs,
 	getWebhook,
 	KnolyxClient,
-	listWebhooks,
 } from '../transport';
 import { hookWebhookUrl, kindOf, registrationName, scopeOf } from './context';
 import {
@@ -121,38 +119,26 @@ async function removeReplaced(
 
 /**
  * POST /webhook through the shared safe creation (never sent again before the list shows it
- * was not applied); an answer without an id is looked up in the list.
+ * was not applied; an answer without an id is looked up in the list by the registration's
+ * unique name).
  */
 async function register(
 	ctx: IHookFunctions,
 	client: KnolyxClient,
 	request: { name: string; url: string; securityToken: string },
 ): Promise<string> {
-	let created;
 	try {
-		created = await createWebhook(client, request, {
+		const created = await createWebhook(client, request, {
 			onUnsure: (attempt, error) =>
 				ctx.logger.warn(
 					`Knolyx Trigger: webhook registration attempt ${attempt} got no clear answer (${error.message}); checking the list before retrying`,
 				),
 		});
+		return created.id;
 	} catch (error) {
 		// A NodeApiError from the transport is handed back unchanged by this constructor.
 		throw new NodeApiError(ctx.getNode(), error as JsonObject);
 	}
-	if (created.id !== undefined) return created.id;
-	// No id in the answer: find the webhook in the list.
-	const found = findOurs((await listWebhooks(client)).webhooks, request.url, request.name, true);
-	if (found !== undefined) return found;
-	throw new NodeApiError(
-		ctx.getNode(),
-		{ message: 'Webhook created without an ID' },
-		{
-			message:
-				'Knolyx accepted the webhook but did not return its ID, and it is not in the webhook list',
-			description: `The webhook for ${request.url} may exist in Knolyx without n8n knowing its ID. Delete webhooks named "${request.name}" in Knolyx if you see them, then activate the workflow again.`,
-		},
-	);
 }
 
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {

@@ -536,6 +536,7 @@
 			d.courses.map((c) => ({ value: String(c.id), label: `${c.title} (#${c.id})` })),
 			'No courses',
 		);
+		renderVariants(d.variants ?? []);
 		const f = d.faults;
 		const status = $('#fault-status');
 		const others = describeOtherFaults(f.current, f.burst);
@@ -547,6 +548,23 @@
 			status.className = others ? 'result warn' : 'result';
 			status.textContent = others ? `No burst running.${others}` : 'Off: the API answers normally.';
 		}
+	}
+
+	/** The variants played: none means the sandbox's default answers. */
+	function renderVariants(variants) {
+		const list = $('#variants-list');
+		list.replaceChildren(
+			...variants.map((v) => {
+				const li = document.createElement('li');
+				const name = document.createElement('code');
+				name.textContent = v.name;
+				li.append(name, `: ${v.description}`);
+				return li;
+			}),
+		);
+		$('#variants-status').textContent = variants.length
+			? ''
+			: 'None: the sandbox gives its default answers.';
 	}
 
 	/** Fault settings that are on besides a burst (set with POST /sandbox/faults or --latency). */

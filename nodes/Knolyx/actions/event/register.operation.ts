@@ -6,7 +6,7 @@ import { provisionAndAddMemberWithUserId } from '../enrol';
 import type { Enrolment } from '../enrol';
 import { readRemovalDate, removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
-import { readUser, userFields } from '../user/shared';
+import { readUser, userFields, userOptions } from '../user/shared';
 import type { EventRef } from './shared';
 import { communityField, eventField, readEventRef } from './shared';
 
@@ -22,7 +22,7 @@ export const register: KnolyxOperation<EventRef & Enrolment> = {
 	},
 	agent: { effects: ['changePerson'] },
 	readme: {
-		does: 'Flow A in one node: provision, add to the community workgroup, mark attendance at the picked event',
+		does: 'Flow A in one node: provision, add to the community workgroup, mark attendance at the picked event (Options → Send Welcome Email as in Provision)',
 	},
 	description: updateDisplayOptions(displayOptions, [
 		...userFields,
@@ -30,6 +30,7 @@ export const register: KnolyxOperation<EventRef & Enrolment> = {
 		communityField,
 		eventField,
 		removalDateField,
+		userOptions,
 	]),
 	prepare(itemIndex) {
 		return {

@@ -6,7 +6,7 @@ import { provisionAndAddMember } from '../enrol';
 import type { Enrolment } from '../enrol';
 import { readRemovalDate, removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
-import { readUser, userFields } from './shared';
+import { readUser, userFields, userOptions } from './shared';
 
 const displayOptions = { show: { resource: ['user'], operation: ['enrol'] } };
 
@@ -20,7 +20,7 @@ export const enrol: KnolyxOperation<Enrolment> = {
 	},
 	agent: { effects: ['changePerson'] },
 	readme: {
-		does: "Flow B in one node: provision, then add to the course's workgroup (optional removal date)",
+		does: "Flow B in one node: provision, then add to the course's workgroup (optional removal date; Options → Send Welcome Email as in Provision)",
 	},
 	description: updateDisplayOptions(displayOptions, [
 		...userFields,
@@ -29,6 +29,7 @@ export const enrol: KnolyxOperation<Enrolment> = {
 			'The workgroup assigned to a rule of the course; membership gives access to the course',
 		),
 		removalDateField,
+		userOptions,
 	]),
 	prepare(this: IExecuteFunctions, itemIndex) {
 		return {

@@ -1,7 +1,8 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
 	GENDER_UNCHANGED,
+	invalid,
 	optionalGender,
 	requireEmail,
 	requireString,
@@ -43,9 +44,32 @@ export const userFields: INodeProperties[] = [
 		],
 		default: GENDER_UNCHANGED,
 		description:
-			'Sent only when chosen. From an expression: FEMALE, MALE, NON-BINARY, or empty to leave it unchanged.',
+			'Sent only when chosen. From an expression: FEMALE, MALE, NON-BINARY (NON_BINARY is read as NON-BINARY), or empty to leave it unchanged.',
 	},
 ];
+
+/**
+ * Options of provisioning, the last field of User → Provision, User → Enrol in Workgroup and
+ * Event → Register. Send Welcome E-mail: not added, nothing is sent (the platform's default: a new
+ * user gets the e-mail); off sends disableWelcomeEmail: true; on sends disableWelcomeEmail: false.
+ */
+export const userOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options: [
+		{
+			displayName: 'Send Welcome Email',
+			name: 'sendWelcomeEmail',
+			type: 'boolean',
+			default: true,
+			description:
+				"Whether Knolyx sends a new user its welcome (on-boarding) e-mail. Turn off to import existing students without e-mailing them. Not added: Knolyx's default (the e-mail is sent). An existing user never gets it.",
+		},
+	],
+};
 
 export function readUser(ctx: IExecuteFunctions, itemIndex: number): UserInput {
 	return {
@@ -53,5 +77,23 @@ export function readUser(ctx: IExecuteFunctions, itemIndex: number): UserInput {
 		firstName: requireString(ctx, itemIndex, 'firstName', 'First Name', { maxLength: 255 }),
 		lastName: requireString(ctx, itemIndex, 'lastName', 'Last Name', { maxLength: 255 }),
 		gender: optionalGender(ctx, itemIndex),
+		...readUserOptions(ctx, itemIndex),
 	};
+}
+
+function readUserOptions(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): Pick<UserInput, 'sendWelcomeEmail'> {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const send = options.sendWelcomeEmail;
+	if (send === undefined || send === null || send === '') return {};
+	if (typeof send !== 'boolean')
+		throw invalid(
+			ctx,
+			itemIndex,
+			'Send Welcome Email',
+			`${JSON.stringify(send).slice(0, 60)} is not true or false`,
+		);
+	return { sendWelcomeEmail: send };
 }

@@ -7,6 +7,11 @@ import { invalid, requireString } from '../../helpers/validation';
 import { asObject } from '../common';
 import type { KnolyxOperation } from '../types';
 
+/** An id found in the list, as a number when it is one (as the platform's JSON gives ids). */
+function asListed(id: string): string | number {
+	return /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
+}
+
 interface CreateParams {
 	name: string;
 	url: string;
@@ -61,7 +66,7 @@ export const create: KnolyxOperation<CreateParams> = {
 			'Webhook → Get Many to see the webhooks a person registered, and ask a person to register a new one',
 	},
 	readme: {
-		does: "Register a URL for events; an empty Security Token is generated (32 random bytes) and returned; the output holds the new webhook's `id` whatever shape the answer gives it (`id`, `webhookId` or a bare id)",
+		does: "Register a URL for events; an empty Security Token is generated (32 random bytes) and returned; the output holds the new webhook's `id` whatever shape the answer gives it (`id`, `webhookId`, a bare id, or none: then found in the list by the name and URL sent); an ambiguous answer (502, timeout) never makes a second webhook",
 	},
 	description: updateDisplayOptions(displayOptions, properties),
 	prepare(itemIndex) {
@@ -94,10 +99,11 @@ export const create: KnolyxOperation<CreateParams> = {
 			name: params.name,
 			url: params.url,
 			...asObject(created.body),
-			// The new webhook's id whatever the answer's shape ({ webhookId }, a bare id, or none: found in the list).
-			...(created.id !== undefined && asObject(created.body).id === undefined
-				? { id: created.id }
-				: {}),
+			// The new webhook's id whatever the answer's shape ({ webhookId }, a bare id, text or
+			// nothing: found in the list by the name and URL sent).
+			...(asObject(created.body).id === undefined && {
+				id: created.from === 'list' ? asListed(created.id) : created.id,
+			}),
 			securityToken: params.securityToken,
 			securityTokenGenerated: params.generated,
 		};

@@ -36,9 +36,21 @@ function idFrom(value: unknown): string | undefined {
 	return undefined;
 }
 
-/** The id in a creation answer: `{ id }` (or `{ webhookId }`), or a bare id. */
+/** A bare id given as text: digits, or a UUID; never a word such as "Created" or "OK". */
+const BARE_ID = /^(\d{1,30}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+function bareId(value: unknown): string | undefined {
+	const id = idFrom(value);
+	return id !== undefined && BARE_ID.test(id) ? id : undefined;
+}
+
+/**
+ * The id in a creation answer: `{ id }` (or `{ webhookId }`), a bare id (a JSON number or
+ * string), or a text answer (which the transport hands over as `{ answer }`) that is an id.
+ * Anything else (`{}`, "Created") has none.
+ */
 function createdId(body: unknown): string | undefined {
-	if (isRecord(body)) return idFrom(body.id) ?? idFrom(body.webhookId);
+	if (isRecord(body)) return idFrom(body.id) ?? idFrom(body.webhookId) ?? bareId(body.answer);
 	return idFrom(body);
 }
 
@@ -82,9 +94,11 @@ export async function listWebhooks(
 }
 
 /**
- * Our webhook in a list: the one with our URL and our exact name, newest first, leaving out
- * those that existed before we sent ours (`before`). Without names in the answer, and only
- * when `byUrlAlone` is allowed, the newest with our URL.
+ * Our webhook in a list: the one with our exact name and our URL, newest first, leaving out
+ * those that existed before we sent ours (`before`). An entry that carries no URL (the guides do
+ * not show the list's fields) is matched by the name alone: the trigger's registration name is
+ * unique to it, and Webhook → Create leaves out the webhooks that were there before. Without
+ * names in the answer, and only when `byUrlAlone` is allowed, the newest with our URL.
  */
 export function findOurs(
 	list: RemoteWebhook[],
@@ -93,19 +107,29 @@ export function findOurs(
 	byUrlAlone: boolean,
 	before: ReadonlySet<string> = new Set(),
 ): string | undefined {
-	const sameUrl = list.filter((webhook) => webhook.url === url && !before.has(webhook.id));
-	const named = sameUrl.filter((webhook) => webhook.name === name);
-	if (named.length > 0) return named[named.length - 1].id;
+	const fresh = list.filter((webhook) => !before.has(webhook.id));
+	const named = fresh.filter(
+		(webhook) => webhook.name === name && (webhook.url === url || webhook.url === undefined),
+	);
+	if (named.length > 0) return newest(named);
+	const sameUrl = fresh.filter((webhook) => webhook.url === url);
 	if (!byUrlAlone || sameUrl.length === 0 || sameUrl.some((webhook) => webhook.name !== undefined))
 		return undefined;
-	const numeric = sameUrl.every((webhook) => /^\d+$/.test(webhook.id));
-	const sorted = numeric ? [...sameUrl].sort((a, b) => Number(a.id) - Number(b.id)) : sameUrl;
+	return newest(sameUrl);
+}
+
+/** The newest of some webhooks: the highest numeric id, else the last listed. */
+function newest(webhooks: RemoteWebhook[]): string {
+	const numeric = webhooks.every((webhook) => /^\d+$/.test(webhook.id));
+	const sorted = numeric ? [...webhooks].sort((a, b) => Number(a.id) - Number(b.id)) : webhooks;
 	return sorted[sorted.length - 1].id;
 }
 
 export interface CreatedWebhook {
-	/** The id, from the answer or from the list; undefined when the answer had none. */
-	id?: string;
+	/** The id, from the answer or, when the answer had none, from the list. */
+	id: string;
+	/** Where the id was read: the creation answer, or the webhook list. */
+	from: 'answer' | 'list';
 	/** The creation answer; undefined when the webhook was found in the list after a lost answer. */
 	body?: unknown;
 }
@@ -113,6 +137,8 @@ export interface CreatedWebhook {
 /**
  * POST /webhook, sent again only after the list shows it was not applied. `before` holds the
  * ids of webhooks that existed before (needed when the name is not unique to this request).
+ * An answer without an id (`{}`, text such as "Created") is looked up in the list by name and
+ * URL; a webhook that cannot be found there fails with a message naming it.
  */
 export async function createWebhook(
 	client: KnolyxClient,
@@ -134,15 +160,18 @@ export async function createWebhook(
 				throw uncheckedCreation(client, request, error, options.itemIndex);
 			}
 			const found = findOurs(webhooks, request.url, request.name, false, options.before);
-			if (found !== undefined) return { id: found };
+			if (found !== undefined) return { id: found, from: 'list' };
 		}
 		try {
 			const { body } = await client.call(ENDPOINTS.webhookCreate, {
 				body: { name: request.name, url: request.url, securityToken: request.securityToken },
 				itemIndex: options.itemIndex,
 			});
-			return { id: createdId(body), body };
+			const id = createdId(body);
+			if (id !== undefined) return { id, body, from: 'answer' };
+			return { id: await lookUp(client, request, options), body, from: 'list' };
 		} catch (error) {
+			if (error instanceof MissingIdError) throw error.nodeError;
 			const failure = asNodeError(client.node, error, options.itemIndex);
 			if (!outcomeUnknown(error)) throw failure;
 			lastError = failure;
@@ -150,6 +179,36 @@ export async function createWebhook(
 		}
 	}
 	throw asNodeError(client.node, lastError, options.itemIndex);
+}
+
+/** Carries the failure of a creation answered without an id past the retry of lost answers. */
+class MissingIdError extends Error {
+	constructor(readonly nodeError: NodeApiError) {
+		super(nodeError.message);
+	}
+}
+
+/** The id of a webhook Knolyx created but answered without: found in the list, or a clear failure. */
+async function lookUp(
+	client: KnolyxClient,
+	request: WebhookRequest,
+	options: { itemIndex?: number; before?: ReadonlySet<string> },
+): Promise<string> {
+	let why = 'it is not in the webhook list';
+	try {
+		const { webhooks } = await listWebhooks(client, options.itemIndex);
+		const found = findOurs(webhooks, request.url, request.name, true, options.before);
+		if (found !== undefined) return found;
+	} catch (error) {
+		why = `the webhook list could not be read (${asNodeError(client.node, error, options.itemIndex).message})`;
+	}
+	throw new MissingIdError(
+		new NodeApiError(client.node, { message: 'Webhook created without an ID' } as JsonObject, {
+			message: `Knolyx accepted the webhook "${request.name}" for ${request.url} but did not return its ID, and ${why}`,
+			description: `The webhook may exist in Knolyx without n8n knowing its ID. Delete webhooks named "${request.name}" in Knolyx (Webhook → Get Many lists them) before you try again.`,
+			itemIndex: options.itemIndex,
+		}),
+	);
 }
 
 /** A creation whose answer was lost, and the list that would tell whether it was applied failed. */

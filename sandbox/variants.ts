@@ -1,0 +1,218 @@
+/**
+ * Variants: the other answers a real Knolyx tenant may give where the platform's guides leave
+ * the answer open (knolyx-facts.md, "What the guides leave open"). The sandbox answers each gap
+ * with one guess by default; a variant switches one gap to another plausible answer, so the
+ * nodes can be tested under it. Set with `KNOLYX_SANDBOX_VARIANTS=a,b`, `--variants a,b`,
+ * `startSandbox({ variants })` or `POST /sandbox/variants`; shown on the sandbox page.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { badRequest } from './errors';
+import { parsePage, slice, type Page } from './validation';
+
+export const VARIANTS = {
+	unpagedLists:
+		'The workgroup, course, event and attendee lists ignore pagination.page and pagination.size: every request answers the whole list.',
+	pageObjects:
+		'Paged lists answer a page object { content: [...] } without "last", and a page past the end repeats the last page.',
+	textWrites:
+		'Writes whose answer the guides do not show (attend, cancel attendance, member add and removal, ping, ping all, rule save, webhook delete, provisioning) answer 2xx with text/plain "OK" (201: "Created").',
+	emptyWrites: 'The same writes answer 2xx with an empty body.',
+	webhookCreateNoId:
+		'Webhook creation answers 201 { name, url, createdAt } without the id (the webhook is created).',
+	webhookCreateText: 'Webhook creation answers 201 text/plain "Created" (the webhook is created).',
+	webhookCreate502:
+		'Webhook creation is applied, then answered by a 502 gateway page (every time).',
+	webhooksWithoutUrl: 'Webhook list and get answers carry no "url".',
+	provisionNoIdOn200:
+		'Provisioning an existing user answers 200 { firstName, lastName, email } without the id.',
+	putProvisioning:
+		'Provisioning is mapped on PUT only: POST /user/provision answers 405 (Allow: PUT).',
+	underscoreEnums:
+		'Gender is spelled NON_BINARY in answers; both NON_BINARY and NON-BINARY are accepted.',
+	attend409Text:
+		'Attending an event twice answers 409 with a text/plain body ("User is already registered for this event").',
+} as const;
+
+export type VariantName = keyof typeof VARIANTS;
+export const VARIANT_NAMES = Object.keys(VARIANTS) as VariantName[];
+
+/** The environment variable startSandbox reads when no `variants` option is given. */
+export const VARIANTS_ENV = 'KNOLYX_SANDBOX_VARIANTS';
+
+/** A list of variant names (array or comma-separated text), checked: a 400 naming the unknown one. */
+export function parseVariants(input: unknown, field = 'variants'): VariantName[] {
+	const list =
+		typeof input === 'string'
+			? input
+					.split(',')
+					.map((name) => name.trim())
+					.filter((name) => name !== '')
+			: input;
+	if (!Array.isArray(list) || list.some((name) => typeof name !== 'string'))
+		throw badRequest(`${field} must be a list of variant names`);
+	for (const name of list as string[]) {
+		if (!Object.prototype.hasOwnProperty.call(VARIANTS, name))
+			throw badRequest(`${field}: ${name} is not a variant; use ${VARIANT_NAMES.join(', ')}`);
+	}
+	return [...new Set(list as VariantName[])];
+}
+
+/** The writes whose answer body the guides leave open (method, path below /v1). */
+const OPEN_WRITES: Array<[string, RegExp]> = [
+	['POST', /^\/community\/[^/]+\/event\/[^/]+\/attend\/[^/]+\/?$/],
+	['DELETE', /^\/community\/[^/]+\/event\/[^/]+\/attend\/[^/]+\/?$/],
+	['PUT', /^\/workgroup\/[^/]+\/member\/[^/]+\/?$/],
+	['DELETE', /^\/workgroup\/[^/]+\/member\/[^/]+\/?$/],
+	['POST', /^\/webhook\/ping\/?$/],
+	['POST', /^\/webhook\/[^/]+\/ping\/?$/],
+	['POST', /^\/business-rule\/course\/[^/]+\/?$/],
+	['DELETE', /^\/webhook\/[^/]+\/?$/],
+	['POST', /^\/user\/provision\/?$/],
+	['PUT', /^\/user\/provision\/?$/],
+];
+const ATTEND = /^\/community\/[^/]+\/event\/[^/]+\/attend\/[^/]+\/?$/;
+
+const GATEWAY_502 =
+	'<html><head><title>502</title></head><body><h1>502 Bad Gateway</h1><p>The upstream answered too late.</p></body></html>';
+
+/** A copy of an answer without one field. */
+function without<T extends object, K extends string>(view: T, field: K): Omit<T, K> {
+	return Object.fromEntries(Object.entries(view).filter(([key]) => key !== field)) as Omit<T, K>;
+}
+
+export class Variants {
+	private active = new Set<VariantName>();
+
+	constructor(initial: VariantName[] = []) {
+		this.set(initial);
+	}
+
+	has(name: VariantName): boolean {
+		return this.active.has(name);
+	}
+
+	get list(): VariantName[] {
+		return VARIANT_NAMES.filter((name) => this.active.has(name));
+	}
+
+	set(names: VariantName[]): void {
+		this.active = new Set(parseVariants(names));
+	}
+
+	/** What GET /sandbox/variants and the page show. */
+	describe(): {
+		active: VariantName[];
+		available: Array<{ name: VariantName; description: string }>;
+	} {
+		return {
+			active: this.list,
+			available: VARIANT_NAMES.map((name) => ({ name, description: VARIANTS[name] })),
+		};
+	}
+
+	/** The page a list request asks for, or the whole list when lists ignore paging. */
+	pageOf(query: Record<string, unknown>): Page {
+		const page = parsePage(query);
+		return this.has('unpagedLists') ? { page: 0, size: Number.MAX_SAFE_INTEGER } : page;
+	}
+
+	/** Answers one page of a list (its entries shown by `view`) as the active variants shape it. */
+	sendPage<T, V = T>(
+		res: Response,
+		items: T[],
+		query: Record<string, unknown>,
+		view: (item: T) => V = (item) => item as unknown as V,
+	): void {
+		const page = this.pageOf(query);
+		let entries = slice(items, page);
+		if (this.has('pageObjects')) {
+			// Past the end, the last page again (a server that clamps the page number).
+			if (entries.length === 0 && items.length > 0) {
+				const lastPage = Math.floor((items.length - 1) / page.size);
+				entries = slice(items, { page: lastPage, size: page.size });
+			}
+			res.json({ content: entries.map(view) });
+			return;
+		}
+		res.json(entries.map(view));
+	}
+
+	/** Whether lists must be built whole (a route that pages cheaply on its own steps aside). */
+	get pagingAltered(): boolean {
+		return this.has('unpagedLists') || this.has('pageObjects');
+	}
+
+	/** The gender as answers spell it. */
+	genderOut(gender: string): string {
+		return this.has('underscoreEnums') && gender === 'NON-BINARY' ? 'NON_BINARY' : gender;
+	}
+
+	/** A gender as sent, in the stored spelling (NON_BINARY read as NON-BINARY under underscoreEnums). */
+	genderIn(gender: unknown): unknown {
+		return this.has('underscoreEnums') && gender === 'NON_BINARY' ? 'NON-BINARY' : gender;
+	}
+
+	/**
+	 * Rewrites answers of the writes whose answer the guides leave open (textWrites,
+	 * emptyWrites) and the 409 of attend (attend409Text). Runs on /public/api before the routes.
+	 */
+	middleware(): RequestHandler {
+		return (req: Request, res: Response, next: NextFunction): void => {
+			const path = req.path.replace(/^\/v1/, '');
+			const open = OPEN_WRITES.some(
+				([method, pattern]) => method === req.method && pattern.test(path),
+			);
+			const text = open && this.has('textWrites');
+			const empty = open && this.has('emptyWrites');
+			const conflictText = this.has('attend409Text') && req.method === 'POST' && ATTEND.test(path);
+			if (!text && !empty && !conflictText) {
+				next();
+				return;
+			}
+			const send = res.send.bind(res);
+			res.send = function variantAnswer(this: Response, body?: unknown): Response {
+				const status = this.statusCode;
+				if (status >= 200 && status < 300) {
+					if (empty) {
+						this.removeHeader('Content-Type');
+						this.end();
+						return this;
+					}
+					if (text) {
+						this.type('text/plain');
+						return send(status === 201 ? 'Created' : 'OK');
+					}
+				}
+				if (status === 409 && conflictText) {
+					this.type('text/plain');
+					return send('User is already registered for this event');
+				}
+				return send(body);
+			};
+			next();
+		};
+	}
+
+	/** webhookCreate502: the creation was applied; a gateway answers in its place. */
+	sendWebhookCreated(res: Response, view: Record<string, unknown>): void {
+		if (this.has('webhookCreate502')) {
+			res.status(502).type('text/html').send(GATEWAY_502);
+			return;
+		}
+		if (this.has('webhookCreateText')) {
+			res.status(201).type('text/plain').send('Created');
+			return;
+		}
+		if (this.has('webhookCreateNoId')) {
+			res.status(201).json(without(view, 'id'));
+			return;
+		}
+		res.status(201).json(view);
+	}
+
+	/** A webhook as list and get answers show it. */
+	webhookView<T extends { url?: string }>(view: T): T | Omit<T, 'url'> {
+		if (!this.has('webhooksWithoutUrl')) return view;
+		return without(view, 'url');
+	}
+}

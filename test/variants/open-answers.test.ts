@@ -1,0 +1,450 @@
+/**
+ * Issue 35: the node right under every answer the Knolyx guides leave open. Each test plays one
+ * variant of the sandbox (sandbox/variants.ts) and runs the node in a real n8n-core workflow over
+ * real HTTP, asserting what the platform holds afterwards and what the item says.
+ */
+import axios from 'axios';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
+import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
+import type { KnolyxPermission } from '../../nodes/Knolyx/transport';
+import { DEMO, PERMISSIONS, type Permission, type VariantName } from '../../sandbox';
+import { triggerHosts } from '../harness';
+import { startReceiver, type Receiver } from '../sandbox/helpers';
+import { host as pollHost } from '../poll/helpers';
+import {
+	listSearch,
+	membership,
+	rl,
+	routes,
+	run,
+	runOk,
+	userByEmail,
+	useSandbox,
+} from '../action/setup';
+
+const ctx = useSandbox();
+/** Where the webhooks the tests create point: a receiver on 127.0.0.1 (the sandbox PINGs them). */
+let receiver: Receiver;
+beforeAll(async () => {
+	receiver = await startReceiver();
+});
+afterAll(async () => {
+	await receiver.close();
+});
+const play = (...names: VariantName[]) => ctx.sandbox.setVariants(names);
+beforeEach(() => play());
+
+const COMMUNITY_WG = 204;
+const ada = () => ctx.demo.users['ada@example.com'];
+const ref = () => ({
+	communityId: String(ctx.demo.communityId),
+	eventId: String(ctx.demo.eventId),
+});
+const control = async (path: string, body: unknown) =>
+	await axios.post(`${ctx.sandbox.url}/sandbox${path}`, body);
+const attendees = () => [...(ctx.sandbox.state.attendance.get(ctx.demo.eventId)?.keys() ?? [])];
+
+describe('1. lists that ignore paging are read as one list, at any size', () => {
+	it.each([5, 99, 100, 150])(
+		'Workgroup → Get Many (Return All) and the Workgroup picker with %i workgroups',
+		async (total) => {
+			ctx.sandbox.seed({ generate: { workgroups: total - 4 } });
+			play('unpagedLists');
+			const all = await runOk(ctx.sandbox, {
+				resource: 'workgroup',
+				operation: 'getAll',
+				returnAll: true,
+			});
+			expect(all).toHaveLength(total);
+			expect(new Set(all.map((w) => w.id)).size).toBe(total);
+			// More than the 100 asked for: one page. Fewer: a second page (a server may clamp the size
+			// below what was asked), equal to the first. Exactly 100: that, and one page of one entry
+			// asked for to tell a list served whole from one that ignores the page number only.
+			const pages = total > 100 ? 1 : total < 100 ? 2 : 3;
+			expect(routes(ctx.sandbox)['GET /public/api/v1/workgroup']).toBe(pages);
+			const picked = await listSearch(ctx.sandbox, 'searchWorkgroups');
+			expect(picked.results).toHaveLength(total);
+		},
+	);
+
+	it('Workgroup → Get Many with a Limit below the unpaged list gives that many', async () => {
+		ctx.sandbox.seed({ generate: { workgroups: 146 } });
+		play('unpagedLists');
+		const some = await runOk(ctx.sandbox, {
+			resource: 'workgroup',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 120,
+		});
+		expect(some).toHaveLength(120);
+	});
+
+	it('Course → Get Many, Event → Get Many, Event → Get Attendees and the Course picker', async () => {
+		ctx.sandbox.seed({ generate: { courses: 197 } });
+		await control(`/communities/${ctx.demo.communityId}/events`, { count: 99 });
+		await control(`/events/${ctx.demo.eventId}/attendees`, { count: 100 });
+		play('unpagedLists');
+		const courses = await runOk(ctx.sandbox, {
+			resource: 'course',
+			operation: 'getAll',
+			returnAll: true,
+		});
+		expect(courses).toHaveLength(200);
+		expect((await listSearch(ctx.sandbox, 'searchCourses')).results).toHaveLength(200);
+		const events = await runOk(ctx.sandbox, {
+			resource: 'event',
+			operation: 'getAll',
+			communityId: ref().communityId,
+			returnAll: true,
+		});
+		expect(events).toHaveLength(100);
+		const people = await runOk(ctx.sandbox, {
+			resource: 'event',
+			operation: 'getAttendees',
+			...ref(),
+			returnAll: true,
+		});
+		expect(people).toHaveLength(100);
+	});
+
+	it('a page object without "last" whose page past the end repeats the last page', async () => {
+		ctx.sandbox.seed({ generate: { workgroups: 196 } });
+		play('pageObjects');
+		const all = await runOk(ctx.sandbox, {
+			resource: 'workgroup',
+			operation: 'getAll',
+			returnAll: true,
+		});
+		expect(all).toHaveLength(200);
+		expect(new Set(all.map((w) => w.id)).size).toBe(200);
+	});
+});
+
+describe('1. the Poll Trigger reads lists that ignore paging', () => {
+	it('New Course: 120 courses added to an unpaged catalogue of 123 are emitted once each', async () => {
+		play('unpagedLists');
+		const trigger = pollHost(ctx.sandbox, { event: 'newCourse' });
+		expect(await trigger.activate()).toEqual({});
+		await control('/courses', { count: 120 });
+		const { emitted, error } = await trigger.tick();
+		expect(error).toBeUndefined();
+		expect(emitted).toHaveLength(120);
+		expect(await trigger.tick()).toEqual({});
+	});
+});
+
+describe('2. writes answered 2xx with text or nothing are successes, and say what Knolyx answered', () => {
+	it.each(['textWrites', 'emptyWrites'] as const)(
+		'%s: Add Member, Attend, Cancel Attendance, Remove Member',
+		async (variant) => {
+			play(variant);
+			const answer = variant === 'textWrites' ? 'OK' : '';
+			const [added] = await runOk(ctx.sandbox, {
+				resource: 'workgroup',
+				operation: 'addMember',
+				workgroupId: rl(COMMUNITY_WG),
+				email: 'alan@example.com',
+			});
+			expect(added).toMatchObject({ workgroupId: COMMUNITY_WG, email: 'alan@example.com', answer });
+			expect(membership(ctx.sandbox, COMMUNITY_WG, 'alan@example.com')).toBeDefined();
+			const [attended] = await runOk(ctx.sandbox, {
+				resource: 'event',
+				operation: 'attend',
+				...ref(),
+				userId: String(ada()),
+			});
+			expect(attended).toMatchObject({ attending: true, alreadyAttending: false, answer });
+			expect(attendees()).toEqual([ada()]);
+			const [cancelled] = await runOk(ctx.sandbox, {
+				resource: 'event',
+				operation: 'cancelAttendance',
+				...ref(),
+				userId: String(ada()),
+			});
+			expect(cancelled).toMatchObject({ attending: false, answer });
+			expect(attendees()).toEqual([]);
+			const [removed] = await runOk(ctx.sandbox, {
+				resource: 'workgroup',
+				operation: 'removeMember',
+				workgroupId: rl(COMMUNITY_WG),
+				email: 'alan@example.com',
+			});
+			expect(removed).toMatchObject({ removed: true, answer });
+			expect(membership(ctx.sandbox, COMMUNITY_WG, 'alan@example.com')).toBeUndefined();
+		},
+	);
+
+	it('textWrites: Ping, Ping All, Webhook → Delete and a rule save', async () => {
+		const hook = await runOk(ctx.sandbox, {
+			resource: 'webhook',
+			operation: 'create',
+			name: 'crm',
+			url: receiver.url,
+		});
+		play('textWrites');
+		const webhookId = String(hook[0].id);
+		const [pinged] = await runOk(ctx.sandbox, {
+			resource: 'webhook',
+			operation: 'ping',
+			webhookId,
+		});
+		expect(pinged).toMatchObject({ answer: 'OK' });
+		const [all] = await runOk(ctx.sandbox, { resource: 'webhook', operation: 'pingAll' });
+		expect(all).toMatchObject({ answer: 'OK' });
+		const [deleted] = await runOk(ctx.sandbox, {
+			resource: 'webhook',
+			operation: 'delete',
+			webhookId,
+		});
+		expect(deleted).toMatchObject({ deleted: true, answer: 'OK' });
+		expect(ctx.sandbox.state.webhooks.size).toBe(0);
+		await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'addWorkgroup',
+			courseId: rl(ctx.demo.courses['Intro to n8n']),
+			workgroupId: rl(ctx.demo.workgroups['Intro to n8n']),
+		});
+		expect(ctx.sandbox.state.rules.get(ctx.demo.courses['Intro to n8n'])).toHaveLength(2);
+	});
+
+	it('textWrites: User → Provision and User → Enrol in Workgroup', async () => {
+		play('textWrites');
+		const [provisioned] = await runOk(ctx.sandbox, {
+			resource: 'user',
+			operation: 'provision',
+			email: 'grace@example.com',
+			firstName: 'Grace',
+			lastName: 'Hopper',
+		});
+		expect(provisioned).toMatchObject({
+			email: 'grace@example.com',
+			created: true,
+			answer: 'Created',
+		});
+		const [enrolled] = await runOk(ctx.sandbox, {
+			resource: 'user',
+			operation: 'enrol',
+			email: 'bea@example.com',
+			firstName: 'Bea',
+			lastName: 'Buyer',
+			workgroupId: rl(ctx.demo.workgroups['Data Literacy']),
+		});
+		expect(enrolled).toMatchObject({ created: true, membership: { answer: 'OK' } });
+		expect(
+			membership(ctx.sandbox, ctx.demo.workgroups['Data Literacy'], 'bea@example.com'),
+		).toBeDefined();
+	});
+
+	it('a web page on a write is still not the platform: "base URL looks wrong"', async () => {
+		ctx.sandbox.setFaults({ okHtmlRate: 1 });
+		const result = await run(ctx.sandbox, {
+			resource: 'workgroup',
+			operation: 'addMember',
+			workgroupId: rl(COMMUNITY_WG),
+			email: 'alan@example.com',
+		});
+		expect(result.error?.message).toMatch(/web page|base URL/i);
+	});
+
+	it('attend409Text: a second Attend answered 409 with text means already attending', async () => {
+		play('attend409Text');
+		ctx.sandbox.seed({ attendance: [{ eventId: ctx.demo.eventId, userId: ada() }] });
+		const [out] = await runOk(ctx.sandbox, {
+			resource: 'event',
+			operation: 'attend',
+			...ref(),
+			userId: String(ada()),
+		});
+		expect(out).toMatchObject({ attending: true, alreadyAttending: true });
+	});
+});
+
+describe('3. webhook creation answers without an id are matched, and never create a second one', () => {
+	const create = () => ({
+		resource: 'webhook',
+		operation: 'create',
+		name: 'crm sync',
+		url: receiver.url,
+	});
+	const only = () => {
+		const hooks = [...ctx.sandbox.state.webhooks.values()];
+		expect(hooks).toHaveLength(1);
+		return hooks[0];
+	};
+
+	it.each(['webhookCreateNoId', 'webhookCreateText'] as const)(
+		'%s: Webhook → Create outputs the id found in the list',
+		async (variant) => {
+			play(variant);
+			const [out] = await runOk(ctx.sandbox, create());
+			expect(out).toMatchObject({
+				name: 'crm sync',
+				url: receiver.url,
+				id: only().id,
+			});
+		},
+	);
+
+	it('webhookCreate502 with list entries without url: Webhook → Create makes one webhook and outputs its id', async () => {
+		play('webhookCreate502', 'webhooksWithoutUrl');
+		const [out] = await runOk(ctx.sandbox, create());
+		expect(out.id).toBe(only().id);
+		expect(routes(ctx.sandbox)['POST /public/api/v1/webhook']).toBe(1);
+	});
+
+	it('webhookCreate502 with list entries without url: the trigger registers once', async () => {
+		play('webhookCreate502', 'webhooksWithoutUrl');
+		const host = await hosts.start({
+			nodeType: new KnolyxTrigger(),
+			type: 'n8n-nodes-knolyx.knolyxTrigger',
+			parameters: { events: ['COURSE_STARTED'], options: {} },
+			credentials: {
+				knolyxApi: { baseUrl: ctx.sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
+			},
+			credentialTypes: [new KnolyxApi()],
+		});
+		await host.activate('trigger');
+		const hook = only();
+		expect(hook.url).toBe(host.url('trigger'));
+		expect(routes(ctx.sandbox)['POST /public/api/v1/webhook']).toBe(1);
+	});
+});
+const hosts = triggerHosts();
+
+describe('4. gender spellings and the provisioning method', () => {
+	it('NON_BINARY from an expression is accepted and the published NON-BINARY is sent', async () => {
+		await runOk(
+			ctx.sandbox,
+			{
+				resource: 'user',
+				operation: 'provision',
+				email: 'nb@example.com',
+				firstName: 'N',
+				lastName: 'B',
+				gender: '={{ $json.gender }}',
+			},
+			[{ gender: 'NON_BINARY' }],
+		);
+		expect(ctx.sandbox.state.provisionRequests.map((r) => r.gender)).toEqual(['NON-BINARY']);
+		expect(userByEmail(ctx.sandbox, 'nb@example.com')?.gender).toBe('NON-BINARY');
+	});
+
+	it('putProvisioning: a 405 on POST is retried once with PUT, and PUT is used for the rest of the run', async () => {
+		play('putProvisioning');
+		const out = await runOk(
+			ctx.sandbox,
+			{
+				resource: 'user',
+				operation: 'provision',
+				email: '={{ $json.email }}',
+				firstName: 'A',
+				lastName: 'B',
+			},
+			[{ email: 'a1@example.com' }, { email: 'a2@example.com' }, { email: 'a3@example.com' }],
+		);
+		expect(out.map((o) => o.created)).toEqual([true, true, true]);
+		expect(ctx.sandbox.state.users.size).toBe(5);
+		const byRoute = routes(ctx.sandbox);
+		expect(byRoute['POST /public/api/v1/user/provision']).toBe(1);
+		expect(byRoute['PUT /public/api/v1/user/provision']).toBe(3);
+	});
+
+	it('putProvisioning: Event → Register works end to end', async () => {
+		play('putProvisioning');
+		await runOk(ctx.sandbox, {
+			resource: 'event',
+			operation: 'register',
+			email: 'guest@example.com',
+			firstName: 'Guest',
+			lastName: 'Speaker',
+			workgroupId: rl(COMMUNITY_WG),
+			...ref(),
+		});
+		expect(attendees()).toEqual([userByEmail(ctx.sandbox, 'guest@example.com')?.id]);
+	});
+});
+
+describe('5. Send Welcome E-mail', () => {
+	const provision = (options?: INodeParameters) => ({
+		resource: 'user',
+		operation: 'provision',
+		email: '={{ $json.email }}',
+		firstName: 'A',
+		lastName: 'B',
+		...(options && { options }),
+	});
+
+	it('unset sends nothing; off sends disableWelcomeEmail: true and no e-mail goes out; on sends false', async () => {
+		await runOk(ctx.sandbox, provision(), [{ email: 'unset@example.com' }]);
+		await runOk(ctx.sandbox, provision({ sendWelcomeEmail: false }), [
+			{ email: 'off@example.com' },
+		]);
+		await runOk(ctx.sandbox, provision({ sendWelcomeEmail: true }), [{ email: 'on@example.com' }]);
+		expect(
+			ctx.sandbox.state.provisionRequests.map((r) => [r.email, r.disableWelcomeEmail]),
+		).toEqual([
+			['unset@example.com', undefined],
+			['off@example.com', true],
+			['on@example.com', false],
+		]);
+		expect(Object.keys(ctx.sandbox.state.provisionRequests[0])).not.toContain(
+			'disableWelcomeEmail',
+		);
+		expect(ctx.sandbox.state.onboardingEmails.map((m) => m.to)).toEqual([
+			'unset@example.com',
+			'on@example.com',
+		]);
+	});
+
+	it('User → Enrol in Workgroup and Event → Register take it too', async () => {
+		await runOk(ctx.sandbox, {
+			resource: 'user',
+			operation: 'enrol',
+			email: 'quiet@example.com',
+			firstName: 'Q',
+			lastName: 'Buyer',
+			workgroupId: rl(ctx.demo.workgroups['Data Literacy']),
+			options: { sendWelcomeEmail: false },
+		});
+		await runOk(ctx.sandbox, {
+			resource: 'event',
+			operation: 'register',
+			email: 'guest@example.com',
+			firstName: 'Guest',
+			lastName: 'Speaker',
+			workgroupId: rl(COMMUNITY_WG),
+			...ref(),
+			options: { sendWelcomeEmail: false },
+		});
+		expect(ctx.sandbox.state.provisionRequests.map((r) => r.disableWelcomeEmail)).toEqual([
+			true,
+			true,
+		]);
+		expect(ctx.sandbox.state.onboardingEmails).toEqual([]);
+		expect(userByEmail(ctx.sandbox, 'quiet@example.com')).toBeDefined();
+	});
+});
+
+describe('6. permissions and base-URL hints', () => {
+	it('the permission type names every permission a key can carry (checked by npm run typecheck)', () => {
+		// Fails to compile while KnolyxPermission lacks one of the platform's permissions.
+		type Missing = Exclude<Permission, KnolyxPermission | 'ADMIN_MANAGE'>;
+		const complete: [Missing] extends [never] ? true : Missing = true;
+		const named: KnolyxPermission[] = [
+			'COMMUNITY_READ',
+			'PAYMENT_INFO_READ',
+			'RESOURCE_LIST',
+			'RESOURCE_GET',
+		];
+		expect(complete).toBe(true);
+		expect(PERMISSIONS).toEqual(expect.arrayContaining(named));
+	});
+
+	it("the credential names no tenant host pattern as the platform's: its hints hold for any https host", () => {
+		const text = JSON.stringify(new KnolyxApi().properties);
+		expect(text).not.toContain('{tenant}.knolyx.com');
+		expect(text).toContain('https://api.knolyx.com');
+	});
+});
