@@ -308,7 +308,7 @@ export interface PrefixProxy {
 
 /**
  * A reverse proxy that serves the sandbox below a path prefix, as a tenant deployment
- * (https://{tenant}.knolyx.com/api) does; paths outside the prefix get a 404. The sandbox
+ * (an https address with a path such as /api) does; paths outside the prefix get a 404. The sandbox
  * itself only serves /public/api/v1 at its root.
  */
 export async function startPrefixProxy(target: string, prefix = '/api'): Promise<PrefixProxy> {

@@ -3,6 +3,8 @@
  * variant of the sandbox (sandbox/variants.ts) and runs the node in a real n8n-core workflow over
  * real HTTP, asserting what the platform holds afterwards and what the item says.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import axios from 'axios';
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -446,5 +448,19 @@ describe('6. permissions and base-URL hints', () => {
 		const text = JSON.stringify(new KnolyxApi().properties);
 		expect(text).not.toContain('{tenant}.knolyx.com');
 		expect(text).toContain('https://api.knolyx.com');
+	});
+
+	it("no message or hint of the nodes names the removed draft's tenant host as the address to use", () => {
+		const root = path.join(__dirname, '../../nodes');
+		const sources = (dir: string): string[] =>
+			fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+				const full = path.join(dir, entry.name);
+				if (entry.isDirectory()) return sources(full);
+				return entry.name.endsWith('.ts') ? [full] : [];
+			});
+		const naming = sources(root)
+			.filter((file) => fs.readFileSync(file, 'utf8').includes('{tenant}.knolyx.com/api'))
+			.map((file) => path.relative(root, file));
+		expect(naming).toEqual([]);
 	});
 });

@@ -142,7 +142,7 @@ export function wrongBaseUrl(
 	return new NodeApiError(node, { message: readableText(text).slice(0, 120) } as JsonObject, {
 		message: `Knolyx answered with ${what}, not the API's JSON: the base URL looks wrong [${status}]`,
 		description:
-			'Check the Base URL of the Knolyx API credential: https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment (with /api).',
+			'Check the Base URL of the Knolyx API credential: https://api.knolyx.com, or the https address Knolyx gave your organisation, with its path (such as /api) when it has one.',
 		httpCode: String(status),
 		itemIndex,
 	});
@@ -232,7 +232,7 @@ export function asNodeError(
 }
 
 const CHECK_BASE_URL =
-	"Set the Base URL of the Knolyx API credential to the API's own address: https://api.knolyx.com, or https://{tenant}.knolyx.com/api for a tenant deployment.";
+	"Set the Base URL of the Knolyx API credential to the API's own address: https://api.knolyx.com, or the https address Knolyx gave your organisation, with its path (such as /api) when it has one.";
 
 /** An address for a message: no credentials in it, cut to a readable length. */
 function shownUrl(url: URL): string {

@@ -24,7 +24,7 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 	const text = baseUrl.trim();
 	if (text === '') return 'is empty';
 	if (/[?#]/.test(text)) {
-		return 'must not contain a query (?…) or a fragment (#…); use the address alone, e.g. https://api.knolyx.com or https://{tenant}.knolyx.com/api';
+		return 'must not contain a query (?…) or a fragment (#…); use the address alone, e.g. https://api.knolyx.com, or the https address Knolyx gave your organisation, with its path (such as /api) when it has one';
 	}
 	try {
 		const url = new URL(text);

@@ -71,7 +71,7 @@ export const getImage: KnolyxOperation<GetImageParams> = {
 				{
 					itemIndex: runtime.itemIndex,
 					description:
-						'This is not an image: its first bytes are none of PNG, JPEG, GIF, WebP, AVIF, BMP, TIFF, ICO or SVG. Check the base URL of the Knolyx credential: it must point at the Knolyx API (e.g. https://api.knolyx.com or https://{tenant}.knolyx.com/api).',
+						'This is not an image: its first bytes are none of PNG, JPEG, GIF, WebP, AVIF, BMP, TIFF, ICO or SVG. Check the base URL of the Knolyx credential: it must point at the Knolyx API (https://api.knolyx.com, or the https address Knolyx gave your organisation, with its path (such as /api) when it has one).',
 				},
 			);
 		}
