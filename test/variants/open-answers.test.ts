@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * Issue 35: the node right under every answer the Knolyx guides leave open. Each test plays one
  * variant of the sandbox (sandbox/variants.ts) and runs the node in a real n8n-core workflow over
