@@ -10,6 +10,7 @@
  *
  *   POST   /sandbox/edges   one rule (below); answers { rule } with its id
  *   GET    /sandbox/edges   { rules: [{ ...rule, served, answers: [{ bytesSent, finished, closedEarly }] }] }
+ *          ?settled=first: once the first rule's first answer has ended (finished or closed early)
  *   DELETE /sandbox/edges   removes every rule
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
@@ -255,13 +256,14 @@ function pump(res: ServerResponse, stream: EdgeStream, log: EdgeAnswerLog): void
 	next();
 }
 
-function serve(entry: Entry, res: ServerResponse): void {
+function serve(entry: Entry, res: ServerResponse, settled: () => void): void {
 	const { rule } = entry;
 	const log: EdgeAnswerLog = { bytesSent: 0, finished: false, closedEarly: false };
 	entry.answers.push(log);
 	if (entry.answers.length > MAX_ANSWERS) entry.answers.shift();
 	res.once('close', () => {
 		if (!log.finished) log.closedEarly = true;
+		settled();
 	});
 	if (rule.redirect) {
 		const { location } = rule.redirect;
@@ -308,6 +310,9 @@ export class Edges {
 
 	private nextId = 1;
 
+	/** Called each time an answer has ended (finished, or closed by the client). */
+	private readonly onSettled = new Set<() => void>();
+
 	add(body: unknown): EdgeRule {
 		if (this.entries.length >= MAX_RULES)
 			throw badRequest(`at most ${MAX_RULES} rules; DELETE /sandbox/edges first`);
@@ -319,6 +324,23 @@ export class Edges {
 
 	clear(): void {
 		this.entries = [];
+	}
+
+	/** Resolves once the first rule's first answer has ended (finished, or closed early). */
+	firstSettled(): Promise<void> {
+		const done = () => {
+			const log = this.entries[0]?.answers[0];
+			return !!log && (log.finished || log.closedEarly);
+		};
+		if (done()) return Promise.resolve();
+		return new Promise((resolve) => {
+			const check = () => {
+				if (!done()) return;
+				this.onSettled.delete(check);
+				resolve();
+			};
+			this.onSettled.add(check);
+		});
 	}
 
 	report(): Array<EdgeRule & { served: number; answers: EdgeAnswerLog[] }> {
@@ -349,7 +371,9 @@ export class Edges {
 			}
 			entry.served += 1;
 			req.resume();
-			serve(entry, res);
+			serve(entry, res, () => {
+				for (const listener of [...this.onSettled]) listener();
+			});
 		};
 	}
 }
@@ -360,7 +384,9 @@ export function edgeRoutes(edges: Edges): Router {
 	router.post('/edges', (req, res) => {
 		res.status(201).json({ rule: edges.add(req.body) });
 	});
-	router.get('/edges', (_req, res) => {
+	router.get('/edges', async (req, res) => {
+		// ?settled=first: answered once the first rule's first answer has ended.
+		if (req.query.settled === 'first') await edges.firstSettled();
 		res.json({ rules: edges.report() });
 	});
 	router.delete('/edges', (_req, res) => {

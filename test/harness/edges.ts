@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /** The sandbox's edge rules (sandbox/edges.ts) over its HTTP control endpoint, for tests. */
 import type { EdgeAnswerLog, EdgeRule } from '../../sandbox/edges';
 
@@ -25,16 +24,11 @@ export async function clearEdges(sandboxUrl: string): Promise<void> {
 }
 
 /**
- * The report once the first rule's first answer has ended (finished, or closed by the client),
- * polling briefly: the sandbox sees a closed connection a moment after the client closed it.
+ * The report once the first rule's first answer has ended (finished, or closed by the client):
+ * the sandbox answers when its connection's close event has come, which it sees a moment after
+ * the client closed it.
  */
-export async function settledEdgeReport(sandboxUrl: string, waitMs = 5000): Promise<EdgeReport[]> {
-	const started = Date.now();
-	for (;;) {
-		const report = await edgeReport(sandboxUrl);
-		const answer = report[0]?.answers[0];
-		if ((answer && (answer.finished || answer.closedEarly)) || Date.now() - started > waitMs)
-			return report;
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
+export async function settledEdgeReport(sandboxUrl: string): Promise<EdgeReport[]> {
+	const res = await fetch(`${sandboxUrl}/sandbox/edges?settled=first`);
+	return ((await res.json()) as { rules: EdgeReport[] }).rules;
 }
