@@ -41,6 +41,16 @@ export async function readPages<T = IDataObject>(
 		MAX_PAGE_SIZE,
 		Number.isFinite(wanted) ? Math.max(1, wanted) : MAX_PAGE_SIZE,
 	);
+	const pageOf = async (page: number, pageSize: number) => {
+		const { body } = await client.call<unknown>(endpoint, {
+			params: options.params,
+			qs: { ...options.qs, 'pagination.page': page, 'pagination.size': pageSize },
+			subject: options.subject,
+			itemIndex: options.itemIndex,
+		});
+		// The client has checked the answer's shape: every paged endpoint's catalogue shape is 'page'.
+		return pageItems<T>(body) as { items: T[]; last: boolean };
+	};
 	const results: T[] = [];
 	let longest = 0;
 	const seen = new Map<string, number>();
@@ -52,14 +62,7 @@ export async function readPages<T = IDataObject>(
 				`read ${MAX_PAGES} pages without reaching the end`,
 				options.itemIndex,
 			);
-		const { body } = await client.call<unknown>(endpoint, {
-			params: options.params,
-			qs: { ...options.qs, 'pagination.page': page, 'pagination.size': size },
-			subject: options.subject,
-			itemIndex: options.itemIndex,
-		});
-		// The client has checked the answer's shape: every paged endpoint's catalogue shape is 'page'.
-		const { items, last } = pageItems<T>(body) as { items: T[]; last: boolean };
+		const { items, last } = await pageOf(page, size);
 		if (items.length === 0) break;
 		if (page === 0 && items.length > size) {
 			// More than asked for: the list ignores paging, and this is all of it.
@@ -71,7 +74,9 @@ export async function readPages<T = IDataObject>(
 		if (earlier !== undefined) {
 			const wholeAgain =
 				earlier === page - 1 &&
-				(page > 1 || items.length < size || (await ignoresSize(client, endpoint, options)));
+				// Asked for one entry, more come: the list ignores the size as well as the page
+				// number, so the page read is the whole list.
+				(page > 1 || items.length < size || (await pageOf(0, 1)).items.length > 1);
 			if (wholeAgain) break;
 			throw endlessList(client, path, `page ${page} repeats page ${earlier}`, options.itemIndex);
 		}
@@ -81,24 +86,6 @@ export async function readPages<T = IDataObject>(
 		if (last || items.length < longest) break;
 	}
 	return results.slice(0, wanted);
-}
-
-/**
- * Whether the list answers more than one entry when asked for one: it ignores the page size as
- * well as the page number, so the page read is the whole list.
- */
-async function ignoresSize(
-	client: KnolyxClient,
-	endpoint: Endpoint,
-	options: PagedCallOptions,
-): Promise<boolean> {
-	const { body } = await client.call<unknown>(endpoint, {
-		params: options.params,
-		qs: { ...options.qs, 'pagination.page': 0, 'pagination.size': 1 },
-		subject: options.subject,
-		itemIndex: options.itemIndex,
-	});
-	return (pageItems<unknown>(body)?.items.length ?? 0) > 1;
 }
 
 function endlessList(
