@@ -162,9 +162,14 @@ export class KnolyxClient {
 		return (await this.credentialReading()).scope;
 	}
 
+	/** The redactor of the reading it was built for: built once per credential reading. */
+	private built?: { reading: CredentialReading | undefined; redactor: Redactor };
+
 	/** The one redactor of the credential's secrets (helpers/redact.ts); none before it is read. */
 	private redactor(): Redactor {
-		return redactorOf(this.reading?.secrets ?? []);
+		if (!this.built || this.built.reading !== this.reading)
+			this.built = { reading: this.reading, redactor: redactorOf(this.reading?.secrets ?? []) };
+		return this.built.redactor;
 	}
 
 	/**
