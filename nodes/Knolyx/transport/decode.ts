@@ -6,6 +6,7 @@ import { oddAnswer, wrongBaseUrl } from './errors';
 import { fileOf } from './file';
 import { JsonTooDeepError, parseJson, parseLossless } from '../helpers/json';
 import { isRecord } from '../helpers/objects';
+import { cutOnCodePoint } from '../helpers/readableText';
 
 /**
  * Decoding an answer by its format: a 2xx body as the endpoint's catalogue entry says (JSON,
@@ -84,7 +85,7 @@ const MAX_ANSWER_TEXT = 500;
  */
 function writeAnswer(asked: Asked, type: string, text: string): { answer: string } | undefined {
 	if (asked.method === 'GET' || type.includes('html') || text.startsWith('<')) return undefined;
-	return { answer: text.slice(0, MAX_ANSWER_TEXT) };
+	return { answer: cutOnCodePoint(text, MAX_ANSWER_TEXT) };
 }
 
 /** The body of an answer as the endpoint's format says; a web page where JSON was due is an error. */
