@@ -13,7 +13,8 @@
 //      sandbox and the example workflows from examples/*.json; the templates
 //      (examples/template-*.json) get the credential on their Knolyx nodes, the demo
 //      mapping and their tool's sample payload pinned (test/e2e/fixtures/<tool>.json)
-//   5. start n8n, create/log in the demo owner, tag the templates, publish the workflows
+//   5. start n8n, create/log in the demo owner, tag the templates, create the data table of
+//      pending writes and choose it in their Data table nodes, publish the workflows
 //      that have a trigger n8n serves itself, test the credential, print the editor URL
 //      and what to try
 // Ctrl-C stops n8n and the sandbox (a second Ctrl-C kills them at once).
@@ -52,8 +53,10 @@ import {
 	demoFor,
 	PAYMENT_HOOK_CREDENTIAL,
 	PAYMENT_HOOK_HEADER,
+	pendingTable,
 	setUpTemplate,
 	tagWorkflow,
+	useDataTable,
 } from '../test/e2e/lib/template-setup.mjs';
 
 // The demo login and credential (documented in scripts/README.md). Local only:
@@ -389,6 +392,15 @@ async function main() {
 			await tagWorkflow(rest, wf.id, tags).catch((e) =>
 				say(`could not tag "${wf.name}": ${e.message.slice(0, 300)}`),
 			);
+	}
+
+	// The data table a template keeps its pending Knolyx writes in (its note's set-up step),
+	// chosen in its Data table nodes.
+	try {
+		const table = await pendingTable(rest);
+		for (const { wf } of examples) await useDataTable(rest, wf.id, table.id);
+	} catch (e) {
+		say(`could not set up the data table of pending writes: ${e.message.slice(0, 300)}`);
 	}
 
 	const published = [];

@@ -30,6 +30,7 @@ import path from 'node:path';
 
 import {
 	CREDENTIAL,
+	DONE,
 	execution,
 	executionsOf,
 	N8N_VERSION,
@@ -49,11 +50,13 @@ import {
 	isKnolyxType,
 	membersOf,
 	PATH_FROM_WEBHOOK_ID,
+	pendingTable,
 	prepareTemplate,
 	runPinned,
 	setUpTemplate,
 	tagWorkflow,
 	TEMPLATE_FILES,
+	useDataTable,
 	userByEmail,
 	withoutTags,
 } from './lib/templates.mjs';
@@ -101,6 +104,8 @@ let n8n;
 let rest;
 
 let apis;
+/** The data table of pending Knolyx writes (lib/template-setup.mjs pendingTable). */
+let pending;
 const STRIPE_KEY = { secretKey: 'sk_test_51StandInKeyForTheTemplatesE2eRunOnly' };
 /**
  * What the tools' stand-ins hold, by host and path: `toolHas(host, path, body)` makes a GET of that
@@ -360,6 +365,10 @@ beforeAll(async () => {
 			wf.id,
 			wf.tags.map((t) => t.name),
 		);
+	// The data table the WooCommerce template keeps pending writes in, chosen in its Data table
+	// nodes, as its note asks.
+	pending = await pendingTable(rest);
+	for (const wf of Object.values(WF)) await useDataTable(rest, wf.id, pending.id);
 	console.log(
 		`[e2e templates] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${N8N_VERSION} at ${n8n.url}; ${JSON.stringify(timings)}`,
 	);
@@ -2023,6 +2032,174 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		},
 		headers: () => wooSigned(WOO_HOOK.created.secret),
 		enrols: { email: 'radia.perlman@example.com', workgroup: 202, toolHost: WOOCOMMERCE_HOST },
+	});
+
+	describe('WooCommerce: a failed Knolyx write heals itself (the retry schedule of the same workflow, every 2 s here, reads the order again and writes once Knolyx is back)', () => {
+		const SCHEDULE = 'Retry pending writes every 15 minutes';
+		const paidOrder = (id, first, last) => ({
+			...structuredClone(order),
+			id,
+			date_modified: `2026-11-26T10:${String(id % 60).padStart(2, '0')}:00`,
+			billing: {
+				...order.billing,
+				first_name: first,
+				last_name: last,
+				email: `${first}.${last}@example.com`.toLowerCase(),
+			},
+		});
+		/** The workflow's executions of `mode` after execution `afterId`, all finished (newest first). */
+		const finishedAfter = async (afterId, mode) => {
+			const list = (await executionsOf(rest, WF.woo.id)).filter(
+				(e) => Number(e.id) > afterId && e.mode === mode,
+			);
+			return list.every((e) => DONE.has(e.status)) ? list : [];
+		};
+		const newestId = async () => Number((await executionsOf(rest, WF.woo.id))[0]?.id ?? 0);
+		/** The store's signed delivery of `o`; the webhook execution it started, finished. */
+		const deliverOrder = async (o) => {
+			const body = JSON.stringify(o);
+			const after = await newestId();
+			const res = await fetch(productionUrl('woo', 'On WooCommerce order updated'), {
+				method: 'POST',
+				headers: {
+					...wooSigned(WOO_HOOK.created.secret),
+					'x-wc-webhook-signature': crypto
+						.createHmac('sha256', WOO_HOOK.created.secret)
+						.update(body)
+						.digest('base64'),
+				},
+				body,
+			});
+			expect(res.status).toBe(200);
+			const [ex] = await waitFor(
+				async () => {
+					const list = await finishedAfter(after, 'webhook');
+					return list.length > 0 && list;
+				},
+				{ timeoutMs: 60_000, what: `the execution of the delivery of order ${o.id}` },
+			);
+			return execution(rest, ex.id);
+		};
+		/** Wait until `check()` holds (the schedule runs every 2 s); its value. */
+		const until = (check, what) => waitFor(check, { timeoutMs: 90_000, what });
+		/** Wait until `count` runs of the schedule started after now have finished. */
+		const scheduleRuns = async (count) => {
+			const after = await newestId();
+			await waitFor(async () => (await finishedAfter(after, 'trigger')).length >= count, {
+				timeoutMs: 60_000,
+				what: `${count} runs of the retry schedule`,
+			});
+		};
+		const rowOf = async (o) => (await pending.rows()).find((r) => r.key === String(o.id));
+		const knolyxDown = () =>
+			sb.request('POST', '/sandbox/fault-burst', {
+				requests: 10_000,
+				faults: { errorRate: 1, errorStatuses: [503] },
+			});
+		const knolyxBack = () => sb.request('DELETE', '/sandbox/fault-burst');
+
+		beforeAll(async () => {
+			storeHas(order);
+			await useCredential(WF.woo.id, 'wooCommerceApi', WOO_CREDENTIAL, (n) =>
+				['n8n-nodes-base.wooCommerce', 'n8n-nodes-base.wooCommerceTrigger'].includes(n.type),
+			);
+			// The schedule every 2 seconds instead of 15 minutes, so the test waits for a few runs.
+			const id = encodeURIComponent(WF.woo.id);
+			const wf = await rest.request('GET', `/rest/workflows/${id}`);
+			wf.nodes.find((n) => n.name === SCHEDULE).parameters.rule = {
+				interval: [{ field: 'seconds', secondsInterval: 2 }],
+			};
+			await rest.request('PATCH', `/rest/workflows/${id}`, wf);
+			await rest.activateWorkflow(WF.woo.id);
+		}, 60_000);
+
+		afterAll(async () => {
+			await knolyxBack();
+			await rest.deactivateWorkflow(WF.woo.id);
+		}, 60_000);
+
+		test('Knolyx down: the delivery fails and the order is kept as pending in the data table; Knolyx back: the schedule enrols the buyer, once, and closes the row; later runs send nothing', async () => {
+			const paid = paidOrder(1195, 'Katherine', 'Johnson');
+			storeHas(paid);
+			await knolyxDown();
+			let failed;
+			try {
+				failed = await deliverOrder(paid);
+				expect(failed.status).toBe('error');
+				expect(failed.run.resultData.error.message).toMatch(
+					/^Knolyx did not take the write for WooCommerce order 1195: .*Kept as pending in the data table \(try 1 of 96\); this workflow tries it again every 15 minutes/,
+				);
+				expect(await rowOf(paid)).toMatchObject({ status: 'pending', attempts: 1 });
+				// While Knolyx stays down, each run of the schedule tries again and counts the try.
+				await until(async () => (await rowOf(paid)).attempts >= 2, 'a second try');
+				expect(membersOf(await sb.state(), 202)).not.toContain(paid.billing.email);
+			} finally {
+				await knolyxBack();
+			}
+			const row = await until(async () => {
+				const r = await rowOf(paid);
+				return r.status === 'done' && r;
+			}, 'the pending write landed');
+			expect(row.detail).toBe(`enrolled ${paid.billing.email} (workgroup 202)`);
+			expect(membersOf(await sb.state(), 202).filter((e) => e === paid.billing.email)).toEqual([
+				paid.billing.email,
+			]);
+			// Every run that had claimed the row has finished (none claims it twice: a claim moves the
+			// row from pending to retrying); two more runs of the schedule: nothing pending, nothing
+			// sent to Knolyx or read from the store.
+			await waitFor(
+				async () => (await executionsOf(rest, WF.woo.id)).every((e) => DONE.has(e.status)),
+				{ timeoutMs: 60_000, what: 'the runs in flight' },
+			);
+			const knolyxBefore = (await sb.stats()).requests;
+			const storeBefore = apis.requests.filter((r) => r.host === WOOCOMMERCE_HOST).length;
+			await scheduleRuns(2);
+			expect((await sb.stats()).requests - knolyxBefore).toBe(0);
+			expect(apis.requests.filter((r) => r.host === WOOCOMMERCE_HOST).length).toBe(storeBefore);
+			expect(membersOf(await sb.state(), 202).filter((e) => e === paid.billing.email)).toHaveLength(
+				1,
+			);
+		});
+
+		test('Knolyx down: a pending enrolment; the store refunds the order meanwhile; Knolyx back: the schedule reads the order refunded, enrols nobody, and closes the row', async () => {
+			const paid = paidOrder(1196, 'Mary', 'Jackson');
+			storeHas(paid);
+			await knolyxDown();
+			try {
+				const failed = await deliverOrder(paid);
+				expect(failed.status).toBe('error');
+				expect(await rowOf(paid)).toMatchObject({ status: 'pending' });
+				storeHas({ ...paid, ...WOO.refundedChanges, id: paid.id });
+			} finally {
+				await knolyxBack();
+			}
+			const row = await until(async () => {
+				const r = await rowOf(paid);
+				return r.status === 'done' && r;
+			}, 'the pending write closed');
+			expect(row.detail).toBe(`removed ${paid.billing.email} (workgroup 202)`);
+			const state = await sb.state();
+			expect(membersOf(state, 202)).not.toContain(paid.billing.email);
+			expect(userByEmail(state, paid.billing.email)).toBeUndefined();
+		});
+
+		test('Knolyx down: a pending enrolment; the store puts the order on hold meanwhile; Knolyx back: the schedule drops the write, enrols nobody', async () => {
+			const paid = paidOrder(1197, 'Annie', 'Easley');
+			storeHas(paid);
+			await knolyxDown();
+			try {
+				expect((await deliverOrder(paid)).status).toBe('error');
+				storeHas({ ...paid, status: 'on-hold', date_paid: null, date_paid_gmt: null });
+			} finally {
+				await knolyxBack();
+			}
+			const row = await until(async () => {
+				const r = await rowOf(paid);
+				return r.status === 'dropped' && r;
+			}, 'the pending write dropped');
+			expect(row.detail).toBe('WooCommerce reports the order on-hold: nothing to enrol or remove');
+			expect(userByEmail(await sb.state(), paid.billing.email)).toBeUndefined();
+		});
 	});
 
 	// Pipedrive: the trigger registers its webhook with the Basic Auth user and password;

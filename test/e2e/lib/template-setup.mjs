@@ -155,3 +155,54 @@ export async function tagWorkflow(rest, workflowId, names) {
 	if (JSON.stringify(have) !== JSON.stringify([...ids].sort()))
 		await rest.request('PATCH', `/rest/workflows/${id}`, { ...wf, tags: ids });
 }
+
+/**
+ * The data table a template with a retry schedule keeps its pending Knolyx writes in (the
+ * WooCommerce template's note asks the user to create it, with these columns, and to choose it in
+ * its Data table nodes).
+ */
+export const PENDING_TABLE = {
+	name: 'Knolyx pending writes',
+	columns: [
+		{ name: 'key', type: 'string' },
+		{ name: 'status', type: 'string' },
+		{ name: 'attempts', type: 'number' },
+		{ name: 'detail', type: 'string' },
+	],
+};
+
+const isDataTable = (node) => node.type === 'n8n-nodes-base.dataTable';
+
+/** The REST path of the owner's data tables (`rest` an N8nRest signed in as the owner). */
+async function dataTablesPath(rest) {
+	const project = await rest.request('GET', '/rest/projects/personal');
+	return `/rest/projects/${encodeURIComponent(project.id)}/data-tables`;
+}
+
+/**
+ * The owner's data table PENDING_TABLE.name, created as the note says when it does not exist:
+ * { id, rows() } (rows(): its rows, as the Data tables page lists them).
+ */
+export async function pendingTable(rest) {
+	const base = await dataTablesPath(rest);
+	const listed = await rest.request('GET', `${base}?take=100&skip=0`);
+	const have = [].concat(listed.data ?? listed).find((t) => t.name === PENDING_TABLE.name);
+	const table = have ?? (await rest.request('POST', base, PENDING_TABLE));
+	return {
+		id: table.id,
+		async rows() {
+			const got = await rest.request('GET', `${base}/${table.id}/rows?take=1000&skip=0`);
+			return got.data ?? got;
+		},
+	};
+}
+
+/** Choose data table `tableId` in every Data table node of workflow `workflowId` (as the note asks). */
+export async function useDataTable(rest, workflowId, tableId) {
+	const id = encodeURIComponent(workflowId);
+	const wf = await rest.request('GET', `/rest/workflows/${id}`);
+	if (!wf.nodes.some(isDataTable)) return;
+	for (const node of wf.nodes.filter(isDataTable))
+		node.parameters.dataTableId = { __rl: true, mode: 'id', value: tableId };
+	await rest.request('PATCH', `/rest/workflows/${id}`, wf);
+}

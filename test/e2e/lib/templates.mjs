@@ -15,8 +15,11 @@ export {
 	fixture,
 	isKnolyxType,
 	PATH_FROM_WEBHOOK_ID,
+	PENDING_TABLE,
+	pendingTable,
 	setUpTemplate,
 	tagWorkflow,
+	useDataTable,
 } from './template-setup.mjs';
 
 export const TEMPLATE_FILES = fs
