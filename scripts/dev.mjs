@@ -53,7 +53,6 @@ import {
 	demoFor,
 	PAYMENT_HOOK_CREDENTIAL,
 	PAYMENT_HOOK_HEADER,
-	pendingTable,
 	setUpTemplate,
 	tagWorkflow,
 	useDataTable,
@@ -394,11 +393,10 @@ async function main() {
 			);
 	}
 
-	// The data table a template keeps its pending Knolyx writes in (its note's set-up step),
-	// chosen in its Data table nodes.
+	// The data table each template with a retry schedule keeps its pending Knolyx writes in (its
+	// note's set-up step), chosen in its Data table nodes.
 	try {
-		const table = await pendingTable(rest);
-		for (const { wf } of examples) await useDataTable(rest, wf.id, table.id);
+		for (const { wf } of examples) await useDataTable(rest, wf.id);
 	} catch (e) {
 		say(`could not set up the data table of pending writes: ${e.message.slice(0, 300)}`);
 	}

@@ -50,7 +50,6 @@ import {
 	isKnolyxType,
 	membersOf,
 	PATH_FROM_WEBHOOK_ID,
-	pendingTable,
 	prepareTemplate,
 	runPinned,
 	setUpTemplate,
@@ -104,8 +103,8 @@ let n8n;
 let rest;
 
 let apis;
-/** The data table of pending Knolyx writes (lib/template-setup.mjs pendingTable). */
-let pending;
+/** Each template's data table of pending Knolyx writes, by WF key (lib/template-setup.mjs useDataTable). */
+const pending = {};
 const STRIPE_KEY = { secretKey: 'sk_test_51StandInKeyForTheTemplatesE2eRunOnly' };
 /**
  * What the tools' stand-ins hold, by host and path: `toolHas(host, path, body)` makes a GET of that
@@ -365,10 +364,12 @@ beforeAll(async () => {
 			wf.id,
 			wf.tags.map((t) => t.name),
 		);
-	// The data table the WooCommerce template keeps pending writes in, chosen in its Data table
-	// nodes, as its note asks.
-	pending = await pendingTable(rest);
-	for (const wf of Object.values(WF)) await useDataTable(rest, wf.id, pending.id);
+	// The data table each template with a retry schedule keeps its pending writes in, chosen in
+	// its Data table nodes, as its note asks.
+	for (const [key, wf] of Object.entries(WF)) {
+		const table = await useDataTable(rest, wf.id);
+		if (table) pending[key] = table;
+	}
 	console.log(
 		`[e2e templates] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${N8N_VERSION} at ${n8n.url}; ${JSON.stringify(timings)}`,
 	);
@@ -1783,6 +1784,92 @@ async function expectResendAfterFailureEnrolsOnce(
 	return { failed, redone, replay };
 }
 
+/**
+ * The retry schedule of a published template (issue 36), as the tests drive it: `everyTwoSeconds()`
+ * sets its Schedule Trigger to every 2 s (the template ships 15 minutes); `deliver(url, body,
+ * headersOf)` posts a delivery and returns the webhook execution it started (the schedule's own
+ * runs start meanwhile); `rowOf(key)` the row of the workflow's data table; `knolyxDown()` makes
+ * every sandbox request answer 503 until `knolyxBack()`; `until(check)` waits for the schedule's
+ * runs to make `check()` hold; `settled()` for every run in flight; `scheduleRuns(n)` for n more.
+ */
+function healing(key) {
+	const newestId = async () => Number((await executionsOf(rest, WF[key].id))[0]?.id ?? 0);
+	const finishedAfter = async (afterId, mode) => {
+		const list = (await executionsOf(rest, WF[key].id)).filter(
+			(e) => Number(e.id) > afterId && e.mode === mode,
+		);
+		return list.every((e) => DONE.has(e.status)) ? list : [];
+	};
+	return {
+		async everyTwoSeconds() {
+			const id = encodeURIComponent(WF[key].id);
+			const wf = await rest.request('GET', `/rest/workflows/${id}`);
+			wf.nodes.find((n) => n.name === 'Retry pending writes every 15 minutes').parameters.rule = {
+				interval: [{ field: 'seconds', secondsInterval: 2 }],
+			};
+			await rest.request('PATCH', `/rest/workflows/${id}`, wf);
+		},
+		async deliver(url, body, headersOf) {
+			const after = await newestId();
+			const res = await fetch(url, { method: 'POST', headers: headersOf(body), body });
+			expect(res.status).toBe(200);
+			const [ex] = await waitFor(
+				async () => {
+					const list = await finishedAfter(after, 'webhook');
+					return list.length > 0 && list;
+				},
+				{ timeoutMs: 60_000, what: `the execution of a delivery to ${key}` },
+			);
+			return execution(rest, ex.id);
+		},
+		rowOf: async (k) => (await pending[key].rows()).find((r) => r.key === k),
+		knolyxDown: () =>
+			sb.request('POST', '/sandbox/fault-burst', {
+				requests: 10_000,
+				faults: { errorRate: 1, errorStatuses: [503] },
+			}),
+		knolyxBack: () => sb.request('DELETE', '/sandbox/fault-burst'),
+		until: (check, what) => waitFor(check, { timeoutMs: 90_000, what }),
+		/**
+		 * The tool's state just changed: wait until a run has read `toolPath` since, and until every
+		 * run started by then has finished, so that no run still acts on what it read before.
+		 */
+		async readAgain(toolPath) {
+			const from = apis.requests.length;
+			await waitFor(
+				async () =>
+					apis.requests
+						.slice(from)
+						.some((r) => r.path === toolPath || r.path.startsWith(`${toolPath}?`)),
+				{
+					timeoutMs: 60_000,
+					what: `a run of ${key} reading ${toolPath} again`,
+				},
+			);
+			const upTo = await newestId();
+			await waitFor(
+				async () =>
+					(await executionsOf(rest, WF[key].id))
+						.filter((e) => Number(e.id) <= upTo)
+						.every((e) => DONE.has(e.status)),
+				{ timeoutMs: 90_000, what: `the runs of ${key} up to execution ${upTo}` },
+			);
+		},
+		settled: () =>
+			waitFor(async () => (await executionsOf(rest, WF[key].id)).every((e) => DONE.has(e.status)), {
+				timeoutMs: 60_000,
+				what: `the runs of ${key} in flight`,
+			}),
+		async scheduleRuns(count) {
+			const after = await newestId();
+			await waitFor(async () => (await finishedAfter(after, 'trigger')).length >= count, {
+				timeoutMs: 60_000,
+				what: `${count} runs of the retry schedule of ${key}`,
+			});
+		},
+	};
+}
+
 /** POST `body` to `url` as a tool's delivery: 200, and the execution it started (waited for). */
 async function postDelivery(key, url, body, headers) {
 	const before = (await executionsOf(rest, WF[key].id)).length;
@@ -1991,6 +2078,105 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		});
 	});
 
+	describe('Stripe: a failed Knolyx write heals itself (the retry schedule reads the event and its objects from Stripe again, every 2 s here)', () => {
+		const heal = healing('stripe');
+		const { until, scheduleRuns, knolyxDown, knolyxBack } = heal;
+		/** A checkout.session.completed event `eventId` for session `sessionId`, paid by `who`, known to Stripe. */
+		const checkoutEvent = (eventId, sessionId, who, change = (x) => x) => {
+			const event = structuredClone(STRIPE.checkoutSessionCompleted);
+			event.id = eventId;
+			event.data.object.id = sessionId;
+			event.data.object.customer_details = { ...event.data.object.customer_details, ...who };
+			const session = structuredClone(STRIPE.checkoutSessionRead);
+			session.id = sessionId;
+			session.customer_details = { ...session.customer_details, ...who };
+			stripeHas(`/v1/checkout/sessions/${sessionId}`, change(session));
+			stripeHas(`/v1/events/${eventId}`, event);
+			return event;
+		};
+		const deliver = (event) =>
+			heal.deliver(productionUrl('stripe', TRIGGER), JSON.stringify(event), (body) => {
+				const t = Math.floor(Date.now() / 1000);
+				const v1 = crypto
+					.createHmac('sha256', STRIPE_ENDPOINT.secret)
+					.update(`${t}.${body}`)
+					.digest('hex');
+				return { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` };
+			});
+		const TRIGGER = 'On Stripe payment, refund or cancellation';
+
+		beforeAll(async () => {
+			await useCredential(
+				WF.stripe.id,
+				'stripeApi',
+				{ ...STRIPE_KEY, signatureSecret: STRIPE_ENDPOINT.secret },
+				(n) => n.type === 'n8n-nodes-base.stripeTrigger' || n.type === 'n8n-nodes-base.httpRequest',
+			);
+			await heal.everyTwoSeconds();
+			await rest.activateWorkflow(WF.stripe.id);
+		}, 60_000);
+
+		afterAll(async () => {
+			await knolyxBack();
+			await rest.deactivateWorkflow(WF.stripe.id);
+		}, 60_000);
+
+		test('Knolyx down: the paid checkout is kept as pending; Knolyx back: the schedule enrols the buyer once and closes the row; later runs send nothing', async () => {
+			const who = { email: 'mary.golda.ross@example.com', name: 'Mary Golda Ross' };
+			const event = checkoutEvent(
+				'evt_1QHealLandsOnce0000000001',
+				'cs_test_healLandsOnce00000000001',
+				who,
+			);
+			await knolyxDown();
+			try {
+				const failed = await deliver(event);
+				expect(failed.status).toBe('error');
+				expect(failed.run.resultData.error.message).toMatch(
+					/^Knolyx did not take the write for Stripe event evt_1QHealLandsOnce0000000001: .*Kept as pending in the data table \(try 1 of 96\)/,
+				);
+				expect(await heal.rowOf(event.id)).toMatchObject({ status: 'pending', attempts: 1 });
+			} finally {
+				await knolyxBack();
+			}
+			const row = await until(async () => {
+				const r = await heal.rowOf(event.id);
+				return r.status === 'done' && r;
+			}, 'the pending write landed');
+			expect(row.detail).toBe(`enrolled ${who.email} (workgroup 201)`);
+			await heal.settled();
+			const knolyxBefore = (await sb.stats()).requests;
+			await scheduleRuns(2);
+			expect((await sb.stats()).requests - knolyxBefore).toBe(0);
+			expect(membersOf(await sb.state(), 201).filter((e) => e === who.email)).toEqual([who.email]);
+		});
+
+		test('Knolyx down: a pending enrolment; Stripe refunds the charge meanwhile; Knolyx back: the schedule reads the session refunded, enrols nobody, and drops the write', async () => {
+			const who = { email: 'evelyn.berezin@example.com', name: 'Evelyn Berezin' };
+			const SESSION_ID = 'cs_test_healRefundedMeanwhile00001';
+			const event = checkoutEvent('evt_1QHealRefundedMeanwhile001', SESSION_ID, who);
+			await knolyxDown();
+			try {
+				expect((await deliver(event)).status).toBe('error');
+				expect(await heal.rowOf(event.id)).toMatchObject({ status: 'pending' });
+				checkoutEvent(event.id, SESSION_ID, who, (session) => {
+					session.payment_intent.latest_charge.refunded = true;
+					session.payment_intent.latest_charge.amount_refunded = session.amount_total;
+					return session;
+				});
+				await heal.readAgain(`/v1/checkout/sessions/${SESSION_ID}`);
+			} finally {
+				await knolyxBack();
+			}
+			const row = await until(async () => {
+				const r = await heal.rowOf(event.id);
+				return r.status === 'dropped' && r;
+			}, 'the pending write dropped');
+			expect(row.detail).toMatch(/^Stripe's current state asks for no write/);
+			expect(userByEmail(await sb.state(), who.email)).toBeUndefined();
+		});
+	});
+
 	// WooCommerce: the trigger registers its webhook and secret at the store; deliveries signed with it.
 	const order = {
 		...structuredClone(WOO.orderCompleted),
@@ -2035,7 +2221,6 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 	});
 
 	describe('WooCommerce: a failed Knolyx write heals itself (the retry schedule of the same workflow, every 2 s here, reads the order again and writes once Knolyx is back)', () => {
-		const SCHEDULE = 'Retry pending writes every 15 minutes';
 		const paidOrder = (id, first, last) => ({
 			...structuredClone(order),
 			id,
@@ -2047,69 +2232,29 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 				email: `${first}.${last}@example.com`.toLowerCase(),
 			},
 		});
-		/** The workflow's executions of `mode` after execution `afterId`, all finished (newest first). */
-		const finishedAfter = async (afterId, mode) => {
-			const list = (await executionsOf(rest, WF.woo.id)).filter(
-				(e) => Number(e.id) > afterId && e.mode === mode,
-			);
-			return list.every((e) => DONE.has(e.status)) ? list : [];
-		};
-		const newestId = async () => Number((await executionsOf(rest, WF.woo.id))[0]?.id ?? 0);
+		const heal = healing('woo');
+		const { until, scheduleRuns, knolyxDown, knolyxBack } = heal;
+		const rowOf = (o) => heal.rowOf(String(o.id));
 		/** The store's signed delivery of `o`; the webhook execution it started, finished. */
-		const deliverOrder = async (o) => {
-			const body = JSON.stringify(o);
-			const after = await newestId();
-			const res = await fetch(productionUrl('woo', 'On WooCommerce order updated'), {
-				method: 'POST',
-				headers: {
+		const deliverOrder = (o) =>
+			heal.deliver(
+				productionUrl('woo', 'On WooCommerce order updated'),
+				JSON.stringify(o),
+				(body) => ({
 					...wooSigned(WOO_HOOK.created.secret),
 					'x-wc-webhook-signature': crypto
 						.createHmac('sha256', WOO_HOOK.created.secret)
 						.update(body)
 						.digest('base64'),
-				},
-				body,
-			});
-			expect(res.status).toBe(200);
-			const [ex] = await waitFor(
-				async () => {
-					const list = await finishedAfter(after, 'webhook');
-					return list.length > 0 && list;
-				},
-				{ timeoutMs: 60_000, what: `the execution of the delivery of order ${o.id}` },
+				}),
 			);
-			return execution(rest, ex.id);
-		};
-		/** Wait until `check()` holds (the schedule runs every 2 s); its value. */
-		const until = (check, what) => waitFor(check, { timeoutMs: 90_000, what });
-		/** Wait until `count` runs of the schedule started after now have finished. */
-		const scheduleRuns = async (count) => {
-			const after = await newestId();
-			await waitFor(async () => (await finishedAfter(after, 'trigger')).length >= count, {
-				timeoutMs: 60_000,
-				what: `${count} runs of the retry schedule`,
-			});
-		};
-		const rowOf = async (o) => (await pending.rows()).find((r) => r.key === String(o.id));
-		const knolyxDown = () =>
-			sb.request('POST', '/sandbox/fault-burst', {
-				requests: 10_000,
-				faults: { errorRate: 1, errorStatuses: [503] },
-			});
-		const knolyxBack = () => sb.request('DELETE', '/sandbox/fault-burst');
 
 		beforeAll(async () => {
 			storeHas(order);
 			await useCredential(WF.woo.id, 'wooCommerceApi', WOO_CREDENTIAL, (n) =>
 				['n8n-nodes-base.wooCommerce', 'n8n-nodes-base.wooCommerceTrigger'].includes(n.type),
 			);
-			// The schedule every 2 seconds instead of 15 minutes, so the test waits for a few runs.
-			const id = encodeURIComponent(WF.woo.id);
-			const wf = await rest.request('GET', `/rest/workflows/${id}`);
-			wf.nodes.find((n) => n.name === SCHEDULE).parameters.rule = {
-				interval: [{ field: 'seconds', secondsInterval: 2 }],
-			};
-			await rest.request('PATCH', `/rest/workflows/${id}`, wf);
+			await heal.everyTwoSeconds();
 			await rest.activateWorkflow(WF.woo.id);
 		}, 60_000);
 
@@ -2147,10 +2292,7 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 			// Every run that had claimed the row has finished (none claims it twice: a claim moves the
 			// row from pending to retrying); two more runs of the schedule: nothing pending, nothing
 			// sent to Knolyx or read from the store.
-			await waitFor(
-				async () => (await executionsOf(rest, WF.woo.id)).every((e) => DONE.has(e.status)),
-				{ timeoutMs: 60_000, what: 'the runs in flight' },
-			);
+			await heal.settled();
 			const knolyxBefore = (await sb.stats()).requests;
 			const storeBefore = apis.requests.filter((r) => r.host === WOOCOMMERCE_HOST).length;
 			await scheduleRuns(2);
@@ -2170,6 +2312,7 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 				expect(failed.status).toBe('error');
 				expect(await rowOf(paid)).toMatchObject({ status: 'pending' });
 				storeHas({ ...paid, ...WOO.refundedChanges, id: paid.id });
+				await heal.readAgain(`/wp-json/wc/v3/orders/${paid.id}`);
 			} finally {
 				await knolyxBack();
 			}
@@ -2190,6 +2333,7 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 			try {
 				expect((await deliverOrder(paid)).status).toBe('error');
 				storeHas({ ...paid, status: 'on-hold', date_paid: null, date_paid_gmt: null });
+				await heal.readAgain(`/wp-json/wc/v3/orders/${paid.id}`);
 			} finally {
 				await knolyxBack();
 			}

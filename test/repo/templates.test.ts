@@ -3,7 +3,9 @@
  * The payment and CRM templates (examples/template-*.json) share the code that skips and remembers
  * handled events (issue 36): "Remember the event as handled" is the same in every template, and
  * "Skip events already handled" is the same but for the one thing that differs per tool, the key
- * of an event (`keyOf` and the comment line naming it). A fix to one copy has to reach them all.
+ * of an event (`keyOf` and the comment line naming it). The templates with a retry schedule share
+ * its code too: the nodes that keep a failed write as pending and close it once written. A fix to
+ * one copy has to reach them all.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,6 +57,28 @@ describe('the code that skips and remembers handled events, in every payment and
 			expect(code).toMatch(/const keyOf = \(event\) => \{\n/);
 			return { file, code: sharedPartOfSkip(code) };
 		});
+		for (const { file, code } of codes)
+			expect({ file, code }).toEqual({ file, code: codes[0].code });
+	});
+});
+
+/** The Code nodes of the retry schedule (docs/templates.md, "A failed Knolyx write heals itself"). */
+const RETRY_CODE = ['Keep the write as pending', 'Close its pending write'];
+
+describe('the retry schedule of failed writes, in every template that has one', () => {
+	const healing = templates.filter(({ nodes }) =>
+		nodes.some((n) => n.name === 'Retry pending writes every 15 minutes'),
+	);
+
+	test('the WooCommerce and Stripe templates have it', () => {
+		expect(healing.map((t) => t.file).sort()).toEqual([
+			'template-stripe-enrolment.json',
+			'template-woocommerce-enrolment.json',
+		]);
+	});
+
+	test.each(RETRY_CODE)('"%s" is the same code in each', (name) => {
+		const codes = healing.map(({ file, nodes }) => ({ file, code: codeOf(nodes, name) }));
 		for (const { file, code } of codes)
 			expect({ file, code }).toEqual({ file, code: codes[0].code });
 	});

@@ -157,19 +157,16 @@ export async function tagWorkflow(rest, workflowId, names) {
 }
 
 /**
- * The data table a template with a retry schedule keeps its pending Knolyx writes in (the
- * WooCommerce template's note asks the user to create it, with these columns, and to choose it in
- * its Data table nodes).
+ * The data table a template with a retry schedule keeps its pending Knolyx writes in: one per
+ * workflow (its retry schedule claims every pending row of the table). The note asks the user to
+ * create it with these columns and to choose it in the workflow's Data table nodes.
  */
-export const PENDING_TABLE = {
-	name: 'Knolyx pending writes',
-	columns: [
-		{ name: 'key', type: 'string' },
-		{ name: 'status', type: 'string' },
-		{ name: 'attempts', type: 'number' },
-		{ name: 'detail', type: 'string' },
-	],
-};
+export const PENDING_TABLE_COLUMNS = [
+	{ name: 'key', type: 'string' },
+	{ name: 'status', type: 'string' },
+	{ name: 'attempts', type: 'number' },
+	{ name: 'detail', type: 'string' },
+];
 
 const isDataTable = (node) => node.type === 'n8n-nodes-base.dataTable';
 
@@ -180,14 +177,15 @@ async function dataTablesPath(rest) {
 }
 
 /**
- * The owner's data table PENDING_TABLE.name, created as the note says when it does not exist:
+ * The owner's data table `name` with PENDING_TABLE_COLUMNS, created when it does not exist:
  * { id, rows() } (rows(): its rows, as the Data tables page lists them).
  */
-export async function pendingTable(rest) {
+export async function pendingTable(rest, name) {
 	const base = await dataTablesPath(rest);
 	const listed = await rest.request('GET', `${base}?take=100&skip=0`);
-	const have = [].concat(listed.data ?? listed).find((t) => t.name === PENDING_TABLE.name);
-	const table = have ?? (await rest.request('POST', base, PENDING_TABLE));
+	const have = [].concat(listed.data ?? listed).find((t) => t.name === name);
+	const table =
+		have ?? (await rest.request('POST', base, { name, columns: PENDING_TABLE_COLUMNS }));
 	return {
 		id: table.id,
 		async rows() {
@@ -197,12 +195,18 @@ export async function pendingTable(rest) {
 	};
 }
 
-/** Choose data table `tableId` in every Data table node of workflow `workflowId` (as the note asks). */
-export async function useDataTable(rest, workflowId, tableId) {
+/**
+ * Set up the Data table nodes of workflow `workflowId` as its note asks: a table of its own
+ * (named after the workflow), chosen in each of them. Returns the table (pendingTable), or
+ * undefined for a workflow without Data table nodes.
+ */
+export async function useDataTable(rest, workflowId) {
 	const id = encodeURIComponent(workflowId);
 	const wf = await rest.request('GET', `/rest/workflows/${id}`);
-	if (!wf.nodes.some(isDataTable)) return;
+	if (!wf.nodes.some(isDataTable)) return undefined;
+	const table = await pendingTable(rest, `Knolyx pending writes (${wf.name})`.slice(0, 128));
 	for (const node of wf.nodes.filter(isDataTable))
-		node.parameters.dataTableId = { __rl: true, mode: 'id', value: tableId };
+		node.parameters.dataTableId = { __rl: true, mode: 'id', value: table.id };
 	await rest.request('PATCH', `/rest/workflows/${id}`, wf);
+	return table;
 }

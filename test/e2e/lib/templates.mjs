@@ -15,8 +15,6 @@ export {
 	fixture,
 	isKnolyxType,
 	PATH_FROM_WEBHOOK_ID,
-	PENDING_TABLE,
-	pendingTable,
 	setUpTemplate,
 	tagWorkflow,
 	useDataTable,
