@@ -1,11 +1,14 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * The JSON row's measurements (rows/json.ts), in a process of their own started with
  * --expose-gc: for each pattern and size, the node's reader (parseLossless) and JSON.parse on the
- * same text, interleaved round by round (A B, B A, …) after a full GC each, and the medians; for
- * a text both read, also stringifyLossless beside JSON.stringify. The job comes as argv[2]; the
+ * same text, interleaved round by round (A B, B A, …) after a full GC each, and the medians, with
+ * the young-generation collections inside each read; for a text both read (unless the job asks
+ * for reads only), also stringifyLossless beside JSON.stringify. The job comes as argv[2]; the
  * results go to the runner (lib.ts runJob).
  */
+import { GCProfiler } from 'node:v8';
+
 import { parseLossless, stringifyLossless } from '../nodes/Knolyx/helpers/json';
 import { JSON_PATTERNS } from './json-patterns';
 import { median } from './lib';
@@ -14,6 +17,8 @@ export interface JsonJob {
 	sizesMiB: number[];
 	/** Rounds at each size (the same index as sizesMiB). */
 	rounds: number[];
+	/** Only the reads (no write back). */
+	readsOnly?: boolean;
 }
 
 export interface JsonMeasure {
@@ -26,6 +31,11 @@ export interface JsonMeasure {
 	readerWallMs: number;
 	/** What the reader did: "read", or the start of its error. */
 	outcome: string;
+	/** The most young-generation collections in one timed read of the reader, and their median ms. */
+	readerYoungGcs: number;
+	readerYoungGcMs: number;
+	/** The same for JSON.parse (valid patterns only). */
+	jsonParseYoungGcs?: number;
 	/** Median CPU milliseconds of JSON.parse on the same text (valid patterns only). */
 	jsonParseMs?: number;
 	/** Median wall-clock milliseconds of the same reads. */
@@ -41,24 +51,40 @@ interface Timing {
 	/** CPU time of this process (user + system, every thread: GC and compiler included). */
 	cpu: number;
 	wall: number;
+	/** Young-generation collections (scavenges, minor mark-compacts) during the run, and their ms. */
+	youngGcs: number;
+	youngGcMs: number;
 }
 
 /**
  * Milliseconds of `run`, after a full GC: the process's CPU time, the measure (on 2 cores shared
- * with other work, wall-clock time mostly measures the wait for a core), and the wall clock.
+ * with other work, wall-clock time mostly measures the wait for a core), and the wall clock; and
+ * the young-generation collections V8 made meanwhile.
  */
 function timed(run: () => unknown): Timing {
 	gc();
+	const profiler = new GCProfiler();
+	profiler.start();
 	const cpu = process.cpuUsage();
 	const started = process.hrtime.bigint();
 	run();
 	const wall = Number(process.hrtime.bigint() - started) / 1e6;
 	const used = process.cpuUsage(cpu);
-	return { cpu: (used.user + used.system) / 1000, wall };
+	const young = profiler
+		.stop()
+		.statistics.filter((s) => s.gcType === 'Scavenge' || s.gcType.startsWith('MinorMark'));
+	return {
+		cpu: (used.user + used.system) / 1000,
+		wall,
+		youngGcs: young.length,
+		// GCProfiler gives each collection's cost in microseconds.
+		youngGcMs: young.reduce((sum, s) => sum + s.cost, 0) / 1000,
+	};
 }
 
 const cpuMedian = (timings: Timing[]) => median(timings.map((t) => t.cpu));
 const wallMedian = (timings: Timing[]) => median(timings.map((t) => t.wall));
+const mostYoungGcs = (timings: Timing[]) => Math.max(...timings.map((t) => t.youngGcs));
 
 function outcomeOf(text: string): { outcome: string; value?: unknown } {
 	try {
@@ -72,6 +98,7 @@ function measurePattern(
 	pattern: (typeof JSON_PATTERNS)[number],
 	sizeMiB: number,
 	rounds: number,
+	readsOnly: boolean,
 ): JsonMeasure {
 	// As the node gets a text: decoded from the answer's bytes, one flat string (a pattern built
 	// by concatenation is a tree of pieces that each reader would first have to join).
@@ -89,7 +116,7 @@ function measurePattern(
 	if (readBoth) JSON.parse(text);
 	// Write back is compared only where both wrote the same text (JSON.parse reads a number of
 	// a million digits as Infinity, written "null"; the lossless value keeps the digits).
-	const writeBoth = readBoth && stringifyLossless(value) === JSON.stringify(parsed);
+	const writeBoth = readBoth && !readsOnly && stringifyLossless(value) === JSON.stringify(parsed);
 	for (let round = 0; round < rounds; round++) {
 		const steps: Array<() => void> = [
 			() => reader.push(timed(() => outcomeOf(text))),
@@ -113,7 +140,15 @@ function measurePattern(
 		readerMs: cpuMedian(reader),
 		readerWallMs: wallMedian(reader),
 		outcome,
-		...(readBoth ? { jsonParseMs: cpuMedian(parse), jsonParseWallMs: wallMedian(parse) } : {}),
+		readerYoungGcs: mostYoungGcs(reader),
+		readerYoungGcMs: median(reader.map((t) => t.youngGcMs)),
+		...(readBoth
+			? {
+					jsonParseMs: cpuMedian(parse),
+					jsonParseWallMs: wallMedian(parse),
+					jsonParseYoungGcs: mostYoungGcs(parse),
+				}
+			: {}),
 		...(writeBoth ? { writeMs: cpuMedian(write), jsonStringifyMs: cpuMedian(stringify) } : {}),
 	};
 }
@@ -122,7 +157,7 @@ const job = JSON.parse(process.argv[2]) as JsonJob;
 const results: JsonMeasure[] = [];
 for (const pattern of JSON_PATTERNS) {
 	for (const [i, sizeMiB] of job.sizesMiB.entries()) {
-		results.push(measurePattern(pattern, sizeMiB, job.rounds[i]));
+		results.push(measurePattern(pattern, sizeMiB, job.rounds[i], job.readsOnly ?? false));
 	}
 }
 process.send?.({ results }, () => process.exit(0));

@@ -76,6 +76,8 @@ export function runJob<R = JobResult>(
 	job: Job | object,
 	timeoutMs: number,
 	script = 'worker.ts',
+	/** Node flags for this worker (before BENCH_WORKER_FLAGS). */
+	flags: string[] = [],
 ): Promise<R> {
 	return new Promise<R>((resolve) => {
 		const child: ChildProcess = fork(join(__dirname, script), [JSON.stringify(job)], {
@@ -83,6 +85,7 @@ export function runJob<R = JobResult>(
 			execArgv: [
 				...TS_NODE,
 				'--expose-gc',
+				...flags,
 				...(process.env.BENCH_WORKER_FLAGS ?? '').split(' ').filter(Boolean),
 			],
 			env: childEnv(),

@@ -296,6 +296,8 @@ describe('long integers', () => {
 
 	it.each([
 		['a leading zero', '[012345678901234567890]'],
+		['a leading zero, 17 digits', '[01234567890123456]'],
+		['a leading zero, 17 digits with a sign', '[-09007199254740993]'],
 		['a long literal as a key', '{12345678901234567890:1}'],
 		['a long literal after a key', '{"a" 12345678901234567890}'],
 		['a long literal followed by a letter', '[12345678901234567890x]'],

@@ -90,11 +90,10 @@ export function digitsValue(text: string, from: number, to: number): number {
  * D is the literal, it is changed when one of the two nearest integers with fewer significant
  * digits than it (multiples of 10^(t+1), t its trailing zeros) reads as D too; one of 9
  * significant digits or fewer never is (those are 10^8 or more away, D's neighbours at most 16).
- * The rest (D another integer, the literal ending in 0) is read as a number to see.
+ * The rest (D another integer, the literal ending in 0) is read as a number to see. hi and lo
+ * come from the caller: the scan sums them as it passes the digits.
  */
-export function changes17(text: string, start: number, digits: number): boolean {
-	const hi = digitsValue(text, digits, digits + 9);
-	const lo = digitsValue(text, digits + 9, digits + 17);
+function changes17(text: string, start: number, digits: number, hi: number, lo: number): boolean {
 	const high = hi * 1e8;
 	const read = high + lo;
 	if (read - high !== lo) {
@@ -131,7 +130,10 @@ export function isLong(text: string, start: number, digits: number, end: number)
 		}
 		return false;
 	}
-	if (count === 17) return changes17(text, start, digits);
+	if (count === 17) {
+		const hi = digitsValue(text, digits, digits + 9);
+		return changes17(text, start, digits, hi, digitsValue(text, digits + 9, digits + 17));
+	}
 	if (count > 21) return true;
 	let significant = end;
 	while (text.charCodeAt(significant - 1) === ZERO) significant--;
@@ -166,14 +168,41 @@ export function scan(text: string, maxDepth: number, findLongs: boolean): number
 			const digits = code === MINUS ? at + 1 : at;
 			const sixteenth = text.charCodeAt(digits + 15);
 			if (sixteenth < ZERO || sixteenth > NINE) continue;
-			const end = digitsEnd(text, digits);
+			// Where exactly 17 digits may stand (a digit 17th, none 18th), they are summed as they
+			// are passed (hi: 9, lo: 8), so that changes17 need not read them again (they were read
+			// twice, a third of the scan's time on a list of them); other literals passed over.
+			let end = digits;
+			let hi = 0;
+			let lo = 0;
+			const seventeenth = text.charCodeAt(digits + 16);
+			const eighteenth = text.charCodeAt(digits + 17);
+			if (
+				seventeenth >= ZERO &&
+				seventeenth <= NINE &&
+				!(eighteenth >= ZERO && eighteenth <= NINE)
+			) {
+				let digit = text.charCodeAt(end) - ZERO;
+				for (const stop = digits + 9; end < stop && digit >= 0 && digit <= 9; ) {
+					hi = (hi * 10 + digit) | 0;
+					digit = text.charCodeAt(++end) - ZERO;
+				}
+				for (const stop = digits + 17; end < stop && digit >= 0 && digit <= 9; ) {
+					lo = (lo * 10 + digit) | 0;
+					digit = text.charCodeAt(++end) - ZERO;
+				}
+			}
+			end = digitsEnd(text, end);
+			const count = end - digits;
 			const next = text.charCodeAt(end);
 			if (
-				end - digits > 15 &&
+				count > 15 &&
 				next !== DOT &&
 				next !== LOWER_E &&
 				next !== UPPER_E &&
-				isLong(text, at, digits, end)
+				// 17 digits from the sums; with a leading 0 (not JSON) isLong says no, as for any.
+				(count === 17 && text.charCodeAt(digits) !== ZERO
+					? changes17(text, at, digits, hi, lo)
+					: isLong(text, at, digits, end))
 			) {
 				firstLongEnd = end;
 				return at;
