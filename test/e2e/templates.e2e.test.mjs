@@ -337,6 +337,17 @@ async function useCredential(id, type, data, pick) {
 	await rest.request('PATCH', `/rest/workflows/${encodeURIComponent(id)}`, wf);
 }
 
+/** Set `field` of the Set node `node` of template `key` to `value` (a user editing the "(edit me)" node). */
+async function setField(key, node, field, value) {
+	const id = encodeURIComponent(WF[key].id);
+	const wf = await rest.request('GET', `/rest/workflows/${id}`);
+	const assignment = wf.nodes
+		.find((n) => n.name === node)
+		.parameters.assignments.assignments.find((a) => a.name === field);
+	assignment.value = value;
+	await rest.request('PATCH', `/rest/workflows/${id}`, wf);
+}
+
 beforeAll(async () => {
 	let timings;
 	// n8n reaches the tools' API hosts through the stand-in: its global proxy agent follows
@@ -459,9 +470,18 @@ describe('1. every template imports cleanly', () => {
 				/^(Set|Edit Fields|HTTP Request|Switch|Filter|If|Split Out|Remove Duplicates|Knolyx|Knolyx Trigger|Webhook|Slack|HubSpot|Google Sheets)\d*$/;
 			expect(file.nodes.filter((n) => defaults.test(n.name)).map((n) => n.name)).toEqual([]);
 			expect(Object.keys(WF).map((k) => FILE_OF[k])).toContain(name);
-			// The "(edit me)" mappings ship empty; Knolyx nodes hold no literal IDs.
-			for (const node of file.nodes.filter((n) => n.name.endsWith('(edit me)')))
-				expect(node.parameters.assignments.assignments.map((a) => a.value)).toEqual(['{}']);
+			// The "(edit me)" mappings ship empty (a test-payment switch, where there is one, off);
+			// Knolyx nodes hold no literal IDs.
+			for (const node of file.nodes.filter((n) => n.name.endsWith('(edit me)'))) {
+				const [mapping, ...switches] = node.parameters.assignments.assignments;
+				expect(mapping.value).toBe('{}');
+				expect(switches.map((a) => [a.name, a.value])).toEqual(
+					switches.map((a) => [
+						expect.stringMatching(/^enrol(TestOrders|SandboxPayments)$/),
+						false,
+					]),
+				);
+			}
 			const knolyxIds = file.nodes
 				.filter((n) => isKnolyxType(n.type))
 				.flatMap((n) =>
@@ -1011,6 +1031,22 @@ describe("3. Shopify: what the shop's API (a local stand-in for the credential's
 	test('the access token went to the shop only', () => {
 		expectSecretOnlyTo(SHOPIFY_CREDENTIAL.accessToken, SHOPIFY_HOST, 4);
 	});
+
+	test("a test order (test: true, Shopify's test gateway) enrols nobody; with enrolTestOrders set to true in the mapping node it enrols", async () => {
+		const LINDA = 'linda.test@example.com';
+		const { body, read } = another(5837204870055, LINDA, (o) => ({ ...o, test: true }));
+		body.test = true;
+		shopHas(read);
+		const { knolyxRequests } = await run('shopify', PAID, { [PAID]: body });
+		expect(knolyxRequests).toBe(0);
+		await setField('shopify', 'Product → workgroup (edit me)', 'enrolTestOrders', true);
+		try {
+			const { state } = await run('shopify', PAID, { [PAID]: body });
+			expect(membersOf(state, 201)).toContain(LINDA);
+		} finally {
+			await setField('shopify', 'Product → workgroup (edit me)', 'enrolTestOrders', false);
+		}
+	});
 });
 
 // ----------------------------------------------------------------- 4.
@@ -1273,6 +1309,26 @@ describe("5. PayPal: a capture PayPal's API (a local stand-in for api-m.paypal.c
 		);
 		expect(withSecret).toEqual(tokenRequests);
 		expectSecretOnlyTo(PAYPAL_TOKEN.access_token, 'api-m.paypal.com', 5);
+	});
+
+	test('a sandbox capture (PayPal reports it with links on api.sandbox.paypal.com) enrols nobody; with enrolSandboxPayments set to true in the mapping node it enrols', async () => {
+		const sandboxCapture = {
+			...structuredClone(PAYPAL.captureRead),
+			links: PAYPAL.captureRead.links.map((l) => ({
+				...l,
+				href: l.href.replace('https://api.paypal.com', 'https://api.sandbox.paypal.com'),
+			})),
+		};
+		paypalHas(CAPTURE, sandboxCapture);
+		const { knolyxRequests } = await run('paypal', TRIGGER, captured);
+		expect(knolyxRequests).toBe(0);
+		await setField('paypal', 'Item → workgroup (edit me)', 'enrolSandboxPayments', true);
+		try {
+			const { state } = await run('paypal', TRIGGER, captured);
+			expect(membersOf(state, 201)).toContain(ANNIE);
+		} finally {
+			await setField('paypal', 'Item → workgroup (edit me)', 'enrolSandboxPayments', false);
+		}
 	});
 });
 
@@ -1830,6 +1886,15 @@ function healing(key) {
 			}),
 		knolyxBack: () => sb.request('DELETE', '/sandbox/fault-burst'),
 		until: (check, what) => waitFor(check, { timeoutMs: 90_000, what }),
+		/** Wait until the row of `k` has `status`; the row. */
+		rowWith: (k, status) =>
+			waitFor(
+				async () => {
+					const row = (await pending[key].rows()).find((r) => r.key === k);
+					return row?.status === status && row;
+				},
+				{ timeoutMs: 90_000, what: `the row ${k} of ${key} ${status}` },
+			),
 		/**
 		 * The tool's state just changed: wait until a run has read `toolPath` since, and until every
 		 * run started by then has finished, so that no run still acts on what it read before.
@@ -1868,6 +1933,67 @@ function healing(key) {
 			});
 		},
 	};
+}
+
+/**
+ * A write kept for the retry schedule: `pending`, or already `retrying` when a run of the schedule
+ * (every 2 s here) claimed it before the test read the row.
+ */
+function expectKept(row) {
+	expect(row).toMatchObject({ status: expect.stringMatching(/^(pending|retrying)$/) });
+	expect(row.attempts).toBeGreaterThanOrEqual(1);
+}
+
+/**
+ * A published template with its retry schedule every 2 s (issue 36): `setUp()` as for
+ * describePublished; `fresh()` puts a new paid object in the tool's stand-in and returns its
+ * delivery ({ body, headers, key: its row's key, email, workgroup }). Knolyx down: the delivery's
+ * execution fails and the write is kept as pending; Knolyx back: the schedule writes it once and
+ * closes the row, and its later runs send nothing. `more(heal)` adds the tool's own tests.
+ */
+function describeHealing(title, { key, trigger, setUp, fresh, more }) {
+	describe(title, () => {
+		const heal = healing(key);
+
+		beforeAll(async () => {
+			await setUp();
+			await heal.everyTwoSeconds();
+			await rest.activateWorkflow(WF[key].id);
+		}, 60_000);
+
+		afterAll(async () => {
+			await heal.knolyxBack();
+			await rest.deactivateWorkflow(WF[key].id);
+		}, 60_000);
+
+		test('Knolyx down: the delivery fails and is kept as pending; Knolyx back: the schedule writes it, once, and closes the row; later runs send nothing', async () => {
+			const f = fresh();
+			await heal.knolyxDown();
+			try {
+				const failed = await heal.deliver(productionUrl(key, trigger), f.body, () => f.headers);
+				expect(failed.status).toBe('error');
+				expect(failed.run.resultData.error.message).toMatch(
+					/^Knolyx did not take the write for .*: .*Kept as pending in the data table \(try 1 of 96\); this workflow tries it again every 15 minutes/,
+				);
+				expectKept(await heal.rowOf(f.key));
+			} finally {
+				await heal.knolyxBack();
+			}
+			const row = await heal.rowWith(f.key, 'done');
+			expect(row.detail).toBe(`enrolled ${f.email} (workgroup ${f.workgroup})`);
+			// Every run that had claimed the row has finished (a claim moves it from pending to
+			// retrying, so no two runs take it); two more runs: nothing sent to Knolyx.
+			await heal.settled();
+			const knolyxBefore = (await sb.stats()).requests;
+			await heal.scheduleRuns(2);
+			expect((await sb.stats()).requests - knolyxBefore).toBe(0);
+			expect(membersOf(await sb.state(), f.workgroup).filter((e) => e === f.email)).toEqual([
+				f.email,
+			]);
+		});
+
+		more?.(heal);
+	});
 }
 
 /** POST `body` to `url` as a tool's delivery: 200, and the execution it started (waited for). */
@@ -1973,6 +2099,51 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		enrols: { email: EVELYN.email, workgroup: 201, toolHost: 'api.stripe.com' },
 	});
 
+	/**
+	 * A Stripe subscription (ids made from `tag`) whose paid invoice enrols `buyer` ({ email, name })
+	 * in workgroup 202: Stripe has the invoice and both events (`paid`, `ended`); `running()` makes
+	 * Stripe report the subscription active, `canceledAs(email)` canceled with the customer's
+	 * e-mail changed to `email`.
+	 */
+	const stripeSubscriptionCase = (tag, buyer) => {
+		const sub = `sub_1Q${tag}`.padEnd(29, '0');
+		const subscription = (status, email) => ({
+			...structuredClone(STRIPE.subscriptionRead),
+			id: sub,
+			status,
+			customer: { ...STRIPE.subscriptionRead.customer, email, name: buyer.name },
+		});
+		const invoice = structuredClone(STRIPE.invoiceRead);
+		invoice.id = `in_1Q${tag}`.padEnd(29, '0');
+		invoice.subscription = sub;
+		invoice.customer_email = buyer.email;
+		invoice.customer_name = buyer.name;
+		stripeHas(`/v1/invoices/${invoice.id}`, invoice);
+		const paid = structuredClone(STRIPE.invoicePaid);
+		paid.id = `evt_1Q${tag}Paid`.padEnd(29, '0');
+		paid.data.object.id = invoice.id;
+		paid.data.object.subscription = sub;
+		const ended = structuredClone(STRIPE.customerSubscriptionDeleted);
+		ended.id = `evt_1Q${tag}Ended`.padEnd(29, '0');
+		ended.data.object.id = sub;
+		for (const e of [paid, ended]) stripeHas(`/v1/events/${e.id}`, e);
+		return {
+			sub,
+			paid,
+			ended,
+			running: () => stripeHas(`/v1/subscriptions/${sub}`, subscription('active', buyer.email)),
+			canceledAs: (email) => stripeHas(`/v1/subscriptions/${sub}`, subscription('canceled', email)),
+		};
+	};
+	/** The end of a subscription `ex` removed the address it enrolled, `old`, not the current `changed`. */
+	const expectEnrolledAddressRemoved = async (ex, old, changed) => {
+		expect(nodeOutput(ex, 'Remove buyer from course workgroup')).toEqual([
+			expect.objectContaining({ email: old, workgroupId: 202, removed: true }),
+		]);
+		expect(membersOf(await sb.state(), 202)).not.toContain(old);
+		expect(userByEmail(await sb.state(), changed)).toBeUndefined();
+	};
+
 	describe("Stripe with a credential without its optional Signature Secret (n8n 1.x's trigger then checks no signature): an unsigned delivery of an event Stripe does not have changes nothing; an ended subscription removes the address it enrolled", () => {
 		const TRIGGER = 'On Stripe payment, refund or cancellation';
 		const JOAN = { email: 'joan.clarke@example.com', name: 'Joan Clarke' };
@@ -2027,155 +2198,145 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		test('a subscriber who changed their e-mail at Stripe before the subscription ended: the address the subscription enrolled is removed (signed deliveries)', async () => {
 			const OLD = 'ada.lovelace@example.com';
 			const NEW = 'ada.king@example.com';
-			const SUB = 'sub_1QTestChangedEmail000000001';
-			const subscription = (status, email) => ({
-				...structuredClone(STRIPE.subscriptionRead),
-				id: SUB,
-				status,
-				customer: { ...STRIPE.subscriptionRead.customer, email, name: 'Ada Lovelace' },
+			const { paid, ended, running, canceledAs } = stripeSubscriptionCase('TestChangedEmail', {
+				email: OLD,
+				name: 'Ada Lovelace',
 			});
-			const invoice = structuredClone(STRIPE.invoiceRead);
-			invoice.id = 'in_1QTestChangedEmail000000001';
-			invoice.subscription = SUB;
-			invoice.customer_email = OLD;
-			invoice.customer_name = 'Ada Lovelace';
-			stripeHas(`/v1/invoices/${invoice.id}`, invoice);
-			const paid = structuredClone(STRIPE.invoicePaid);
-			paid.id = 'evt_1QTestChangedEmailPaid00001';
-			paid.data.object.id = invoice.id;
-			paid.data.object.subscription = SUB;
-			const ended = structuredClone(STRIPE.customerSubscriptionDeleted);
-			ended.id = 'evt_1QTestChangedEmailEnded0001';
-			ended.data.object.id = SUB;
 			const deliver = async (e) => {
-				stripeHas(`/v1/events/${e.id}`, e);
-				const body = JSON.stringify(e);
-				const t = Math.floor(Date.now() / 1000);
-				const v1 = crypto
-					.createHmac('sha256', STRIPE_ENDPOINT.secret)
-					.update(`${t}.${body}`)
-					.digest('hex');
-				const ex = await postDelivery('stripe', productionUrl('stripe', TRIGGER), body, {
-					'content-type': 'application/json',
-					'stripe-signature': `t=${t},v1=${v1}`,
-				});
+				const { body, headers } = stripeDelivery(e);
+				const ex = await postDelivery('stripe', productionUrl('stripe', TRIGGER), body, headers);
 				expect(ex.status).toBe('success');
 				return ex;
 			};
 
-			stripeHas(`/v1/subscriptions/${SUB}`, subscription('active', OLD));
+			running();
 			await deliver(paid);
 			expect(membersOf(await sb.state(), 202)).toContain(OLD);
 
 			// The buyer changes their e-mail at Stripe, then the subscription ends.
-			stripeHas(`/v1/subscriptions/${SUB}`, subscription('canceled', NEW));
-			const ex = await deliver(ended);
-			expect(nodeOutput(ex, 'Remove buyer from course workgroup')).toEqual([
-				expect.objectContaining({ email: OLD, workgroupId: 202, removed: true }),
-			]);
-			expect(membersOf(await sb.state(), 202)).not.toContain(OLD);
-			expect(userByEmail(await sb.state(), NEW)).toBeUndefined();
+			canceledAs(NEW);
+			await expectEnrolledAddressRemoved(await deliver(ended), OLD, NEW);
 		});
 	});
 
-	describe('Stripe: a failed Knolyx write heals itself (the retry schedule reads the event and its objects from Stripe again, every 2 s here)', () => {
-		const heal = healing('stripe');
-		const { until, scheduleRuns, knolyxDown, knolyxBack } = heal;
-		/** A checkout.session.completed event `eventId` for session `sessionId`, paid by `who`, known to Stripe. */
-		const checkoutEvent = (eventId, sessionId, who, change = (x) => x) => {
-			const event = structuredClone(STRIPE.checkoutSessionCompleted);
-			event.id = eventId;
-			event.data.object.id = sessionId;
-			event.data.object.customer_details = { ...event.data.object.customer_details, ...who };
-			const session = structuredClone(STRIPE.checkoutSessionRead);
-			session.id = sessionId;
-			session.customer_details = { ...session.customer_details, ...who };
-			stripeHas(`/v1/checkout/sessions/${sessionId}`, change(session));
-			stripeHas(`/v1/events/${eventId}`, event);
-			return event;
+	/** A checkout.session.completed event `eventId` for session `sessionId`, paid by `who`, known to Stripe. */
+	const stripeCheckout = (eventId, sessionId, who, change = (x) => x) => {
+		const event = structuredClone(STRIPE.checkoutSessionCompleted);
+		event.id = eventId;
+		event.data.object.id = sessionId;
+		event.data.object.customer_details = { ...event.data.object.customer_details, ...who };
+		const session = structuredClone(STRIPE.checkoutSessionRead);
+		session.id = sessionId;
+		session.customer_details = { ...session.customer_details, ...who };
+		stripeHas(`/v1/checkout/sessions/${sessionId}`, change(session));
+		stripeHas(`/v1/events/${eventId}`, event);
+		return event;
+	};
+	/** Stripe's signed delivery of `event`: { body, headers }. */
+	const stripeDelivery = (event) => {
+		const body = JSON.stringify(event);
+		const t = Math.floor(Date.now() / 1000);
+		const v1 = crypto
+			.createHmac('sha256', STRIPE_ENDPOINT.secret)
+			.update(`${t}.${body}`)
+			.digest('hex');
+		return {
+			body,
+			headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` },
 		};
-		const deliver = (event) =>
-			heal.deliver(productionUrl('stripe', TRIGGER), JSON.stringify(event), (body) => {
-				const t = Math.floor(Date.now() / 1000);
-				const v1 = crypto
-					.createHmac('sha256', STRIPE_ENDPOINT.secret)
-					.update(`${t}.${body}`)
-					.digest('hex');
-				return { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` };
-			});
-		const TRIGGER = 'On Stripe payment, refund or cancellation';
-
-		beforeAll(async () => {
-			await useCredential(
-				WF.stripe.id,
-				'stripeApi',
-				{ ...STRIPE_KEY, signatureSecret: STRIPE_ENDPOINT.secret },
-				(n) => n.type === 'n8n-nodes-base.stripeTrigger' || n.type === 'n8n-nodes-base.httpRequest',
-			);
-			await heal.everyTwoSeconds();
-			await rest.activateWorkflow(WF.stripe.id);
-		}, 60_000);
-
-		afterAll(async () => {
-			await knolyxBack();
-			await rest.deactivateWorkflow(WF.stripe.id);
-		}, 60_000);
-
-		test('Knolyx down: the paid checkout is kept as pending; Knolyx back: the schedule enrols the buyer once and closes the row; later runs send nothing', async () => {
-			const who = { email: 'mary.golda.ross@example.com', name: 'Mary Golda Ross' };
-			const event = checkoutEvent(
-				'evt_1QHealLandsOnce0000000001',
-				'cs_test_healLandsOnce00000000001',
-				who,
-			);
-			await knolyxDown();
-			try {
-				const failed = await deliver(event);
-				expect(failed.status).toBe('error');
-				expect(failed.run.resultData.error.message).toMatch(
-					/^Knolyx did not take the write for Stripe event evt_1QHealLandsOnce0000000001: .*Kept as pending in the data table \(try 1 of 96\)/,
+	};
+	describeHealing(
+		'Stripe: a failed Knolyx write heals itself (the retry schedule reads the event and its objects from Stripe again, every 2 s here)',
+		{
+			key: 'stripe',
+			trigger: 'On Stripe payment, refund or cancellation',
+			async setUp() {
+				await useCredential(
+					WF.stripe.id,
+					'stripeApi',
+					{ ...STRIPE_KEY, signatureSecret: STRIPE_ENDPOINT.secret },
+					(n) =>
+						n.type === 'n8n-nodes-base.stripeTrigger' || n.type === 'n8n-nodes-base.httpRequest',
 				);
-				expect(await heal.rowOf(event.id)).toMatchObject({ status: 'pending', attempts: 1 });
-			} finally {
-				await knolyxBack();
-			}
-			const row = await until(async () => {
-				const r = await heal.rowOf(event.id);
-				return r.status === 'done' && r;
-			}, 'the pending write landed');
-			expect(row.detail).toBe(`enrolled ${who.email} (workgroup 201)`);
-			await heal.settled();
-			const knolyxBefore = (await sb.stats()).requests;
-			await scheduleRuns(2);
-			expect((await sb.stats()).requests - knolyxBefore).toBe(0);
-			expect(membersOf(await sb.state(), 201).filter((e) => e === who.email)).toEqual([who.email]);
-		});
-
-		test('Knolyx down: a pending enrolment; Stripe refunds the charge meanwhile; Knolyx back: the schedule reads the session refunded, enrols nobody, and drops the write', async () => {
-			const who = { email: 'evelyn.berezin@example.com', name: 'Evelyn Berezin' };
-			const SESSION_ID = 'cs_test_healRefundedMeanwhile00001';
-			const event = checkoutEvent('evt_1QHealRefundedMeanwhile001', SESSION_ID, who);
-			await knolyxDown();
-			try {
-				expect((await deliver(event)).status).toBe('error');
-				expect(await heal.rowOf(event.id)).toMatchObject({ status: 'pending' });
-				checkoutEvent(event.id, SESSION_ID, who, (session) => {
-					session.payment_intent.latest_charge.refunded = true;
-					session.payment_intent.latest_charge.amount_refunded = session.amount_total;
-					return session;
+			},
+			fresh() {
+				const who = { email: 'ruth.teitelbaum@example.com', name: 'Ruth Teitelbaum' };
+				const event = stripeCheckout(
+					'evt_1QHealLandsOnce0000000001',
+					'cs_test_healLandsOnce00000000001',
+					who,
+				);
+				return { ...stripeDelivery(event), key: event.id, email: who.email, workgroup: 201 };
+			},
+			more(heal) {
+				test('Knolyx down: a pending enrolment; Stripe refunds the charge meanwhile; Knolyx back: the schedule reads the session refunded, enrols nobody, and drops the write', async () => {
+					const who = { email: 'evelyn.berezin@example.com', name: 'Evelyn Berezin' };
+					const SESSION_ID = 'cs_test_healRefundedMeanwhile00001';
+					const event = stripeCheckout('evt_1QHealRefundedMeanwhile001', SESSION_ID, who);
+					const { body, headers } = stripeDelivery(event);
+					await heal.knolyxDown();
+					try {
+						const failed = await heal.deliver(
+							productionUrl('stripe', 'On Stripe payment, refund or cancellation'),
+							body,
+							() => headers,
+						);
+						expect(failed.status).toBe('error');
+						expectKept(await heal.rowOf(event.id));
+						stripeCheckout(event.id, SESSION_ID, who, (session) => {
+							session.payment_intent.latest_charge.refunded = true;
+							session.payment_intent.latest_charge.amount_refunded = session.amount_total;
+							return session;
+						});
+						await heal.readAgain(`/v1/checkout/sessions/${SESSION_ID}`);
+					} finally {
+						await heal.knolyxBack();
+					}
+					const row = await heal.rowWith(event.id, 'dropped');
+					expect(row.detail).toMatch(/^Stripe's current state asks for no write/);
+					expect(userByEmail(await sb.state(), who.email)).toBeUndefined();
 				});
-				await heal.readAgain(`/v1/checkout/sessions/${SESSION_ID}`);
-			} finally {
-				await knolyxBack();
-			}
-			const row = await until(async () => {
-				const r = await heal.rowOf(event.id);
-				return r.status === 'dropped' && r;
-			}, 'the pending write dropped');
-			expect(row.detail).toMatch(/^Stripe's current state asks for no write/);
-			expect(userByEmail(await sb.state(), who.email)).toBeUndefined();
-		});
-	});
+
+				test('a subscription enrolled by a retried write (kept in the data table, not in static data), whose customer then changed their e-mail at Stripe: when it ends, the address the retry enrolled is removed', async () => {
+					const OLD = 'kathleen.booth@example.com';
+					const NEW = 'kathleen.britten@example.com';
+					const { sub, paid, ended, running, canceledAs } = stripeSubscriptionCase(
+						'HealChangedEmail',
+						{ email: OLD, name: 'Kathleen Booth' },
+					);
+					running();
+					const url = productionUrl('stripe', 'On Stripe payment, refund or cancellation');
+					const send = (event) => {
+						const { body, headers } = stripeDelivery(event);
+						return heal.deliver(url, body, () => headers);
+					};
+
+					await heal.knolyxDown();
+					try {
+						expect((await send(paid)).status).toBe('error');
+						expectKept(await heal.rowOf(paid.id));
+					} finally {
+						await heal.knolyxBack();
+					}
+					await heal.until(
+						async () => (await heal.rowOf(paid.id)).status === 'done',
+						'the retry enrolled',
+					);
+					expect(membersOf(await sb.state(), 202)).toContain(OLD);
+					expect(await heal.rowOf(`subscription:${sub}`)).toMatchObject({
+						status: 'enrolled',
+						detail: OLD,
+					});
+
+					// The customer changes their e-mail at Stripe, then the subscription ends.
+					canceledAs(NEW);
+					const ex = await send(ended);
+					expect(ex.status).toBe('success');
+					await expectEnrolledAddressRemoved(ex, OLD, NEW);
+				});
+			},
+		},
+	);
 
 	// WooCommerce: the trigger registers its webhook and secret at the store; deliveries signed with it.
 	const order = {
@@ -2220,8 +2381,9 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		enrols: { email: 'radia.perlman@example.com', workgroup: 202, toolHost: WOOCOMMERCE_HOST },
 	});
 
-	describe('WooCommerce: a failed Knolyx write heals itself (the retry schedule of the same workflow, every 2 s here, reads the order again and writes once Knolyx is back)', () => {
-		const paidOrder = (id, first, last) => ({
+	/** A paid order `id` of `first last` the store has; its signed delivery: { body, headers }. */
+	const wooPaidOrder = (id, first, last) => {
+		const paid = {
 			...structuredClone(order),
 			id,
 			date_modified: `2026-11-26T10:${String(id % 60).padStart(2, '0')}:00`,
@@ -2231,120 +2393,78 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 				last_name: last,
 				email: `${first}.${last}@example.com`.toLowerCase(),
 			},
-		});
-		const heal = healing('woo');
-		const { until, scheduleRuns, knolyxDown, knolyxBack } = heal;
-		const rowOf = (o) => heal.rowOf(String(o.id));
-		/** The store's signed delivery of `o`; the webhook execution it started, finished. */
-		const deliverOrder = (o) =>
-			heal.deliver(
-				productionUrl('woo', 'On WooCommerce order updated'),
-				JSON.stringify(o),
-				(body) => ({
-					...wooSigned(WOO_HOOK.created.secret),
-					'x-wc-webhook-signature': crypto
-						.createHmac('sha256', WOO_HOOK.created.secret)
-						.update(body)
-						.digest('base64'),
-				}),
-			);
-
-		beforeAll(async () => {
-			storeHas(order);
-			await useCredential(WF.woo.id, 'wooCommerceApi', WOO_CREDENTIAL, (n) =>
-				['n8n-nodes-base.wooCommerce', 'n8n-nodes-base.wooCommerceTrigger'].includes(n.type),
-			);
-			await heal.everyTwoSeconds();
-			await rest.activateWorkflow(WF.woo.id);
-		}, 60_000);
-
-		afterAll(async () => {
-			await knolyxBack();
-			await rest.deactivateWorkflow(WF.woo.id);
-		}, 60_000);
-
-		test('Knolyx down: the delivery fails and the order is kept as pending in the data table; Knolyx back: the schedule enrols the buyer, once, and closes the row; later runs send nothing', async () => {
-			const paid = paidOrder(1195, 'Katherine', 'Johnson');
-			storeHas(paid);
-			await knolyxDown();
-			let failed;
-			try {
-				failed = await deliverOrder(paid);
-				expect(failed.status).toBe('error');
-				expect(failed.run.resultData.error.message).toMatch(
-					/^Knolyx did not take the write for WooCommerce order 1195: .*Kept as pending in the data table \(try 1 of 96\); this workflow tries it again every 15 minutes/,
+		};
+		storeHas(paid);
+		const body = JSON.stringify(paid);
+		const headers = {
+			...wooSigned(WOO_HOOK.created.secret),
+			'x-wc-webhook-signature': crypto
+				.createHmac('sha256', WOO_HOOK.created.secret)
+				.update(body)
+				.digest('base64'),
+		};
+		return { paid, body, headers };
+	};
+	describeHealing(
+		'WooCommerce: a failed Knolyx write heals itself (the retry schedule reads the order from the store again, every 2 s here)',
+		{
+			key: 'woo',
+			trigger: 'On WooCommerce order updated',
+			async setUp() {
+				storeHas(order);
+				await useCredential(WF.woo.id, 'wooCommerceApi', WOO_CREDENTIAL, (n) =>
+					['n8n-nodes-base.wooCommerce', 'n8n-nodes-base.wooCommerceTrigger'].includes(n.type),
 				);
-				expect(await rowOf(paid)).toMatchObject({ status: 'pending', attempts: 1 });
-				// While Knolyx stays down, each run of the schedule tries again and counts the try.
-				await until(async () => (await rowOf(paid)).attempts >= 2, 'a second try');
-				expect(membersOf(await sb.state(), 202)).not.toContain(paid.billing.email);
-			} finally {
-				await knolyxBack();
-			}
-			const row = await until(async () => {
-				const r = await rowOf(paid);
-				return r.status === 'done' && r;
-			}, 'the pending write landed');
-			expect(row.detail).toBe(`enrolled ${paid.billing.email} (workgroup 202)`);
-			expect(membersOf(await sb.state(), 202).filter((e) => e === paid.billing.email)).toEqual([
-				paid.billing.email,
-			]);
-			// Every run that had claimed the row has finished (none claims it twice: a claim moves the
-			// row from pending to retrying); two more runs of the schedule: nothing pending, nothing
-			// sent to Knolyx or read from the store.
-			await heal.settled();
-			const knolyxBefore = (await sb.stats()).requests;
-			const storeBefore = apis.requests.filter((r) => r.host === WOOCOMMERCE_HOST).length;
-			await scheduleRuns(2);
-			expect((await sb.stats()).requests - knolyxBefore).toBe(0);
-			expect(apis.requests.filter((r) => r.host === WOOCOMMERCE_HOST).length).toBe(storeBefore);
-			expect(membersOf(await sb.state(), 202).filter((e) => e === paid.billing.email)).toHaveLength(
-				1,
-			);
-		});
+			},
+			fresh() {
+				const { paid, body, headers } = wooPaidOrder(1195, 'Ida', 'Rhodes');
+				return { body, headers, key: String(paid.id), email: paid.billing.email, workgroup: 202 };
+			},
+			more(heal) {
+				const url = () => productionUrl('woo', 'On WooCommerce order updated');
+				/** Knolyx down: the delivery of a new paid order fails; `meanwhile(paid)` while still down. */
+				const pendingThen = async (id, first, last, meanwhile) => {
+					const { paid, body, headers } = wooPaidOrder(id, first, last);
+					await heal.knolyxDown();
+					try {
+						expect((await heal.deliver(url(), body, () => headers)).status).toBe('error');
+						expectKept(await heal.rowOf(String(id)));
+						await meanwhile(paid);
+						await heal.readAgain(`/wp-json/wc/v3/orders/${id}`);
+					} finally {
+						await heal.knolyxBack();
+					}
+					return paid;
+				};
 
-		test('Knolyx down: a pending enrolment; the store refunds the order meanwhile; Knolyx back: the schedule reads the order refunded, enrols nobody, and closes the row', async () => {
-			const paid = paidOrder(1196, 'Mary', 'Jackson');
-			storeHas(paid);
-			await knolyxDown();
-			try {
-				const failed = await deliverOrder(paid);
-				expect(failed.status).toBe('error');
-				expect(await rowOf(paid)).toMatchObject({ status: 'pending' });
-				storeHas({ ...paid, ...WOO.refundedChanges, id: paid.id });
-				await heal.readAgain(`/wp-json/wc/v3/orders/${paid.id}`);
-			} finally {
-				await knolyxBack();
-			}
-			const row = await until(async () => {
-				const r = await rowOf(paid);
-				return r.status === 'done' && r;
-			}, 'the pending write closed');
-			expect(row.detail).toBe(`removed ${paid.billing.email} (workgroup 202)`);
-			const state = await sb.state();
-			expect(membersOf(state, 202)).not.toContain(paid.billing.email);
-			expect(userByEmail(state, paid.billing.email)).toBeUndefined();
-		});
+				test('Knolyx down: a pending enrolment; the store refunds the order meanwhile; Knolyx back: the schedule reads the order refunded, enrols nobody, and closes the row', async () => {
+					const paid = await pendingThen(1196, 'Elizabeth', 'Feinler', (p) =>
+						storeHas({ ...p, ...WOO.refundedChanges, id: p.id }),
+					);
+					const row = await heal.rowWith(String(paid.id), 'done');
+					expect(row.detail).toBe(`removed ${paid.billing.email} (workgroup 202)`);
+					const state = await sb.state();
+					expect(membersOf(state, 202)).not.toContain(paid.billing.email);
+					expect(userByEmail(state, paid.billing.email)).toBeUndefined();
+				});
 
-		test('Knolyx down: a pending enrolment; the store puts the order on hold meanwhile; Knolyx back: the schedule drops the write, enrols nobody', async () => {
-			const paid = paidOrder(1197, 'Annie', 'Easley');
-			storeHas(paid);
-			await knolyxDown();
-			try {
-				expect((await deliverOrder(paid)).status).toBe('error');
-				storeHas({ ...paid, status: 'on-hold', date_paid: null, date_paid_gmt: null });
-				await heal.readAgain(`/wp-json/wc/v3/orders/${paid.id}`);
-			} finally {
-				await knolyxBack();
-			}
-			const row = await until(async () => {
-				const r = await rowOf(paid);
-				return r.status === 'dropped' && r;
-			}, 'the pending write dropped');
-			expect(row.detail).toBe('WooCommerce reports the order on-hold: nothing to enrol or remove');
-			expect(userByEmail(await sb.state(), paid.billing.email)).toBeUndefined();
-		});
-	});
+				test('Knolyx down: a pending enrolment, tried again by each run (the row counts the tries); the store puts the order on hold meanwhile; Knolyx back: the schedule drops the write, enrols nobody', async () => {
+					const paid = await pendingThen(1197, 'Adele', 'Goldberg', async (p) => {
+						await heal.until(
+							async () => (await heal.rowOf(String(p.id))).attempts >= 2,
+							'a second try',
+						);
+						storeHas({ ...p, status: 'on-hold', date_paid: null, date_paid_gmt: null });
+					});
+					const row = await heal.rowWith(String(paid.id), 'dropped');
+					expect(row.detail).toBe(
+						'WooCommerce reports the order on-hold: nothing to enrol or remove',
+					);
+					expect(userByEmail(await sb.state(), paid.billing.email)).toBeUndefined();
+				});
+			},
+		},
+	);
 
 	// Pipedrive: the trigger registers its webhook with the Basic Auth user and password;
 	// deliveries carry them.
@@ -2357,7 +2477,7 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		'content-type': 'application/json',
 		authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
 	});
-	describePublished('Pipedrive (deliveries with the Basic Auth the trigger gave Pipedrive)', {
+	const pipedrivePublished = {
 		key: 'pipedrive',
 		trigger: 'On Pipedrive deal changed',
 		body: JSON.stringify(won),
@@ -2379,7 +2499,41 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		forged: () => [{ 'content-type': 'application/json' }, basic(BASIC.user, 'a-guessed-password')],
 		headers: () => basic(BASIC.user, BASIC.password),
 		enrols: { email: 'mary.keller@example.com', workgroup: 202, toolHost: 'api.pipedrive.com' },
-	});
+	};
+	describePublished(
+		'Pipedrive (deliveries with the Basic Auth the trigger gave Pipedrive)',
+		pipedrivePublished,
+	);
+	describeHealing(
+		'Pipedrive: a failed Knolyx write heals itself (the retry schedule reads the deal from Pipedrive again, every 2 s here)',
+		{
+			...pipedrivePublished,
+			fresh() {
+				const wonAgain = structuredClone(won);
+				wonAgain.meta.id = '8b7c6d5e-4f3a-4b2c-8d9e-0f1a2b3c4d5e';
+				wonAgain.meta.entity_id = '321';
+				wonAgain.data = { ...wonAgain.data, id: 321, person_id: 1180 };
+				pipedriveHas('/deals/321', {
+					...structuredClone(PIPEDRIVE.dealReadV2),
+					id: 321,
+					person_id: 1180,
+				});
+				pipedriveHas('/persons/1180', {
+					...structuredClone(PIPEDRIVE.personV2Deal),
+					id: 1180,
+					name: 'Jean Sammet',
+					email: [{ label: 'work', value: 'jean.sammet@example.com', primary: true }],
+				});
+				return {
+					body: JSON.stringify(wonAgain),
+					headers: basic(BASIC.user, BASIC.password),
+					key: '321',
+					email: 'jean.sammet@example.com',
+					workgroup: 202,
+				};
+			},
+		},
+	);
 
 	// Shopify: both triggers register their webhooks at the shop; deliveries carry Shopify's
 	// headers and an HMAC of the body with the app's secret.
@@ -2399,7 +2553,7 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 			.digest('base64'),
 		...extra,
 	});
-	describePublished('Shopify (deliveries with the HMAC of the app secret)', {
+	const shopifyPublished = {
 		key: 'shopify',
 		trigger: 'On Shopify order paid',
 		body: shopifyBody,
@@ -2427,7 +2581,40 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		},
 		headers: () => shopifySigned(SHOPIFY_CREDENTIAL.appSecretKey),
 		enrols: { email: grace.email, workgroup: 201, toolHost: SHOPIFY_HOST },
-	});
+	};
+	describePublished('Shopify (deliveries with the HMAC of the app secret)', shopifyPublished);
+	describeHealing(
+		'Shopify: a failed Knolyx write heals itself (the retry schedule reads the order from the shop again, every 2 s here)',
+		{
+			...shopifyPublished,
+			fresh() {
+				const barbara = {
+					email: 'barbara.liskov@example.com',
+					contact_email: 'barbara.liskov@example.com',
+				};
+				const paid = { ...structuredClone(SHOPIFY.ordersPaid), id: 5837204870077, ...barbara };
+				paid.line_items = paid.line_items.slice(0, 1);
+				const read = { ...structuredClone(SHOPIFY.orderRead), id: paid.id, ...barbara };
+				read.line_items = read.line_items.slice(0, 1);
+				read.customer = {
+					...read.customer,
+					...barbara,
+					first_name: 'Barbara',
+					last_name: 'Liskov',
+				};
+				shopHas(read);
+				const body = JSON.stringify(paid);
+				const headers = {
+					...shopifySigned('x'),
+					'x-shopify-hmac-sha256': crypto
+						.createHmac('sha256', SHOPIFY_CREDENTIAL.appSecretKey)
+						.update(body)
+						.digest('base64'),
+				};
+				return { body, headers, key: `order:${paid.id}`, email: barbara.email, workgroup: 201 };
+			},
+		},
+	);
 
 	// PayPal (a Live credential: n8n asks PayPal to verify each message): the trigger registers its
 	// webhook; PayPal's verify-webhook-signature says SUCCESS only for a message PayPal sent.
@@ -2457,7 +2644,7 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		'paypal-transmission-sig': sig,
 		'paypal-transmission-time': '2026-11-26T09:40:00Z',
 	});
-	describePublished('PayPal (deliveries PayPal verifies by its verify-webhook-signature API)', {
+	const paypalPublished = {
 		key: 'paypal',
 		trigger: 'On PayPal payment captured or refunded',
 		body: paypalBody,
@@ -2497,39 +2684,92 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 			toolHost: 'api-m.paypal.com',
 			triggerChecks: /^\/v1\/(oauth2\/token|notifications\/verify-webhook-signature)$/,
 		},
-	});
+	};
+	describePublished(
+		'PayPal (deliveries PayPal verifies by its verify-webhook-signature API)',
+		paypalPublished,
+	);
+	describeHealing(
+		'PayPal: a failed Knolyx write heals itself (the retry schedule reads the capture and order from PayPal again, every 2 s here)',
+		{
+			...paypalPublished,
+			fresh() {
+				const healed = { ...structuredClone(capture), id: '8HL20475TS194733X' };
+				healed.supplementary_data = { related_ids: { order_id: '4HL20475TS194733F' } };
+				const healedOrder = structuredClone(paypalOrder);
+				healedOrder.id = '4HL20475TS194733F';
+				healedOrder.payer = {
+					...healedOrder.payer,
+					email_address: 'frances.spence@example.com',
+					name: { given_name: 'Frances', surname: 'Spence' },
+				};
+				paypalHas(`/v2/payments/captures/${healed.id}`, healed);
+				paypalHas(`/v2/checkout/orders/${healedOrder.id}`, healedOrder);
+				const event = structuredClone(paypalEvent);
+				event.id = 'WH-8HL20475TS194733-11V2185806837105M';
+				event.resource = { ...event.resource, id: healed.id };
+				const tid = '7a1b2c3d-d67a-11e5-baa3-778b53f4ae55';
+				PAYPAL_HOOK.sent.set(tid, { sig: PAYPAL_SIG, event });
+				return {
+					body: JSON.stringify(event),
+					headers: transmission(tid, PAYPAL_SIG),
+					key: `capture:${healed.id}`,
+					email: 'frances.spence@example.com',
+					workgroup: 201,
+				};
+			},
+		},
+	);
 
 	// HubSpot: the trigger sets the app's target URL and subscription with the developer
 	// credential; deliveries carry HubSpot's signature (sha256 of the app secret and the body).
-	const wonDeal = structuredClone(HUBSPOT.deal);
-	wonDeal.dealId = 16592031600;
-	wonDeal.associations.associatedVids = [703];
-	const adaContact = structuredClone(HUBSPOT.contact);
-	adaContact.vid = 703;
-	adaContact.properties.firstname.value = 'Ada';
-	adaContact.properties.lastname.value = 'Lovelace';
-	adaContact.properties.email.value = 'ada.lovelace@example.com';
-	const hubspotEvents = HUBSPOT.triggerOutput.map(({ dealId: _, ...e }) => ({
-		...e,
-		eventId: 1837292999,
-		objectId: wonDeal.dealId,
-	}));
-	const hubspotBody = JSON.stringify(hubspotEvents);
-	const hubspotSigned = (secret) => ({
-		'content-type': 'application/json',
-		'x-hubspot-signature': crypto
-			.createHash('sha256')
-			.update(`${secret}${hubspotBody}`)
-			.digest('hex'),
-		'x-hubspot-signature-version': 'v1',
-	});
-	describePublished("HubSpot (deliveries with the signature of the app's client secret)", {
+	/**
+	 * A deal `dealId` in a won stage whose contact `vid` is `first last <email>`: HubSpot has both
+	 * (hubspotHas, when `register()` is called), and HubSpot's delivery of the stage change (event
+	 * `eventId`): { body, signed(secret) } with the signature of `secret`.
+	 */
+	const hubspotWonDeal = (dealId, vid, [first, last, email], eventId) => {
+		const deal = structuredClone(HUBSPOT.deal);
+		deal.dealId = dealId;
+		deal.associations.associatedVids = [vid];
+		const contact = structuredClone(HUBSPOT.contact);
+		contact.vid = vid;
+		contact.properties.firstname.value = first;
+		contact.properties.lastname.value = last;
+		contact.properties.email.value = email;
+		const events = HUBSPOT.triggerOutput.map(({ dealId: _, ...e }) => ({
+			...e,
+			eventId,
+			objectId: dealId,
+		}));
+		const body = JSON.stringify(events);
+		return {
+			body,
+			register() {
+				hubspotHas(`/deals/v1/deal/${dealId}`, deal);
+				hubspotHas(`/contacts/v1/contact/vid/${vid}/profile`, contact);
+			},
+			signed: (secret) => ({
+				'content-type': 'application/json',
+				'x-hubspot-signature': crypto.createHash('sha256').update(`${secret}${body}`).digest('hex'),
+				'x-hubspot-signature-version': 'v1',
+			}),
+		};
+	};
+	const adaWon = hubspotWonDeal(
+		16592031600,
+		703,
+		['Ada', 'Lovelace', 'ada.lovelace@example.com'],
+		1837292999,
+	);
+	const hubspotBody = adaWon.body;
+	const hubspotSigned = adaWon.signed;
+	const hubspotPublished = {
 		key: 'hubspot',
 		trigger: 'On HubSpot deal stage changed',
 		body: hubspotBody,
 		async setUp() {
-			hubspotHas(`/deals/v1/deal/${wonDeal.dealId}`, wonDeal);
-			hubspotHas('/contacts/v1/contact/vid/703/profile', adaContact);
+			adaWon.register();
 			await useCredential(
 				WF.hubspot.id,
 				'hubspotDeveloperApi',
@@ -2541,7 +2781,33 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		forged: () => [{ 'content-type': 'application/json' }, hubspotSigned('not-the-client-secret')],
 		headers: () => hubspotSigned(HUBSPOT_APP.clientSecret),
 		enrols: { email: 'ada.lovelace@example.com', workgroup: 202, toolHost: 'api.hubapi.com' },
-	});
+	};
+	describePublished(
+		"HubSpot (deliveries with the signature of the app's client secret)",
+		hubspotPublished,
+	);
+	describeHealing(
+		'HubSpot: a failed Knolyx write heals itself (the retry schedule reads the deal, pipeline and contact from HubSpot again, every 2 s here)',
+		{
+			...hubspotPublished,
+			fresh() {
+				const won = hubspotWonDeal(
+					16592031777,
+					704,
+					['Radia', 'Joy', 'radia.joy@example.com'],
+					1837293777,
+				);
+				won.register();
+				return {
+					body: won.body,
+					headers: won.signed(HUBSPOT_APP.clientSecret),
+					key: '16592031777',
+					email: 'radia.joy@example.com',
+					workgroup: 202,
+				};
+			},
+		},
+	);
 
 	test('the triggers registered their webhooks at the stand-ins, for their production URLs, and removed them when unpublished', () => {
 		expect(
@@ -2569,10 +2835,10 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		const shopifyPosts = apis.requests.filter(
 			(r) => r.host === SHOPIFY_HOST && r.method === 'POST' && /webhooks\.json$/.test(r.path),
 		);
-		expect(shopifyPosts.map((r) => JSON.parse(r.body).webhook.topic).sort()).toEqual([
-			'orders/paid',
-			'refunds/create',
-		]);
+		// Published twice (the deliveries, then the retry schedule): each time a webhook per topic.
+		const topics = shopifyPosts.map((r) => JSON.parse(r.body).webhook.topic).sort();
+		expect([...new Set(topics)]).toEqual(['orders/paid', 'refunds/create']);
+		expect(topics.filter((t) => t === 'orders/paid')).toHaveLength(topics.length / 2);
 		expect(SHOPIFY_HOOKS.size).toBe(0);
 		expect(PAYPAL_HOOK.created).toBeUndefined();
 		expect([HUBSPOT_HOOK.settings, HUBSPOT_HOOK.subscriptions.size]).toEqual([undefined, 0]);

@@ -70,11 +70,8 @@ describe('the retry schedule of failed writes, in every template that has one', 
 		nodes.some((n) => n.name === 'Retry pending writes every 15 minutes'),
 	);
 
-	test('the WooCommerce and Stripe templates have it', () => {
-		expect(healing.map((t) => t.file).sort()).toEqual([
-			'template-stripe-enrolment.json',
-			'template-woocommerce-enrolment.json',
-		]);
+	test('all six payment and CRM templates have it', () => {
+		expect(healing.map((t) => t.file)).toEqual(templates.map((t) => t.file));
 	});
 
 	test.each(RETRY_CODE)('"%s" is the same code in each', (name) => {
