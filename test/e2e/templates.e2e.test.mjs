@@ -1886,15 +1886,21 @@ function healing(key) {
 			}),
 		knolyxBack: () => sb.request('DELETE', '/sandbox/fault-burst'),
 		until: (check, what) => waitFor(check, { timeoutMs: 90_000, what }),
-		/** Wait until the row of `k` has `status`; the row. */
-		rowWith: (k, status) =>
-			waitFor(
-				async () => {
-					const row = (await pending[key].rows()).find((r) => r.key === k);
-					return row?.status === status && row;
-				},
-				{ timeoutMs: 90_000, what: `the row ${k} of ${key} ${status}` },
-			),
+		/** Wait until the row of `k` has `status`; the row (on a timeout, the error shows the row). */
+		rowWith: async (k, status) => {
+			const rowOf = async () => (await pending[key].rows()).find((r) => r.key === k);
+			try {
+				return await waitFor(
+					async () => {
+						const row = await rowOf();
+						return row?.status === status && row;
+					},
+					{ timeoutMs: 90_000, what: `the row ${k} of ${key} ${status}` },
+				);
+			} catch (e) {
+				throw new Error(`${e.message}; the row: ${JSON.stringify(await rowOf())}`);
+			}
+		},
 		/**
 		 * The tool's state just changed: wait until a run has read `toolPath` since, and until every
 		 * run started by then has finished, so that no run still acts on what it read before.
