@@ -2,18 +2,8 @@
  * Decoding a write's text answer (transport/decode.ts): the item carries at most 500 characters
  * of it, cut on a whole code point, so an emoji across the bound leaves no lone surrogate.
  */
-import type { INode } from 'n8n-workflow';
-
 import { decodeAnswer } from '../../nodes/Knolyx/transport/decode';
-
-const node: INode = {
-	id: '1',
-	name: 'Knolyx',
-	type: 'knolyx',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+import { node } from './node';
 
 const written = (text: string) =>
 	decodeAnswer(

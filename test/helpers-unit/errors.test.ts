@@ -1,5 +1,4 @@
 /** transport/errors.ts (pure): what the user reads when the platform refuses or cannot be reached. */
-import type { INode } from 'n8n-workflow';
 
 import {
 	apiError,
@@ -10,15 +9,7 @@ import {
 } from '../../nodes/Knolyx/transport/errors';
 import { ENDPOINTS } from '../../nodes/Knolyx/transport';
 import { pathOf } from '../../nodes/Knolyx/transport/catalogue';
-
-const node: INode = {
-	id: '1',
-	name: 'Knolyx',
-	type: 'knolyx',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+import { node } from './node';
 
 describe('apiError', () => {
 	it('a bare 403 names the permission the operation needs, in the message itself', () => {

@@ -1,21 +1,14 @@
 /** helpers/redact.ts: the one redactor every answer, error and item built from one passes through. */
-import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, type JsonObject } from 'n8n-workflow';
 
 import { REDACTED, redactDeep, redactorOf } from '../../nodes/Knolyx/helpers/redact';
+import { node } from './node';
 
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a made-up key */
 const KEY = 'kx_live_Q7f3c2b9e1d4/a6f80c5e2+Tz=';
 /* eslint-enable @n8n/community-nodes/no-hardcoded-secrets */
 const redactor = redactorOf([KEY, '', undefined]);
 const SPELLINGS = [KEY, encodeURIComponent(KEY), 'kx_live_Q7f3c2b9e1d4\\/a6f80c5e2+Tz='];
-const node: INode = {
-	id: '1',
-	name: 'Knolyx',
-	type: 'knolyx',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
 
 describe('the redactor', () => {
 	it('takes the key out of text in each spelling an answer may echo it in', () => {
