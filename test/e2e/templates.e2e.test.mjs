@@ -46,6 +46,7 @@ import { endTestFile, REPO_ROOT, RUN_DIR, sleep, waitFor } from './lib/processes
 import { SHOPIFY_SHOP, startToolApis, WOOCOMMERCE_STORE } from './lib/tool-apis.mjs';
 import {
 	demoFor,
+	editWorkflow,
 	fixture,
 	isKnolyxType,
 	membersOf,
@@ -331,21 +332,22 @@ async function useCredential(id, type, data, pick) {
 		type,
 		data,
 	});
-	const wf = await rest.request('GET', `/rest/workflows/${encodeURIComponent(id)}`);
-	for (const node of wf.nodes.filter(pick))
-		node.credentials = { ...node.credentials, [type]: { id: created.id, name: created.name } };
-	await rest.request('PATCH', `/rest/workflows/${encodeURIComponent(id)}`, wf);
+	await editWorkflow(rest, id, (wf) => {
+		for (const node of wf.nodes.filter(pick))
+			node.credentials = { ...node.credentials, [type]: { id: created.id, name: created.name } };
+		return wf;
+	});
 }
 
 /** Set `field` of the Set node `node` of template `key` to `value` (a user editing the "(edit me)" node). */
 async function setField(key, node, field, value) {
-	const id = encodeURIComponent(WF[key].id);
-	const wf = await rest.request('GET', `/rest/workflows/${id}`);
-	const assignment = wf.nodes
-		.find((n) => n.name === node)
-		.parameters.assignments.assignments.find((a) => a.name === field);
-	assignment.value = value;
-	await rest.request('PATCH', `/rest/workflows/${id}`, wf);
+	await editWorkflow(rest, WF[key].id, (wf) => {
+		const assignment = wf.nodes
+			.find((n) => n.name === node)
+			.parameters.assignments.assignments.find((a) => a.name === field);
+		assignment.value = value;
+		return wf;
+	});
 }
 
 beforeAll(async () => {
@@ -1850,6 +1852,19 @@ async function expectResendAfterFailureEnrolsOnce(
  */
 function healing(key) {
 	const newestId = async () => Number((await executionsOf(rest, WF[key].id))[0]?.id ?? 0);
+	const rowOf = async (k) => (await pending[key].rows()).find((r) => r.key === k);
+	/** Wait until every run of the workflow up to execution `upTo` (all: Infinity) has finished. */
+	const runsDone = (upTo, timeoutMs) =>
+		waitFor(
+			async () =>
+				(await executionsOf(rest, WF[key].id))
+					.filter((e) => Number(e.id) <= upTo)
+					.every((e) => DONE.has(e.status)),
+			{
+				timeoutMs,
+				what: `the runs of ${key} ${upTo === Infinity ? 'in flight' : `up to execution ${upTo}`}`,
+			},
+		);
 	const finishedAfter = async (afterId, mode) => {
 		const list = (await executionsOf(rest, WF[key].id)).filter(
 			(e) => Number(e.id) > afterId && e.mode === mode,
@@ -1857,14 +1872,13 @@ function healing(key) {
 		return list.every((e) => DONE.has(e.status)) ? list : [];
 	};
 	return {
-		async everyTwoSeconds() {
-			const id = encodeURIComponent(WF[key].id);
-			const wf = await rest.request('GET', `/rest/workflows/${id}`);
-			wf.nodes.find((n) => n.name === 'Retry pending writes every 15 minutes').parameters.rule = {
-				interval: [{ field: 'seconds', secondsInterval: 2 }],
-			};
-			await rest.request('PATCH', `/rest/workflows/${id}`, wf);
-		},
+		everyTwoSeconds: () =>
+			editWorkflow(rest, WF[key].id, (wf) => {
+				wf.nodes.find((n) => n.name === 'Retry pending writes every 15 minutes').parameters.rule = {
+					interval: [{ field: 'seconds', secondsInterval: 2 }],
+				};
+				return wf;
+			}),
 		async deliver(url, body, headersOf) {
 			const after = await newestId();
 			const res = await fetch(url, { method: 'POST', headers: headersOf(body), body });
@@ -1878,7 +1892,7 @@ function healing(key) {
 			);
 			return execution(rest, ex.id);
 		},
-		rowOf: async (k) => (await pending[key].rows()).find((r) => r.key === k),
+		rowOf,
 		knolyxDown: () =>
 			sb.request('POST', '/sandbox/fault-burst', {
 				requests: 10_000,
@@ -1888,17 +1902,16 @@ function healing(key) {
 		until: (check, what) => waitFor(check, { timeoutMs: 90_000, what }),
 		/** Wait until the row of `k` has `status`; the row (on a timeout, the error shows the row). */
 		rowWith: async (k, status) => {
-			const rowOf = async () => (await pending[key].rows()).find((r) => r.key === k);
 			try {
 				return await waitFor(
 					async () => {
-						const row = await rowOf();
+						const row = await rowOf(k);
 						return row?.status === status && row;
 					},
 					{ timeoutMs: 90_000, what: `the row ${k} of ${key} ${status}` },
 				);
 			} catch (e) {
-				throw new Error(`${e.message}; the row: ${JSON.stringify(await rowOf())}`);
+				throw new Error(`${e.message}; the row: ${JSON.stringify(await rowOf(k))}`);
 			}
 		},
 		/**
@@ -1917,20 +1930,9 @@ function healing(key) {
 					what: `a run of ${key} reading ${toolPath} again`,
 				},
 			);
-			const upTo = await newestId();
-			await waitFor(
-				async () =>
-					(await executionsOf(rest, WF[key].id))
-						.filter((e) => Number(e.id) <= upTo)
-						.every((e) => DONE.has(e.status)),
-				{ timeoutMs: 90_000, what: `the runs of ${key} up to execution ${upTo}` },
-			);
+			await runsDone(await newestId(), 90_000);
 		},
-		settled: () =>
-			waitFor(async () => (await executionsOf(rest, WF[key].id)).every((e) => DONE.has(e.status)), {
-				timeoutMs: 60_000,
-				what: `the runs of ${key} in flight`,
-			}),
+		settled: () => runsDone(Infinity, 60_000),
 		async scheduleRuns(count) {
 			const after = await newestId();
 			await waitFor(async () => (await finishedAfter(after, 'trigger')).length >= count, {
@@ -2324,10 +2326,7 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 					} finally {
 						await heal.knolyxBack();
 					}
-					await heal.until(
-						async () => (await heal.rowOf(paid.id)).status === 'done',
-						'the retry enrolled',
-					);
+					await heal.rowWith(paid.id, 'done');
 					expect(membersOf(await sb.state(), 202)).toContain(OLD);
 					expect(await heal.rowOf(`subscription:${sub}`)).toMatchObject({
 						status: 'enrolled',

@@ -134,6 +134,17 @@ export function setUpTemplate(wf, { credential, mapping = {}, disable = [], pins
 }
 
 /**
+ * Edit a stored workflow as the editor saves it: GET it, `edit(wf)` gives the workflow to save
+ * (or undefined: nothing to save), PATCH that. Returns what `edit` returned. `rest` is an N8nRest.
+ */
+export async function editWorkflow(rest, workflowId, edit) {
+	const path = `/rest/workflows/${encodeURIComponent(workflowId)}`;
+	const edited = await edit(await rest.request('GET', path));
+	if (edited !== undefined) await rest.request('PATCH', path, edited);
+	return edited;
+}
+
+/**
  * Give an imported workflow its tags as the editor's import does: POST /rest/tags for a new
  * name, then save the workflow with the tag ids (PATCH). `rest` is an N8nRest.
  * n8n's CLI `import:workflow` of several files that share a new tag fails in both lines (it
@@ -149,11 +160,12 @@ export async function tagWorkflow(rest, workflowId, names) {
 		existing.push(tag);
 		ids.push(tag.id);
 	}
-	const id = encodeURIComponent(workflowId);
-	const wf = await rest.request('GET', `/rest/workflows/${id}`);
-	const have = (wf.tags ?? []).map((t) => t.id).sort();
-	if (JSON.stringify(have) !== JSON.stringify([...ids].sort()))
-		await rest.request('PATCH', `/rest/workflows/${id}`, { ...wf, tags: ids });
+	await editWorkflow(rest, workflowId, (wf) => {
+		const have = (wf.tags ?? []).map((t) => t.id).sort();
+		return JSON.stringify(have) === JSON.stringify([...ids].sort())
+			? undefined
+			: { ...wf, tags: ids };
+	});
 }
 
 /**
@@ -201,12 +213,13 @@ export async function pendingTable(rest, name) {
  * undefined for a workflow without Data table nodes.
  */
 export async function useDataTable(rest, workflowId) {
-	const id = encodeURIComponent(workflowId);
-	const wf = await rest.request('GET', `/rest/workflows/${id}`);
-	if (!wf.nodes.some(isDataTable)) return undefined;
-	const table = await pendingTable(rest, `Knolyx pending writes (${wf.name})`.slice(0, 128));
-	for (const node of wf.nodes.filter(isDataTable))
-		node.parameters.dataTableId = { __rl: true, mode: 'id', value: table.id };
-	await rest.request('PATCH', `/rest/workflows/${id}`, wf);
+	let table;
+	await editWorkflow(rest, workflowId, async (wf) => {
+		if (!wf.nodes.some(isDataTable)) return undefined;
+		table = await pendingTable(rest, `Knolyx pending writes (${wf.name})`.slice(0, 128));
+		for (const node of wf.nodes.filter(isDataTable))
+			node.parameters.dataTableId = { __rl: true, mode: 'id', value: table.id };
+		return wf;
+	});
 	return table;
 }

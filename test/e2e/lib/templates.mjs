@@ -8,10 +8,11 @@ import path from 'node:path';
 
 import { CREDENTIAL, readExample, runManually } from './n8n.mjs';
 import { REPO_ROOT } from './processes.mjs';
-import { demoFor, pinDataOf, setUpTemplate } from './template-setup.mjs';
+import { demoFor, editWorkflow, pinDataOf, setUpTemplate } from './template-setup.mjs';
 
 export {
 	demoFor,
+	editWorkflow,
 	fixture,
 	isKnolyxType,
 	PATH_FROM_WEBHOOK_ID,
@@ -51,13 +52,13 @@ export const withoutTags = ({ tags, ...wf }) => wf;
  * pinned node instead of running it.
  */
 export async function runPinned(rest, workflowId, trigger, pins) {
-	const id = encodeURIComponent(workflowId);
-	const wf = await rest.request('GET', `/rest/workflows/${id}`);
-	for (const name of Object.keys(pins)) {
-		if (!wf.nodes.some((n) => n.name === name))
-			throw new Error(`workflow ${workflowId} has no node "${name}" to pin`);
-	}
-	await rest.request('PATCH', `/rest/workflows/${id}`, { ...wf, pinData: pinDataOf(pins) });
+	await editWorkflow(rest, workflowId, (wf) => {
+		for (const name of Object.keys(pins)) {
+			if (!wf.nodes.some((n) => n.name === name))
+				throw new Error(`workflow ${workflowId} has no node "${name}" to pin`);
+		}
+		return { ...wf, pinData: pinDataOf(pins) };
+	});
 	return runManually(rest, workflowId, trigger);
 }
 
