@@ -13,15 +13,21 @@ import { join } from 'node:path';
 interface Node {
 	name: string;
 	parameters: { jsCode?: string };
+	[setting: string]: unknown;
+}
+
+interface Workflow {
+	nodes: Node[];
+	connections: Record<string, { main: Array<Array<{ node: string }>> }>;
 }
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const templates = readdirSync(EXAMPLES)
 	.filter((f) => /^template-.*\.json$/.test(f))
-	.map((file) => ({
-		file,
-		nodes: (JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as { nodes: Node[] }).nodes,
-	}))
+	.map((file) => {
+		const wf = JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as Workflow;
+		return { file, nodes: wf.nodes, connections: wf.connections };
+	})
 	.filter(({ nodes }) => nodes.some((n) => n.name === 'Skip events already handled'));
 
 const codeOf = (nodes: Node[], name: string) => {
@@ -78,5 +84,32 @@ describe('the retry schedule of failed writes, in every template that has one', 
 		const codes = healing.map(({ file, nodes }) => ({ file, code: codeOf(nodes, name) }));
 		for (const { file, code } of codes)
 			expect({ file, code }).toEqual({ file, code: codes[0].code });
+	});
+
+	// A claim names the run that made it; the run reads back what names it (n8n 1.x on SQLite can
+	// report a write failed that was made), and leads it, one run, into the same steps as a delivery.
+	test('the claim is the same chain in each: schedule → stopped runs → pending → read back → each as its event', () => {
+		const CHAIN = [
+			'Retry pending writes every 15 minutes',
+			'Claim writes of a stopped run',
+			'Claim pending writes',
+			'Writes this run claimed',
+			'Each pending write as its event',
+		];
+		const shapes = healing.map(({ file, nodes, connections }) => ({
+			file,
+			next: CHAIN.slice(0, -1).map((from) => connections[from].main[0][0].node),
+			// Each node but where it sits (its ID and position).
+			nodes: CHAIN.slice(1, -1).map((name) =>
+				Object.fromEntries(
+					Object.entries(nodes.find((n) => n.name === name)!).filter(
+						([setting]) => setting !== 'id' && setting !== 'position',
+					),
+				),
+			),
+		}));
+		expect(shapes[0].next).toEqual(CHAIN.slice(1));
+		for (const { file, next, nodes } of shapes)
+			expect({ file, next, nodes }).toEqual({ file, next: shapes[0].next, nodes: shapes[0].nodes });
 	});
 });
