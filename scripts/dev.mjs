@@ -38,6 +38,7 @@ import {
 	ensureN8n,
 	findUserN8n,
 	isN8nInstalled,
+	DATA_TABLE_ENV,
 	linkPackage,
 	N8nRest,
 	PACKAGE_NAME,
@@ -363,7 +364,8 @@ async function main() {
 	await importIfChanged(sandbox.url, examples);
 
 	say(`starting n8n on 127.0.0.1:${N8N_PORT}`);
-	const n8n = await startN8n({ port: N8N_PORT, userFolder: USER_FOLDER });
+	// The templates' Data table nodes: on 1.x, the pooled SQLite driver (docs/templates.md).
+	const n8n = await startN8n({ port: N8N_PORT, userFolder: USER_FOLDER, env: DATA_TABLE_ENV });
 	cleanups.push(() => n8n.stop());
 	say(
 		`n8n ready after ${(n8n.startupMs / 1000).toFixed(1)} s (log: ${path.relative(REPO_ROOT, n8n.logFile)})`,

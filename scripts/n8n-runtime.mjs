@@ -70,6 +70,7 @@ export { assertPortFree, freePort, n8nEnv, startN8n } from './n8n/server.mjs';
 export {
 	CACHE_DIR,
 	CACHE_ROOT,
+	DATA_TABLE_ENV,
 	DEFAULT_N8N_VERSION,
 	N8N_LINES,
 	N8N_MAJOR,

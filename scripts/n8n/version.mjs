@@ -13,12 +13,18 @@ export const N8N_LINES = {
 		overrides: { linkedom: '0.18.13' },
 		native: ['sqlite3', 'isolated-vm'],
 		env: {},
+		dataTableEnv: {}, // 2.x has only the pooled SQLite driver
 	},
 	'1.123.81': {
 		node: null, // the Node that runs this script (20.x): n8n 1.123 supports Node 20-24
 		overrides: { xlsx: '0.18.5' },
 		native: ['sqlite3'],
 		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
+		// For workflows with Data table nodes (the payment and CRM templates), as
+		// docs/templates.md asks of 1.x users: the pooled SQLite driver. Without it 1.123 runs
+		// every execution's transactions on one connection; with eight deliveries at once one
+		// failed and n8n could start no transaction any more until restarted.
+		dataTableEnv: { DB_SQLITE_POOL_SIZE: '2' },
 	},
 };
 export const DEFAULT_N8N_VERSION = '2.41.1';
@@ -55,6 +61,8 @@ process.env.KNOLYX_N8N_VERSION = N8N_VERSION;
 export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
 /** The selected line's install and run settings. */
 export const LINE = N8N_LINES[N8N_VERSION];
+/** What n8n needs in its environment to run the templates' Data table nodes safely. */
+export const DATA_TABLE_ENV = LINE.dataTableEnv;
 /** Node version n8n runs on: the pinned npm `node` package (2.x) or this process's Node (1.x). */
 export const NODE_VERSION = LINE.node ?? process.versions.node;
 

@@ -30,6 +30,7 @@ import path from 'node:path';
 
 import {
 	CREDENTIAL,
+	DATA_TABLE_ENV,
 	DONE,
 	execution,
 	executionsOf,
@@ -370,12 +371,7 @@ beforeAll(async () => {
 		HTTPS_PROXY: apis.proxyUrl,
 		NO_PROXY: '127.0.0.1,localhost',
 		NODE_EXTRA_CA_CERTS: apis.caBundle,
-		// The templates' retry keeps pending writes in a data table: on n8n 1.x that needs the
-		// pooled SQLite driver docs/templates.md asks for (n8n 2.x has no other). Without it, n8n
-		// 1.123 ran all executions' transactions on one connection; with eight deliveries at once
-		// one failed and left n8n unable to start any transaction ("Transaction is not started
-		// yet" for the data table's rows and n8n's own insights) until restarted.
-		...(N8N_VERSION.startsWith('1.') ? { DB_SQLITE_POOL_SIZE: '2' } : {}),
+		...DATA_TABLE_ENV, // the retry's data tables: on 1.x the pooled SQLite driver
 	};
 	Object.assign(process.env, env);
 	try {

@@ -12,6 +12,7 @@ import path from 'node:path';
 
 import {
 	CACHE_DIR,
+	DATA_TABLE_ENV,
 	linkPackage,
 	N8N_MAJOR,
 	N8N_VERSION,
@@ -235,4 +236,4 @@ export function testCredentialData(rest, { type = CREDENTIAL.type, data }) {
 		: rest.testCredential({ type, data });
 }
 
-export { N8N_MAJOR, N8N_VERSION, N8nRest };
+export { DATA_TABLE_ENV, N8N_MAJOR, N8N_VERSION, N8nRest };
