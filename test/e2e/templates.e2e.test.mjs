@@ -139,6 +139,16 @@ const SHOPIFY_CREDENTIAL = {
 /** The Pipedrive credential of sections 7 and 11. */
 const PIPEDRIVE_TOKEN = { apiToken: 'standInPipedriveApiTokenForTheTemplatesE2e' };
 /** PayPal's answer to the client-credentials token request of the test's OAuth2 credential. */
+// The PayPal template's OAuth2 credential as its note describes it (client credentials, token URL
+// on api-m.paypal.com).
+const PAYPAL_OAUTH = {
+	grantType: 'clientCredentials',
+	accessTokenUrl: 'https://api-m.paypal.com/v1/oauth2/token',
+	clientId: 'AStandInPayPalClientIdForTheTemplatesE2e',
+	clientSecret: 'EStandInPayPalClientSecretForTheTemplatesE2e',
+	scope: '',
+	authentication: 'header',
+};
 const PAYPAL_TOKEN = {
 	scope: 'https://uri.paypal.com/services/payments/payment',
 	access_token: 'A21AAStandInAccessTokenForTheTemplatesE2eOnly',
@@ -1225,22 +1235,17 @@ describe('4b. a failed Knolyx write: the resend from the tool runs again and enr
 describe("5. PayPal: a capture PayPal's API (a local stand-in for api-m.paypal.com) reports COMPLETED enrols; one it reports REFUNDED removes", () => {
 	const TRIGGER = 'On PayPal payment captured or refunded';
 	const ANNIE = 'annie.easley@example.com';
-	// The OAuth2 credential the note describes (client credentials, token URL on api-m.paypal.com).
-	const OAUTH = {
-		grantType: 'clientCredentials',
-		accessTokenUrl: 'https://api-m.paypal.com/v1/oauth2/token',
-		clientId: 'AStandInPayPalClientIdForTheTemplatesE2e',
-		clientSecret: 'EStandInPayPalClientSecretForTheTemplatesE2e',
-		scope: '',
-		authentication: 'header',
-	};
-	const basic = Buffer.from(`${OAUTH.clientId}:${OAUTH.clientSecret}`).toString('base64');
+	const basic = Buffer.from(`${PAYPAL_OAUTH.clientId}:${PAYPAL_OAUTH.clientSecret}`).toString(
+		'base64',
+	);
 	const CAPTURE = `/v2/payments/captures/${PAYPAL.captureRead.id}`;
 	const captured = { [TRIGGER]: PAYPAL.captureCompleted };
 	const refunded = { [TRIGGER]: PAYPAL.captureRefunded };
 
 	beforeAll(async () => {
-		await useCredential(WF.paypal.id, 'oAuth2Api', OAUTH, (n) => n.name.endsWith('from PayPal'));
+		await useCredential(WF.paypal.id, 'oAuth2Api', PAYPAL_OAUTH, (n) =>
+			n.name.endsWith('from PayPal'),
+		);
 		paypalHas(`/v2/checkout/orders/${PAYPAL.order.id}`, PAYPAL.order);
 		paypalHas(`/v2/payments/refunds/${PAYPAL.refundRead.id}`, PAYPAL.refundRead);
 	});
@@ -1319,7 +1324,8 @@ describe("5. PayPal: a capture PayPal's API (a local stand-in for api-m.paypal.c
 		);
 		const withSecret = apis.requests.filter(
 			(r) =>
-				JSON.stringify([r.headers, r.query]).includes(basic) || r.body.includes(OAUTH.clientSecret),
+				JSON.stringify([r.headers, r.query]).includes(basic) ||
+				r.body.includes(PAYPAL_OAUTH.clientSecret),
 		);
 		expect(withSecret).toEqual(tokenRequests);
 		expectSecretOnlyTo(PAYPAL_TOKEN.access_token, 'api-m.paypal.com', 5);
@@ -2401,11 +2407,8 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		body: wooBody,
 		async setUp() {
 			storeHas(order);
-			await useCredential(
-				WF.woo.id,
-				'wooCommerceApi',
-				WOO_CREDENTIAL,
-				(n) => n.type === 'n8n-nodes-base.wooCommerceTrigger',
+			await useCredential(WF.woo.id, 'wooCommerceApi', WOO_CREDENTIAL, (n) =>
+				['n8n-nodes-base.wooCommerce', 'n8n-nodes-base.wooCommerceTrigger'].includes(n.type),
 			);
 		},
 		forgedWhat: 'no signature, or one made with another secret',
@@ -2528,7 +2531,9 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 			pipedriveHas('/deals/320', deal);
 			pipedriveHas('/persons/1179', person);
 			const trigger = (n) => n.type === 'n8n-nodes-base.pipedriveTrigger';
-			await useCredential(WF.pipedrive.id, 'pipedriveApi', PIPEDRIVE_TOKEN, trigger);
+			await useCredential(WF.pipedrive.id, 'pipedriveApi', PIPEDRIVE_TOKEN, (n) =>
+				['n8n-nodes-base.pipedrive', 'n8n-nodes-base.pipedriveTrigger'].includes(n.type),
+			);
 			await useCredential(WF.pipedrive.id, 'httpBasicAuth', BASIC, trigger);
 		},
 		forgedWhat: 'no Basic Auth, or a wrong password',
@@ -2603,11 +2608,8 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 				last_name: 'Murray',
 			};
 			shopHas(read);
-			await useCredential(
-				WF.shopify.id,
-				'shopifyAccessTokenApi',
-				SHOPIFY_CREDENTIAL,
-				(n) => n.type === 'n8n-nodes-base.shopifyTrigger',
+			await useCredential(WF.shopify.id, 'shopifyAccessTokenApi', SHOPIFY_CREDENTIAL, (n) =>
+				['n8n-nodes-base.shopify', 'n8n-nodes-base.shopifyTrigger'].includes(n.type),
 			);
 		},
 		forgedWhat: 'no HMAC, or one made with another secret',
@@ -2701,6 +2703,9 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 					env: 'live',
 				},
 				(n) => n.type === 'n8n-nodes-base.payPalTrigger',
+			);
+			await useCredential(WF.paypal.id, 'oAuth2Api', PAYPAL_OAUTH, (n) =>
+				n.name.endsWith('from PayPal'),
 			);
 		},
 		forgedWhat:
