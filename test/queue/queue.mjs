@@ -389,8 +389,11 @@ async function main() {
 		const attemptsLog = [];
 		const killWorker = async () => {
 			const worker = cluster.get('worker-1');
-			const before = workerLogExecutions(worker.logFile);
 			await cluster.kill('worker-1');
+			// Its log once it is dead: an execution that finished while the kill was under way is
+			// not counted as running (read before the kill, one that finished in between was, and
+			// the check below then found it `success`).
+			const before = workerLogExecutions(worker.logFile);
 			killed = {
 				at: Date.now(),
 				runningOnWorker: before.running,
