@@ -36,6 +36,12 @@ const codeOf = (nodes: Node[], name: string) => {
 	return code;
 };
 
+/** Each entry's `value` equals the first entry's (the file named on a failure). */
+function expectSameInEach(entries: Array<{ file: string; value: unknown }>) {
+	for (const { file, value } of entries)
+		expect({ file, value }).toEqual({ file, value: entries[0].value });
+}
+
 /** The Skip code with the tool's own part (the key) taken out. */
 const sharedPartOfSkip = (code: string) =>
 	code
@@ -48,23 +54,23 @@ describe('the code that skips and remembers handled events, in every payment and
 	});
 
 	test('"Remember the event as handled" is the same code in each', () => {
-		const codes = templates.map(({ file, nodes }) => ({
-			file,
-			code: codeOf(nodes, 'Remember the event as handled'),
-		}));
-		for (const { file, code } of codes)
-			expect({ file, code }).toEqual({ file, code: codes[0].code });
+		expectSameInEach(
+			templates.map(({ file, nodes }) => ({
+				file,
+				value: codeOf(nodes, 'Remember the event as handled'),
+			})),
+		);
 	});
 
 	test('"Skip events already handled" is the same code in each but for the key of an event', () => {
-		const codes = templates.map(({ file, nodes }) => {
-			const code = codeOf(nodes, 'Skip events already handled');
-			expect(code).toMatch(/^\/\/ The key: /m);
-			expect(code).toMatch(/const keyOf = \(event\) => \{\n/);
-			return { file, code: sharedPartOfSkip(code) };
-		});
-		for (const { file, code } of codes)
-			expect({ file, code }).toEqual({ file, code: codes[0].code });
+		expectSameInEach(
+			templates.map(({ file, nodes }) => {
+				const code = codeOf(nodes, 'Skip events already handled');
+				expect(code).toMatch(/^\/\/ The key: /m);
+				expect(code).toMatch(/const keyOf = \(event\) => \{\n/);
+				return { file, value: sharedPartOfSkip(code) };
+			}),
+		);
 	});
 });
 
@@ -81,9 +87,7 @@ describe('the retry schedule of failed writes, in every template that has one', 
 	});
 
 	test.each(RETRY_CODE)('"%s" is the same code in each', (name) => {
-		const codes = healing.map(({ file, nodes }) => ({ file, code: codeOf(nodes, name) }));
-		for (const { file, code } of codes)
-			expect({ file, code }).toEqual({ file, code: codes[0].code });
+		expectSameInEach(healing.map(({ file, nodes }) => ({ file, value: codeOf(nodes, name) })));
 	});
 
 	// A claim names the run that made it; the run reads back what names it (n8n 1.x on SQLite can
@@ -96,9 +100,12 @@ describe('the retry schedule of failed writes, in every template that has one', 
 			'Writes this run claimed',
 			'Each pending write as its event',
 		];
+		const next = (connections: Workflow['connections']) =>
+			CHAIN.slice(0, -1).map((from) => connections[from].main[0][0].node);
+		expect(next(healing[0].connections)).toEqual(CHAIN.slice(1));
 		const shapes = healing.map(({ file, nodes, connections }) => ({
 			file,
-			next: CHAIN.slice(0, -1).map((from) => connections[from].main[0][0].node),
+			next: next(connections),
 			// Each node but where it sits (its ID and position).
 			nodes: CHAIN.slice(1, -1).map((name) =>
 				Object.fromEntries(
@@ -108,8 +115,23 @@ describe('the retry schedule of failed writes, in every template that has one', 
 				),
 			),
 		}));
-		expect(shapes[0].next).toEqual(CHAIN.slice(1));
-		for (const { file, next, nodes } of shapes)
-			expect({ file, next, nodes }).toEqual({ file, next: shapes[0].next, nodes: shapes[0].nodes });
+		expectSameInEach(shapes.map(({ file, ...value }) => ({ file, value })));
+	});
+
+	// Drop marks what the read-back found: the same filter, or a claimed row would be left
+	// `retrying` (or another run's row dropped). WooCommerce has no Drop: its Switch closes each row.
+	test('"Drop what no step wrote" filters as "Writes this run claimed" does', () => {
+		const filtersOf = (nodes: Node[], name: string) =>
+			(nodes.find((n) => n.name === name)?.parameters as { filters?: unknown } | undefined)
+				?.filters;
+		const dropping = healing.filter(({ nodes }) =>
+			nodes.some((n) => n.name === 'Drop what no step wrote'),
+		);
+		expect(dropping).toHaveLength(5);
+		for (const { file, nodes } of dropping)
+			expect({ file, filters: filtersOf(nodes, 'Drop what no step wrote') }).toEqual({
+				file,
+				filters: filtersOf(nodes, 'Writes this run claimed'),
+			});
 	});
 });
