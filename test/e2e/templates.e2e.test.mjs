@@ -1867,7 +1867,7 @@ async function expectResendAfterFailureEnrolsOnce(
  * The retry schedule of a published template (issue 36), as the tests drive it: `everyTwoSeconds()`
  * sets its Schedule Trigger to every 2 s (the template ships 15 minutes); `deliver(url, body,
  * headersOf)` posts a delivery and returns the webhook execution it started (the schedule's own
- * runs start meanwhile); `rowOf(key)` the row of the workflow's data table; `knolyxDown()` makes
+ * runs start meanwhile), `deliverAll(url, [{ body, headers }])` several at once; `rowOf(key)` the row of the workflow's data table; `knolyxDown()` makes
  * every sandbox request answer 503 until `knolyxBack()`; `until(check)` waits for the schedule's
  * runs to make `check()` hold; `settled()` for every run in flight; `scheduleRuns(n)` for n more.
  */
@@ -1892,6 +1892,25 @@ function healing(key) {
 		);
 		return list.every((e) => DONE.has(e.status)) ? list : [];
 	};
+	/**
+	 * POST every delivery at once; the webhook executions started since, once as many as there
+	 * were deliveries have finished (within `timeoutMs`).
+	 */
+	const deliverAll = async (url, deliveries, timeoutMs = 90_000) => {
+		const after = await newestId();
+		const answers = await Promise.all(
+			deliveries.map(({ body, headers }) => fetch(url, { method: 'POST', headers, body })),
+		);
+		expect(answers.map((r) => r.status)).toEqual(deliveries.map(() => 200));
+		const list = await waitFor(
+			async () => {
+				const done = await finishedAfter(after, 'webhook');
+				return done.length >= deliveries.length && done;
+			},
+			{ timeoutMs, what: `the executions of ${deliveries.length} deliveries to ${key}` },
+		);
+		return Promise.all(list.map((e) => execution(rest, e.id)));
+	};
 	return {
 		everyTwoSeconds: () =>
 			editWorkflow(rest, WF[key].id, (wf) => {
@@ -1901,34 +1920,10 @@ function healing(key) {
 				return wf;
 			}),
 		async deliver(url, body, headersOf) {
-			const after = await newestId();
-			const res = await fetch(url, { method: 'POST', headers: headersOf(body), body });
-			expect(res.status).toBe(200);
-			const [ex] = await waitFor(
-				async () => {
-					const list = await finishedAfter(after, 'webhook');
-					return list.length > 0 && list;
-				},
-				{ timeoutMs: 60_000, what: `the execution of a delivery to ${key}` },
-			);
-			return execution(rest, ex.id);
+			const [ex] = await deliverAll(url, [{ body, headers: headersOf(body) }], 60_000);
+			return ex;
 		},
-		/** POST every delivery at once; their executions, once all have finished. */
-		async deliverAll(url, deliveries) {
-			const after = await newestId();
-			const answers = await Promise.all(
-				deliveries.map(({ body, headers }) => fetch(url, { method: 'POST', headers, body })),
-			);
-			expect(answers.map((r) => r.status)).toEqual(deliveries.map(() => 200));
-			const list = await waitFor(
-				async () => {
-					const done = await finishedAfter(after, 'webhook');
-					return done.length >= deliveries.length && done;
-				},
-				{ timeoutMs: 90_000, what: `the executions of ${deliveries.length} deliveries to ${key}` },
-			);
-			return Promise.all(list.map((e) => execution(rest, e.id)));
-		},
+		deliverAll,
 		rowOf,
 		knolyxDown: () =>
 			sb.request('POST', '/sandbox/fault-burst', {
