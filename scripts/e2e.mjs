@@ -9,7 +9,8 @@
 //      hard time limit (KNOLYX_E2E_TIMEOUT_MS, default 20 min)
 //   5. afterwards, whatever happened: kill every process group the tests recorded and every
 //      process still running inside the run folder (n8n, its task runner, the sandbox,
-//      Chromium); copy the n8n and sandbox logs to test-artifacts/e2e/; remove the run folder.
+//      Chromium); copy the n8n and sandbox logs to test-artifacts/e2e-<version>/; remove the run
+//      folder.
 //      Processes left behind after a passing run fail the run.
 //
 // `--n8n <version>` (or KNOLYX_N8N_VERSION) picks the n8n line: 2.41.1 (default) or 1.123.81.
@@ -20,53 +21,26 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { CHROMIUM as DEBIAN_CHROMIUM, ensureDebian } from './lib/debian.mjs';
 import { ensureBuild, suiteRun } from './lib/suite.mjs';
 // Importing n8n-runtime reads (and removes) `--n8n <version>` from process.argv and
 // exports the choice as KNOLYX_N8N_VERSION, which jest and the tests inherit.
 import { ensureN8n, N8N_VERSION, NODE_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
 
-const CHROMIUM = process.env.KNOLYX_E2E_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.KNOLYX_E2E_CHROMIUM ?? DEBIAN_CHROMIUM;
 const JEST_TIMEOUT_MS = Number(process.env.KNOLYX_E2E_TIMEOUT_MS ?? 20 * 60_000);
-const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', 'e2e');
+// One folder per n8n line, so .ci/run can run both lines side by side; exported to the tests
+// (test/e2e/lib/processes.mjs writes the screenshots and each file's logs there).
+const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', `e2e-${N8N_VERSION}`);
+process.env.KNOLYX_E2E_ARTIFACTS_DIR = ARTIFACTS_DIR;
 
 const { secs, say, ...suite } = suiteRun('e2e', { artifactsDir: ARTIFACTS_DIR, logs: keepLogs });
 
-function runSync(cmd, args, { env, timeoutMs = 15 * 60_000 } = {}) {
-	const res = spawnSync(cmd, args, {
-		stdio: 'inherit',
-		env: { ...process.env, ...env },
-		timeout: timeoutMs,
-		cwd: REPO_ROOT,
-	});
-	if (res.status !== 0)
-		throw new Error(
-			`${cmd} ${args.join(' ')} failed (${res.status ?? res.signal ?? res.error?.message})`,
-		);
-}
-
 function ensureChromium() {
 	if (fs.existsSync(CHROMIUM)) return;
-	if (CHROMIUM !== '/usr/bin/chromium')
+	if (CHROMIUM !== DEBIAN_CHROMIUM)
 		throw new Error(`KNOLYX_E2E_CHROMIUM=${CHROMIUM} does not exist`);
-	const asRoot = process.getuid?.() === 0;
-	if (!asRoot && spawnSync('sudo', ['-n', 'true']).status !== 0) {
-		throw new Error(
-			'/usr/bin/chromium is missing and this user cannot install it: run `apt-get install -y chromium` as root',
-		);
-	}
-	const aptGet = (args, timeoutMs) =>
-		asRoot
-			? runSync('apt-get', args, { env: { DEBIAN_FRONTEND: 'noninteractive' }, timeoutMs })
-			: runSync('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], {
-					timeoutMs,
-				});
-	const t = Date.now();
-	say("installing Debian's chromium (apt-get update && apt-get install -y chromium)");
-	aptGet(['update', '-qq'], 10 * 60_000);
-	aptGet(['install', '-y', '-qq', 'chromium'], 15 * 60_000);
-	if (!fs.existsSync(CHROMIUM))
-		throw new Error(`apt-get installed chromium but ${CHROMIUM} is still missing`);
-	say(`chromium installed in ${secs(t)}`);
+	ensureDebian(['chromium'], say);
 }
 
 /** Each test file's n8n and sandbox logs (test/e2e/lib/processes.mjs: one folder per file). */

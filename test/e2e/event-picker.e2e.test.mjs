@@ -8,7 +8,7 @@
 //   3. A node whose Event is "From List" lists the events of the community typed (the demo's
 //      "Monthly Automation Meetup"); picking it saves { __rl, mode: 'list', value: '401' } and the
 //      workflow runs with it.
-// Screenshots (test-artifacts/e2e/): event-picker-*.png.
+// Screenshots (test-artifacts/e2e-<version>/): event-picker-*.png.
 
 import { launchBrowser, screenshot, signIn } from './lib/browser.mjs';
 import { nodeOutput, OWNER, readExample, runManually, startTestFile, TYPES } from './lib/n8n.mjs';

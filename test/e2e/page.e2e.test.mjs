@@ -7,7 +7,7 @@
 //      the buyer makes the platform deliver COURSE_COMPLETED, n8n answers 200, and the page shows it.
 //   3. Contrast and width at 1280 and 390 pixels; the fault form (a burst for the next N
 //      requests, shown and stopped); the ping button; nothing loaded from elsewhere.
-// Screenshots (test-artifacts/e2e/): page-1280x800*.png and page-narrow-390.png.
+// Screenshots (test-artifacts/e2e-<version>/): page-1280x800*.png and page-narrow-390.png.
 
 import crypto from 'node:crypto';
 import path from 'node:path';

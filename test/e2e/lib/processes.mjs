@@ -38,8 +38,13 @@ export const RUN_ROOT = (() => {
  */
 export const RUN_DIR = fs.mkdtempSync(path.join(RUN_ROOT, 'file-'));
 
-/** Screenshots and logs kept by CI (git-ignored). */
-export const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', 'e2e');
+/**
+ * Screenshots and logs kept by CI (git-ignored): test-artifacts/e2e-<version>/ under
+ * scripts/e2e.mjs (KNOLYX_E2E_ARTIFACTS_DIR: one folder per n8n line, so both lines can run side
+ * by side), test-artifacts/e2e/ when jest runs alone.
+ */
+export const ARTIFACTS_DIR =
+	process.env.KNOLYX_E2E_ARTIFACTS_DIR ?? path.join(REPO_ROOT, 'test-artifacts', 'e2e');
 fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
 
 /** Remember a process group leader, so the runner can kill its group if we cannot. */

@@ -8,76 +8,20 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
+import { ensureDebian, postgresBinDir, REDIS_SERVER } from '../../../scripts/lib/debian.mjs';
 import { freePort } from '../../../scripts/n8n-runtime.mjs';
 import { killGroup, RUN_ROOT, sleep, trackPid, waitFor } from '../../e2e/lib/processes.mjs';
 
 const say = (msg) => console.error(`[queue services] ${msg}`);
 
-export const REDIS_SERVER = '/usr/bin/redis-server';
-
-/** The newest PostgreSQL server binaries Debian installed (/usr/lib/postgresql/<major>/bin). */
-export function postgresBinDir() {
-	const root = '/usr/lib/postgresql';
-	if (!fs.existsSync(root)) return undefined;
-	const majors = fs
-		.readdirSync(root)
-		.filter(
-			(d) =>
-				fs.existsSync(path.join(root, d, 'bin', 'initdb')) &&
-				fs.existsSync(path.join(root, d, 'bin', 'postgres')),
-		)
-		.sort((a, b) => Number(b) - Number(a));
-	return majors.length ? path.join(root, majors[0], 'bin') : undefined;
-}
-
-function run(cmd, args, { timeoutMs = 15 * 60_000, env } = {}) {
-	const res = spawnSync(cmd, args, {
-		stdio: 'inherit',
-		timeout: timeoutMs,
-		env: { ...process.env, ...env },
-	});
-	if (res.status !== 0)
-		throw new Error(
-			`${cmd} ${args.join(' ')} failed (${res.status ?? res.signal ?? res.error?.message})`,
-		);
-}
+export { postgresBinDir, REDIS_SERVER };
 
 /**
- * `apt-get update && apt-get install -y redis-server postgresql` when either is
- * missing (root, or a password-less sudo). Returns the seconds it took (0 when
- * nothing was missing).
+ * Debian's redis-server and postgresql, installed when either is missing (scripts/lib/debian.mjs).
+ * Returns the seconds it took (0 when nothing was missing).
  */
 export function ensureDebianPackages() {
-	const missing = [];
-	if (!fs.existsSync(REDIS_SERVER)) missing.push('redis-server');
-	if (!postgresBinDir()) missing.push('postgresql');
-	if (!missing.length) return 0;
-	const t0 = Date.now();
-	const asRoot = process.getuid?.() === 0;
-	if (!asRoot && spawnSync('sudo', ['-n', 'true']).status !== 0) {
-		throw new Error(
-			`missing ${missing.join(', ')} and this user cannot install them: run \`apt-get install -y ${missing.join(' ')}\` as root`,
-		);
-	}
-	const aptGet = (args, timeoutMs) =>
-		asRoot
-			? run('apt-get', args, { env: { DEBIAN_FRONTEND: 'noninteractive' }, timeoutMs })
-			: run('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], {
-					timeoutMs,
-				});
-	say(
-		`installing Debian's ${missing.join(' and ')} (apt-get update; apt-get install -y redis-server postgresql)`,
-	);
-	aptGet(['update', '-qq'], 10 * 60_000);
-	aptGet(
-		['install', '-y', '-qq', '--no-install-recommends', 'redis-server', 'postgresql'],
-		15 * 60_000,
-	);
-	if (!fs.existsSync(REDIS_SERVER) || !postgresBinDir())
-		throw new Error('apt-get ran but redis-server or PostgreSQL is still missing');
-	const seconds = (Date.now() - t0) / 1000;
-	say(`installed in ${seconds.toFixed(1)} s`);
-	return seconds;
+	return ensureDebian(['redis-server', 'postgresql'], say);
 }
 
 /** Spawn a server as its own process group, output to a log file; resolves the handle at once. */
