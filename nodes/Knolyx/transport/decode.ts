@@ -52,16 +52,37 @@ function answerTooDeep(
 	});
 }
 
+/** One page of a list as the platform gave it. */
+export interface ListPage<T> {
+	items: T[];
+	/** The page object's `last`, when it has one (a plain array has none). */
+	last?: boolean;
+	/** The page object's count of the whole list (`totalElements` or `total`), when it has one. */
+	total?: number;
+}
+
+/** A count of a page object: a whole number, else none. */
+function countOf(value: unknown): number | undefined {
+	return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
 /**
- * A page may be a plain array or a page object (Spring's `{ content, last }`, or the list under
- * `items`, `data`, `results`, `webhooks`); anything else (an object of another shape, null, text)
- * is no page: undefined, which a caller must not take for an empty list.
+ * A page may be a plain array or a page object (Spring's `{ content, last, totalElements }`, or
+ * the list under `items`, `data`, `results`, `webhooks`); anything else (an object of another
+ * shape, null, text) is no page: undefined, which a caller must not take for an empty list.
  */
-export function pageItems<T>(body: unknown): { items: T[]; last: boolean } | undefined {
-	if (Array.isArray(body)) return { items: body as T[], last: false };
+export function pageItems<T>(body: unknown): ListPage<T> | undefined {
+	if (Array.isArray(body)) return { items: body as T[] };
 	if (isRecord(body)) {
 		for (const key of ['content', 'items', 'data', 'results', 'webhooks']) {
-			if (Array.isArray(body[key])) return { items: body[key] as T[], last: body.last === true };
+			if (!Array.isArray(body[key])) continue;
+			const last = typeof body.last === 'boolean' ? body.last : undefined;
+			const total = countOf(body.totalElements) ?? countOf(body.total);
+			return {
+				items: body[key] as T[],
+				...(last !== undefined && { last }),
+				...(total !== undefined && { total }),
+			};
 		}
 	}
 	return undefined;
