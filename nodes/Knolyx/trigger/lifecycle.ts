@@ -126,9 +126,18 @@ async function register(
 	ctx: IHookFunctions,
 	client: KnolyxClient,
 	request: { name: string; url: string; securityToken: string },
+	data: TriggerStaticData,
 ): Promise<string> {
+	// No list read before the POST (an activation costs one request): the webhooks known before
+	// are the ones this node recorded; among the others a list without names is matched by URL.
+	const before = new Set(
+		Object.values(data.registrations).flatMap((record) =>
+			typeof record?.webhookId === 'string' ? [record.webhookId] : [],
+		),
+	);
 	try {
 		const created = await createWebhook(client, request, {
+			before,
 			onUnsure: (attempt, error) =>
 				ctx.logger.warn(
 					`Knolyx Trigger: webhook registration attempt ${attempt} got no clear answer (${error.message}); checking the list before retrying`,
@@ -204,7 +213,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	beginPending(scope, url, kind, secret);
 	let webhookId: string;
 	try {
-		webhookId = await register(ctx, client, { name, url, securityToken: secret });
+		webhookId = await register(ctx, client, { name, url, securityToken: secret }, data);
 	} catch (error) {
 		finishPending(scope, url, undefined);
 		const status = Number((error as { httpCode?: string }).httpCode);

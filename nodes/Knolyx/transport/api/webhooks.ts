@@ -141,8 +141,9 @@ export interface CreatedWebhook {
 
 /**
  * POST /webhook, sent again only after the list shows it was not applied. The webhooks there
- * before (`before`, read here when not given) are left out of every match, so our webhook is
- * found by what the list's entries carry: name and URL, the name alone, or the URL alone.
+ * before (`before`: read here when not given; the trigger gives those it recorded) are left out
+ * of every match, so our webhook is found by what the list's entries carry: name and URL, the
+ * name alone, or the URL alone (the newest with our URL).
  * An answer without an id (`{}`, `{ id: null }`, text such as "Created") is looked up in the
  * whole list the same way; a webhook that cannot be found there fails with a message naming it.
  */
