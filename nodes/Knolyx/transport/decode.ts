@@ -99,13 +99,33 @@ function hasShape(body: unknown, shape: AnswerShape): boolean {
 const MAX_ANSWER_TEXT = 500;
 
 /**
+ * The longest text a write's 2xx answer may be to count as the platform's acknowledgement
+ * (`OK`, `Created`, a short sentence); a longer one (a maintenance notice, a page of text) is not.
+ */
+export const MAX_ACKNOWLEDGEMENT = 512;
+
+/**
  * A write whose answer the guides do not show (attend, member removal, ping, rule save, ...) may
  * be answered with an empty body or a short text such as `OK`: that is the platform's answer, handed
  * on as `{ answer }` so the item says what Knolyx answered. A web page never is (a base URL that
- * points at a website answers writes with 200 and HTML).
+ * points at a website answers writes with 200 and HTML), nor a text longer than
+ * MAX_ACKNOWLEDGEMENT characters: that fails, naming what came.
  */
-function writeAnswer(asked: Asked, type: string, text: string): { answer: string } | undefined {
+function writeAnswer(
+	node: INode,
+	answer: RawAnswer,
+	asked: Asked,
+	type: string,
+	text: string,
+): { answer: string } | undefined {
 	if (asked.method === 'GET' || type.includes('html') || text.startsWith('<')) return undefined;
+	if (text.length > MAX_ACKNOWLEDGEMENT)
+		throw new NodeApiError(node, { message: 'text answer too long' } as JsonObject, {
+			message: `Knolyx answered ${asked.method} ${asked.path} with ${text.length} characters of text, not an acknowledgement [${answer.statusCode}]`,
+			description: `A write is acknowledged by an empty body, JSON or a short text (at most ${MAX_ACKNOWLEDGEMENT} characters); this answer may say the write was not done. It began: "${cutOnCodePoint(text, 200)}"`,
+			httpCode: String(answer.statusCode),
+			itemIndex: asked.itemIndex,
+		});
 	return { answer: cutOnCodePoint(text, MAX_ANSWER_TEXT) };
 }
 
@@ -127,7 +147,9 @@ function bodyOf(node: INode, answer: RawAnswer, format: AnswerFormat, asked: Ask
 	const text = body.trim();
 	const type = contentType(answer.headers);
 	if (text === '')
-		return writeAnswer(asked, type, text) ?? (format === 'lossless' ? undefined : body);
+		return (
+			writeAnswer(node, answer, asked, type, text) ?? (format === 'lossless' ? undefined : body)
+		);
 	if (format === 'lossless' && (type.includes('json') || /^[[{]/.test(text))) {
 		try {
 			return parseLossless(text);
@@ -140,7 +162,7 @@ function bodyOf(node: INode, answer: RawAnswer, format: AnswerFormat, asked: Ask
 		// A JSON string literal.
 		return body;
 	}
-	const written = writeAnswer(asked, type, text);
+	const written = writeAnswer(node, answer, asked, type, text);
 	if (written) return written;
 	throw wrongBaseUrl(node, answer.statusCode, type, text, asked.itemIndex);
 }
