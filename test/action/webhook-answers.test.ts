@@ -113,3 +113,37 @@ describe('the Knolyx Trigger stores only a real id and leaves no webhook behind'
 		expect(JSON.stringify(host.nodeStaticData)).toContain(`"webhookId":"${ours[0].id}"`);
 	});
 });
+
+describe('a registration an older version stored with "Created" for its id', () => {
+	it('is mended from the list at activation, and deactivation deletes the real webhook', async () => {
+		const host = await hosts.start(knolyxTrigger(ctx.sandbox, ['COURSE_STARTED']));
+		const url = host.url('trigger');
+		const secret = 'a'.repeat(64);
+		const id = ctx.sandbox.state.nextId('webhook');
+		ctx.sandbox.state.webhooks.set(id, {
+			id,
+			name: 'n8n: older registration',
+			url,
+			securityToken: secret,
+			createdAt: new Date().toISOString(),
+		});
+		addOthers(2);
+		host.staticData[`node:${host.node.name}`] = {
+			registrations: {
+				[url]: {
+					webhookId: 'Created',
+					secret,
+					kind: 'production',
+					createdAt: '2026-11-01T00:00:00Z',
+				},
+			},
+			seen: {},
+		};
+		await host.activate('trigger');
+		expect(posts()).toBeUndefined();
+		expect(JSON.stringify(host.nodeStaticData)).toContain(`"webhookId":"${id}"`);
+		await host.deactivate('trigger');
+		expect(webhooks().map((hook) => hook.url)).not.toContain(url);
+		expect(webhooks()).toHaveLength(2);
+	});
+});

@@ -16,6 +16,9 @@ import {
 	deleteWebhook,
 	getWebhook,
 	KnolyxClient,
+	listWebhooks,
+	newest,
+	webhookIdOf,
 } from '../transport';
 import { hookWebhookUrl, kindOf, registrationName, scopeOf } from './context';
 import {
@@ -150,6 +153,28 @@ async function register(
 	}
 }
 
+/**
+ * The webhook id a record holds. A record an older version stored with a word for an id (a
+ * creation answered "Created") is mended from the list: the newest webhook pointing at this
+ * URL that no other record holds. Undefined when there is none: the word is never sent.
+ */
+async function recordedId(
+	client: KnolyxClient,
+	data: TriggerStaticData,
+	url: string,
+	webhookId: string,
+): Promise<string | undefined> {
+	if (webhookIdOf(webhookId) !== undefined) return webhookId;
+	const others = new Set(
+		Object.entries(data.registrations)
+			.filter(([recordUrl]) => recordUrl !== url)
+			.map(([, record]) => record?.webhookId),
+	);
+	const { webhooks } = await listWebhooks(client);
+	const ours = webhooks.filter((webhook) => webhook.url === url && !others.has(webhook.id));
+	return ours.length === 0 ? undefined : newest(ours);
+}
+
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	const url = hookWebhookUrl(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
@@ -163,6 +188,16 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 		return false;
 	}
 	const client = new KnolyxClient(ctx);
+	const webhookId = await recordedId(client, data, url, record.webhookId);
+	if (webhookId === undefined) {
+		delete data.registrations[url];
+		commit(staticData, data);
+		return false;
+	}
+	if (webhookId !== record.webhookId) {
+		record.webhookId = webhookId;
+		commit(staticData, data);
+	}
 	const response = await getWebhook(client, record.webhookId, { acceptStatuses: [404] });
 	if (response.statusCode === 404) {
 		ctx.logger.info(
@@ -265,7 +300,10 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 		commit(staticData, data);
 		return true;
 	}
-	const deleted = await deleteById(ctx, new KnolyxClient(ctx), webhookId, 'workflow deactivated');
+	const client = new KnolyxClient(ctx);
+	const realId = await recordedId(client, data, url, webhookId);
+	const deleted =
+		realId === undefined || (await deleteById(ctx, client, realId, 'workflow deactivated'));
 	if (deleted) {
 		delete data.registrations[url];
 		commit(staticData, data);

@@ -124,7 +124,7 @@ export function findOurs(
 }
 
 /** The newest of some webhooks: the highest numeric id, else the last listed. */
-function newest(webhooks: RemoteWebhook[]): string {
+export function newest(webhooks: RemoteWebhook[]): string {
 	const numeric = webhooks.every((webhook) => /^\d+$/.test(webhook.id));
 	const sorted = numeric ? [...webhooks].sort((a, b) => Number(a.id) - Number(b.id)) : webhooks;
 	return sorted[sorted.length - 1].id;
