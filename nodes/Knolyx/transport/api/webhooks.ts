@@ -31,29 +31,51 @@ export interface WebhookRequest {
 const CREATE_ATTEMPTS = 3;
 
 /**
- * What counts as a webhook id: a whole number (a JSON number, or its digits as text), a UUID, or
- * a hexadecimal token of 16 to 64 digits. Anything else (a word such as "Created" or "OK",
- * `null`, an empty string, a sentence) is no id: the webhook is then looked up in the list.
+ * What counts as a webhook id (docs/api.md, "What counts as a webhook id"): a whole number (a JSON
+ * number, or its digits as text), a UUID or a hexadecimal token of 16 to 64 digits, wherever it
+ * comes from; and, in JSON (an entry's or an answer's `id` or `webhookId`, a bare JSON string), a
+ * token of up to 64 letters, digits, `-` and `_` that is not a word a write is acknowledged with
+ * ("Created", "OK", ...). A text answer, `null`, an empty string or a sentence is no id: the
+ * webhook is then looked up in the list.
  */
 const ID_TEXT =
 	/^(\d{1,30}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,64})$/i;
+const ID_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
+const ACKNOWLEDGEMENTS = new Set([
+	'ok',
+	'created',
+	'accepted',
+	'success',
+	'successful',
+	'done',
+	'saved',
+	'registered',
+	'true',
+	'false',
+	'null',
+	'undefined',
+]);
 
-/** A webhook id as text, or undefined when the value does not look like one. */
-export function webhookIdOf(value: unknown): string | undefined {
+/** A webhook id as text, or undefined when the value does not look like one (`inJson`: see above). */
+export function webhookIdOf(value: unknown, inJson = true): string | undefined {
 	if (typeof value === 'number')
 		return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
-	return ID_TEXT.test(text) ? text : undefined;
+	if (ID_TEXT.test(text)) return text;
+	return inJson && ID_TOKEN.test(text) && !ACKNOWLEDGEMENTS.has(text.toLowerCase())
+		? text
+		: undefined;
 }
 
 /**
  * The id in a creation answer: `{ id }` (or `{ webhookId }`), a bare id (a JSON number or
- * string), or a text answer (which the transport hands over as `{ answer }`) that is an id.
+ * string), or a text answer (which the transport hands over as `{ answer }`) that is a number,
+ * a UUID or a hexadecimal token.
  */
 function createdId(body: unknown): string | undefined {
 	if (isRecord(body))
-		return webhookIdOf(body.id) ?? webhookIdOf(body.webhookId) ?? webhookIdOf(body.answer);
+		return webhookIdOf(body.id) ?? webhookIdOf(body.webhookId) ?? webhookIdOf(body.answer, false);
 	return webhookIdOf(body);
 }
 
