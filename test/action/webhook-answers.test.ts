@@ -24,15 +24,16 @@ const webhooks = () => [...ctx.sandbox.state.webhooks.values()];
 const posts = () => routes(ctx.sandbox)['POST /public/api/v1/webhook'];
 
 /**
- * The webhook list answered with entries that carry a URL but no name, once the first read (the
- * list before the creation) has passed: the webhook the sandbox creates next, at `url`.
+ * The webhook list answered with entries that carry a URL but no name: the webhook the sandbox
+ * creates next, at `url`; `after` reads pass first (Webhook → Create's read of the list before
+ * its POST, which must not hold the webhook yet; the trigger reads none).
  */
-async function listWithoutNames(url: string): Promise<number> {
+async function listWithoutNames(url: string, after: number): Promise<number> {
 	const id = ctx.sandbox.state.nextId('webhook') + 1;
 	await setEdge(ctx.sandbox.url, {
 		path: '/public/api/v1/webhook',
 		method: 'GET',
-		after: 1,
+		after,
 		answer: { status: 200, contentType: 'application/json', body: JSON.stringify([{ id, url }]) },
 	});
 	return id;
@@ -67,7 +68,7 @@ describe('Webhook → Create outputs the real id whatever the answer', () => {
 
 	it('applied and answered 502, list entries with a URL but no name: posted once, the id output', async () => {
 		ctx.sandbox.setVariants(['webhookCreate502']);
-		const id = await listWithoutNames(URL);
+		const id = await listWithoutNames(URL, 1);
 		const out = await run(ctx.sandbox, create);
 		expect(out.error).toBeUndefined();
 		expect(posts()).toBe(1);
@@ -95,7 +96,7 @@ describe('the Knolyx Trigger stores only a real id and leaves no webhook behind'
 	it('applied and answered 502, list entries with a URL but no name: registers once', async () => {
 		ctx.sandbox.setVariants(['webhookCreate502']);
 		const host = await hosts.start(knolyxTrigger(ctx.sandbox, ['COURSE_STARTED']));
-		const id = await listWithoutNames(host.url('trigger'));
+		const id = await listWithoutNames(host.url('trigger'), 0);
 		await host.activate('trigger');
 		expect(posts()).toBe(1);
 		expect(webhooks().map((hook) => hook.id)).toEqual([id]);
