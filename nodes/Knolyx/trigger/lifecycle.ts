@@ -17,7 +17,7 @@ import {
 	getWebhook,
 	KnolyxClient,
 	listWebhooks,
-	newest,
+	newestWebhook,
 	webhookIdOf,
 } from '../transport';
 import { hookWebhookUrl, kindOf, registrationName, scopeOf } from './context';
@@ -172,7 +172,7 @@ async function recordedId(
 	);
 	const { webhooks } = await listWebhooks(client);
 	const ours = webhooks.filter((webhook) => webhook.url === url && !others.has(webhook.id));
-	return ours.length === 0 ? undefined : newest(ours);
+	return ours.length === 0 ? undefined : newestWebhook(ours);
 }
 
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {

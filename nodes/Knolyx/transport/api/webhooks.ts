@@ -138,15 +138,15 @@ export function findOurs(
 	const named = fresh.filter(
 		(webhook) => webhook.name === name && (webhook.url === url || webhook.url === undefined),
 	);
-	if (named.length > 0) return newest(named);
+	if (named.length > 0) return newestWebhook(named);
 	const sameUrl = fresh.filter((webhook) => webhook.url === url);
 	if (!byUrlAlone || sameUrl.length === 0 || sameUrl.some((webhook) => webhook.name !== undefined))
 		return undefined;
-	return newest(sameUrl);
+	return newestWebhook(sameUrl);
 }
 
 /** The newest of some webhooks: the highest numeric id, else the last listed. */
-export function newest(webhooks: RemoteWebhook[]): string {
+export function newestWebhook(webhooks: RemoteWebhook[]): string {
 	const numeric = webhooks.every((webhook) => /^\d+$/.test(webhook.id));
 	const sorted = numeric ? [...webhooks].sort((a, b) => Number(a.id) - Number(b.id)) : webhooks;
 	return sorted[sorted.length - 1].id;
