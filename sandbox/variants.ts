@@ -14,12 +14,26 @@ export const VARIANTS = {
 		'The workgroup, course, event and attendee lists ignore pagination.page and pagination.size: every request answers the whole list.',
 	pageObjects:
 		'Paged lists answer a page object { content: [...] } without "last", and a page past the end repeats the last page.',
+	largePages:
+		'The lists whose paging the guides show (courses, events, attendees) page with a size of their own, 150, larger than any size asked (the page number is honoured).',
+	smallPages:
+		'The lists whose paging the guides show (courses, events, attendees) clamp the page size to 30, below the size asked.',
+	pageTotals:
+		"Paged lists answer page objects { content, number, size, totalElements, totalPages, first, last } (Spring's shape).",
+	wrappingPages:
+		'In the lists whose paging the guides show (courses, events, attendees), a page past the end wraps around to the start.',
+	pagedWebhooks:
+		'The webhook list pages like the other lists (pagination.page, pagination.size; 20 a page when no size is asked).',
 	textWrites:
 		'Writes whose answer the guides do not show (attend, cancel attendance, member add and removal, ping, ping all, rule save, webhook delete, provisioning) answer 2xx with text/plain "OK" (201: "Created").',
 	emptyWrites: 'The same writes answer 2xx with an empty body.',
 	webhookCreateNoId:
 		'Webhook creation answers 201 { name, url, createdAt } without the id (the webhook is created).',
 	webhookCreateText: 'Webhook creation answers 201 text/plain "Created" (the webhook is created).',
+	webhookCreateJsonText:
+		'Webhook creation answers 201 application/json with the JSON string "Created" (the webhook is created).',
+	webhookCreateNullId:
+		'Webhook creation answers 201 { id: null, name, url, createdAt } (the webhook is created).',
 	webhookCreate502:
 		'Webhook creation is applied, then answered by a 502 gateway page (every time).',
 	webhooksWithoutUrl: 'Webhook list and get answers carry no "url".',
@@ -70,6 +84,19 @@ const OPEN_WRITES: Array<[string, RegExp]> = [
 	['POST', /^\/user\/provision\/?$/],
 	['PUT', /^\/user\/provision\/?$/],
 ];
+/** The page size of largePages and the clamp of smallPages. */
+const LARGE_PAGE_SIZE = 150;
+const SMALL_PAGE_SIZE = 30;
+/** The variants that change how lists page. */
+const PAGING_VARIANTS: VariantName[] = [
+	'unpagedLists',
+	'pageObjects',
+	'largePages',
+	'smallPages',
+	'pageTotals',
+	'wrappingPages',
+];
+
 const ATTEND = /^\/community\/[^/]+\/event\/[^/]+\/attend\/[^/]+\/?$/;
 
 const GATEWAY_502 =
@@ -110,21 +137,53 @@ export class Variants {
 		};
 	}
 
-	/** The page a list request asks for, or the whole list when lists ignore paging. */
-	pageOf(query: Record<string, unknown>): Page {
+	/**
+	 * The page a list request is served: as asked, the whole list, or at the list's own size
+	 * (`shown`: a list whose paging the guides show; largePages and smallPages play only those).
+	 */
+	pageOf(query: Record<string, unknown>, shown = true): Page {
 		const page = parsePage(query);
-		return this.has('unpagedLists') ? { page: 0, size: Number.MAX_SAFE_INTEGER } : page;
+		if (this.has('unpagedLists')) return { page: 0, size: Number.MAX_SAFE_INTEGER };
+		if (shown && this.has('largePages')) return { page: page.page, size: LARGE_PAGE_SIZE };
+		if (shown && this.has('smallPages'))
+			return { page: page.page, size: Math.min(page.size, SMALL_PAGE_SIZE) };
+		return page;
 	}
 
-	/** Answers one page of a list (its entries shown by `view`) as the active variants shape it. */
+	/** The entries of a page: a slice of the list, or (wrappingPages) past the end from its start again. */
+	private entriesOf<T>(items: T[], page: Page, shown: boolean): T[] {
+		if (!shown || !this.has('wrappingPages') || items.length === 0 || page.size >= items.length)
+			return slice(items, page);
+		const start = (page.page * page.size) % items.length;
+		return Array.from({ length: page.size }, (_, i) => items[(start + i) % items.length]);
+	}
+
+	/**
+	 * Answers one page of a list (its entries shown by `view`) as the active variants shape it;
+	 * `shown`: whether the guides show the list's paging (not for the workgroup and webhook lists).
+	 */
 	sendPage<T, V = T>(
 		res: Response,
 		items: T[],
 		query: Record<string, unknown>,
 		view: (item: T) => V = (item) => item as unknown as V,
+		shown = true,
 	): void {
-		const page = this.pageOf(query);
-		let entries = slice(items, page);
+		const page = this.pageOf(query, shown);
+		let entries = this.entriesOf(items, page, shown);
+		if (this.has('pageTotals')) {
+			const totalPages = Math.ceil(items.length / page.size);
+			res.json({
+				content: entries.map(view),
+				number: page.page,
+				size: page.size,
+				totalElements: items.length,
+				totalPages,
+				first: page.page === 0,
+				last: page.page >= totalPages - 1,
+			});
+			return;
+		}
 		if (this.has('pageObjects')) {
 			// Past the end, the last page again (a server that clamps the page number).
 			if (entries.length === 0 && items.length > 0) {
@@ -139,7 +198,7 @@ export class Variants {
 
 	/** Whether lists must be built whole (a route that pages cheaply on its own steps aside). */
 	get pagingAltered(): boolean {
-		return this.has('unpagedLists') || this.has('pageObjects');
+		return PAGING_VARIANTS.some((name) => this.has(name));
 	}
 
 	/** The gender as answers spell it. */
@@ -205,6 +264,14 @@ export class Variants {
 		}
 		if (this.has('webhookCreateNoId')) {
 			res.status(201).json(without(view, 'id'));
+			return;
+		}
+		if (this.has('webhookCreateJsonText')) {
+			res.status(201).json('Created');
+			return;
+		}
+		if (this.has('webhookCreateNullId')) {
+			res.status(201).json({ ...view, id: null });
 			return;
 		}
 		res.status(201).json(view);

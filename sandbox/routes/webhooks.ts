@@ -61,8 +61,12 @@ export function webhookRoutes(ctx: SandboxContext): Router {
 		setImmediate(() => sendPing(ctx, [webhook]));
 	});
 
-	router.get('/webhook', (_req, res) => {
-		res.json([...state.webhooks.values()].map((w) => ctx.variants.webhookView(publicView(w))));
+	router.get('/webhook', (req, res) => {
+		const webhooks = [...state.webhooks.values()];
+		const view = (w: Webhook) => ctx.variants.webhookView(publicView(w));
+		if (ctx.variants.has('pagedWebhooks'))
+			ctx.variants.sendPage(res, webhooks, req.query, view, false);
+		else res.json(webhooks.map(view));
 	});
 
 	// Registered before /webhook/:id so that "ping" is never read as an id.

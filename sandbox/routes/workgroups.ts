@@ -28,10 +28,14 @@ export function workgroupRoutes(ctx: SandboxContext): Router {
 	};
 
 	router.get('/workgroup', requirePermission('WORKGROUP_LIST'), (req, res) => {
-		ctx.variants.sendPage(res, [...state.workgroups.values()], req.query, (w) => ({
-			id: w.id,
-			name: w.name,
-		}));
+		// The guides show this list without paging parameters: largePages and the like leave it alone.
+		ctx.variants.sendPage(
+			res,
+			[...state.workgroups.values()],
+			req.query,
+			(w) => ({ id: w.id, name: w.name }),
+			false,
+		);
 	});
 
 	router.put(MEMBER_PATH, requirePermission('WORKGROUP_ADD_MEMBER'), (req, res) => {

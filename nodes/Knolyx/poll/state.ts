@@ -1,5 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { EntryKey } from '../helpers/entries';
+import { keyOf } from '../helpers/entries';
+
+export { distinct, keyOf, type EntryKey } from '../helpers/entries';
+
 /**
  * What the Poll Trigger remembers between polls, and how a complete read of a
  * list is compared with it. Pure functions: no HTTP, no n8n context.
@@ -23,8 +28,6 @@ import type { IDataObject } from 'n8n-workflow';
 /** Entries one node watches over all the lists one poll reads (those missing once are not counted). */
 export const MAX_REMEMBERED = 25_000;
 
-export type EntryKey = string | number;
-
 export interface ListMemory {
 	/** Keys of the entries present in the last complete read, plus those missing once. */
 	seen: EntryKey[];
@@ -41,26 +44,6 @@ export interface PollState {
 	lists: Record<string, ListMemory>;
 	/** When the last poll that completed its reads finished (ISO). */
 	polledAt: string;
-}
-
-/** The key of an entry: its ID (attendees: the user ID), else its e-mail, else the entry itself. */
-export function keyOf(entry: IDataObject): EntryKey {
-	for (const field of ['id', 'userId', 'email']) {
-		const value = entry[field];
-		if (typeof value === 'number' || (typeof value === 'string' && value !== '')) return value;
-	}
-	return JSON.stringify(entry);
-}
-
-/** The entries of a read (or of several reads of one list, joined), each key once, in the order first listed. */
-export function distinct(entries: IDataObject[]): IDataObject[] {
-	const keys = new Set<string>();
-	return entries.filter((entry) => {
-		const id = String(keyOf(entry));
-		if (keys.has(id)) return false;
-		keys.add(id);
-		return true;
-	});
 }
 
 export interface ListDiff {

@@ -52,16 +52,37 @@ function answerTooDeep(
 	});
 }
 
+/** One page of a list as the platform gave it. */
+export interface ListPage<T> {
+	items: T[];
+	/** The page object's `last`, when it has one (a plain array has none). */
+	last?: boolean;
+	/** The page object's count of the whole list (`totalElements` or `total`), when it has one. */
+	total?: number;
+}
+
+/** A count of a page object: a whole number, else none. */
+function countOf(value: unknown): number | undefined {
+	return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
 /**
- * A page may be a plain array or a page object (Spring's `{ content, last }`, or the list under
- * `items`, `data`, `results`, `webhooks`); anything else (an object of another shape, null, text)
- * is no page: undefined, which a caller must not take for an empty list.
+ * A page may be a plain array or a page object (Spring's `{ content, last, totalElements }`, or
+ * the list under `items`, `data`, `results`, `webhooks`); anything else (an object of another
+ * shape, null, text) is no page: undefined, which a caller must not take for an empty list.
  */
-export function pageItems<T>(body: unknown): { items: T[]; last: boolean } | undefined {
-	if (Array.isArray(body)) return { items: body as T[], last: false };
+export function pageItems<T>(body: unknown): ListPage<T> | undefined {
+	if (Array.isArray(body)) return { items: body as T[] };
 	if (isRecord(body)) {
 		for (const key of ['content', 'items', 'data', 'results', 'webhooks']) {
-			if (Array.isArray(body[key])) return { items: body[key] as T[], last: body.last === true };
+			if (!Array.isArray(body[key])) continue;
+			const last = typeof body.last === 'boolean' ? body.last : undefined;
+			const total = countOf(body.totalElements) ?? countOf(body.total);
+			return {
+				items: body[key] as T[],
+				...(last !== undefined && { last }),
+				...(total !== undefined && { total }),
+			};
 		}
 	}
 	return undefined;
@@ -78,13 +99,33 @@ function hasShape(body: unknown, shape: AnswerShape): boolean {
 const MAX_ANSWER_TEXT = 500;
 
 /**
+ * The longest text a write's 2xx answer may be to count as the platform's acknowledgement
+ * (`OK`, `Created`, a short sentence); a longer one (a maintenance notice, a page of text) is not.
+ */
+export const MAX_ACKNOWLEDGEMENT = 512;
+
+/**
  * A write whose answer the guides do not show (attend, member removal, ping, rule save, ...) may
  * be answered with an empty body or a short text such as `OK`: that is the platform's answer, handed
  * on as `{ answer }` so the item says what Knolyx answered. A web page never is (a base URL that
- * points at a website answers writes with 200 and HTML).
+ * points at a website answers writes with 200 and HTML), nor a text longer than
+ * MAX_ACKNOWLEDGEMENT characters: that fails, naming what came.
  */
-function writeAnswer(asked: Asked, type: string, text: string): { answer: string } | undefined {
+function writeAnswer(
+	node: INode,
+	answer: RawAnswer,
+	asked: Asked,
+	type: string,
+	text: string,
+): { answer: string } | undefined {
 	if (asked.method === 'GET' || type.includes('html') || text.startsWith('<')) return undefined;
+	if (text.length > MAX_ACKNOWLEDGEMENT)
+		throw new NodeApiError(node, { message: 'text answer too long' } as JsonObject, {
+			message: `Knolyx answered ${asked.method} ${asked.path} with ${text.length} characters of text, not an acknowledgement [${answer.statusCode}]`,
+			description: `A write is acknowledged by an empty body, JSON or a short text (at most ${MAX_ACKNOWLEDGEMENT} characters); this answer may say the write was not done. It began: "${cutOnCodePoint(text, 200)}"`,
+			httpCode: String(answer.statusCode),
+			itemIndex: asked.itemIndex,
+		});
 	return { answer: cutOnCodePoint(text, MAX_ANSWER_TEXT) };
 }
 
@@ -106,7 +147,9 @@ function bodyOf(node: INode, answer: RawAnswer, format: AnswerFormat, asked: Ask
 	const text = body.trim();
 	const type = contentType(answer.headers);
 	if (text === '')
-		return writeAnswer(asked, type, text) ?? (format === 'lossless' ? undefined : body);
+		return (
+			writeAnswer(node, answer, asked, type, text) ?? (format === 'lossless' ? undefined : body)
+		);
 	if (format === 'lossless' && (type.includes('json') || /^[[{]/.test(text))) {
 		try {
 			return parseLossless(text);
@@ -119,7 +162,7 @@ function bodyOf(node: INode, answer: RawAnswer, format: AnswerFormat, asked: Ask
 		// A JSON string literal.
 		return body;
 	}
-	const written = writeAnswer(asked, type, text);
+	const written = writeAnswer(node, answer, asked, type, text);
 	if (written) return written;
 	throw wrongBaseUrl(node, answer.statusCode, type, text, asked.itemIndex);
 }

@@ -1,34 +1,42 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { createHash } from 'node:crypto';
 
 import type { Endpoint } from './catalogue';
 import { pathOf } from './catalogue';
 import type { KnolyxClient, PagedCallOptions } from './client';
+import type { ListPage } from './decode';
 import { pageItems } from './decode';
+import { keyOf } from '../helpers/entries';
 
 // The page shapes are read where every answer is decoded; the API files read them from here.
 export { pageItems };
 
 /** Paged lists: every page of a list endpoint, or up to a limit. */
 
-/** The largest page the platform is known to serve; larger requests may be clamped. */
+/** The largest page the node asks for (the sandbox's largest; a platform may serve more or fewer). */
 const MAX_PAGE_SIZE = 100;
-/** Return All gives up after this many pages even when no page repeats. */
+/** Return All gives up after this many pages even when every page brings new entries. */
 const MAX_PAGES = 10_000;
 
 /**
  * Reads a paged list from an endpoint of the catalogue (`pagination.page` zero-based,
- * `pagination.size`).
- * Stops at an empty page, at a page shorter than the longest seen (a server
- * may clamp the size below what was asked), or when `limit` items are collected.
- * The guides do not say that every list pages (the workgroup list shows no paging parameters),
- * so a list that ignores paging is read as one list, at any size: a first page longer than
- * asked for is the whole list; a page equal to the one before ends the list (a page past the end
- * that repeats the last one, or a list served whole again). Only when a full first page comes
- * again is one more, smaller page asked for, to tell a list served whole (it ignores the size
- * too) from one that honours the size but not the page number: that one would never end, and is
- * an error rather than a list cut short. A page equal to an earlier one than the last is an error.
+ * `pagination.size`), each entry once (by its key: `keyOf`), all of it or up to `limit` entries.
+ *
+ * The list ends only where the platform says so:
+ * - an empty page;
+ * - a page shorter than the platform's own page size, the longest page it has served (it may
+ *   clamp the size below what was asked, or serve more than asked: a size of its own);
+ * - a page object's `last: true`, or as many entries as its `totalElements` (or `total`);
+ * - a page that brings no entry not read before (the same entries again, in any order: a page
+ *   past the end repeating the last one, pages that wrap, a list served whole again).
+ * A page longer than asked is read on, except on a list whose paging the guides do not show
+ * (`pagingNotShown`), where a first page longer than asked, with no `last` or total saying
+ * more, is the whole list, read in one request.
+ * When the second page repeats a first page of exactly the size asked, one page of one entry
+ * tells a list served whole (it answers more than one) from one that honours the size but
+ * ignores the page number, which would never end: that one fails. So does a page object whose
+ * `last` or total contradicts what came (an empty or repeated page while it says there is
+ * more, `last: true` short of its total).
  */
 export async function readPages<T = IDataObject>(
 	client: KnolyxClient,
@@ -49,43 +57,62 @@ export async function readPages<T = IDataObject>(
 			itemIndex: options.itemIndex,
 		});
 		// The client has checked the answer's shape: every paged endpoint's catalogue shape is 'page'.
-		return pageItems<T>(body) as { items: T[]; last: boolean };
+		return pageItems<T>(body) as ListPage<T>;
 	};
+	const fail = (what: string) => endlessList(client, path, what, options.itemIndex);
 	const results: T[] = [];
+	const keys = new Set<string>();
 	let longest = 0;
-	const seen = new Map<string, number>();
 	for (let page = 0; results.length < wanted; page++) {
-		if (page >= MAX_PAGES)
-			throw endlessList(
-				client,
-				path,
-				`read ${MAX_PAGES} pages without reaching the end`,
-				options.itemIndex,
-			);
-		const { items, last } = await pageOf(page, size);
-		if (items.length === 0) break;
-		if (page === 0 && items.length > size) {
-			// More than asked for: the list ignores paging, and this is all of it.
-			results.push(...items);
-			break;
-		}
-		const signature = createHash('sha1').update(JSON.stringify(items)).digest('base64');
-		const earlier = seen.get(signature);
-		if (earlier !== undefined) {
-			const wholeAgain =
-				earlier === page - 1 &&
+		if (page >= MAX_PAGES) throw fail(`read ${MAX_PAGES} pages without reaching the end`);
+		const read = await pageOf(page, size);
+		const { items } = read;
+		const fresh = items.filter((item) => {
+			const key = String(keyOf(item as IDataObject));
+			if (keys.has(key)) return false;
+			keys.add(key);
+			return true;
+		});
+		if (fresh.length === 0) {
+			// The end of the list: no page, or the same entries again.
+			const what =
+				items.length === 0 ? `page ${page} is empty` : `page ${page} repeats entries already read`;
+			if (
+				items.length === size &&
+				page === 1 &&
 				// Asked for one entry, more come: the list ignores the size as well as the page
 				// number, so the page read is the whole list.
-				(page > 1 || items.length < size || (await pageOf(0, 1)).items.length > 1);
-			if (wholeAgain) break;
-			throw endlessList(client, path, `page ${page} repeats page ${earlier}`, options.itemIndex);
+				(await pageOf(0, 1)).items.length <= 1
+			)
+				throw fail(`page 1 repeats page 0`);
+			const contradiction = saysMore(read, results.length);
+			if (contradiction !== undefined) throw fail(`${what}, but ${contradiction}`);
+			break;
 		}
-		seen.set(signature, page);
-		results.push(...items);
+		results.push(...fresh);
 		longest = Math.max(longest, items.length);
-		if (last || items.length < longest) break;
+		if (read.last === true) {
+			if (read.total !== undefined && results.length < read.total)
+				throw fail(
+					`page ${page} says it is the last, with totalElements ${read.total}, after ${results.length} entries`,
+				);
+			break;
+		}
+		if (read.total !== undefined && results.length >= read.total) break;
+		if (read.last === undefined && read.total === undefined) {
+			if (items.length < longest) break;
+			if (page === 0 && items.length > size && endpoint.pagingNotShown) break;
+		}
 	}
 	return results.slice(0, wanted);
+}
+
+/** What a page object says that contradicts the list ending here, after `read` entries. */
+function saysMore(page: ListPage<unknown>, read: number): string | undefined {
+	if (page.total !== undefined && read < page.total)
+		return `it says totalElements ${page.total}, and ${read} entries came`;
+	if (page.last === false) return 'it says last: false';
+	return undefined;
 }
 
 function endlessList(
@@ -100,7 +127,7 @@ function endlessList(
 		{
 			message: `Knolyx: the list ${path} does not end: ${what} [200]`,
 			description:
-				'The platform seems to ignore the page number, so reading every page would never stop. Use Limit instead of Return All, or report it to Knolyx.',
+				'The platform seems to ignore the page number, or its page object says more than it serves, so the whole list cannot be read. Use Limit instead of Return All, or report it to Knolyx.',
 			itemIndex,
 		},
 	);

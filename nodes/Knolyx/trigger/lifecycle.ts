@@ -16,6 +16,9 @@ import {
 	deleteWebhook,
 	getWebhook,
 	KnolyxClient,
+	listWebhooks,
+	newestWebhook,
+	webhookIdOf,
 } from '../transport';
 import { hookWebhookUrl, kindOf, registrationName, scopeOf } from './context';
 import {
@@ -126,9 +129,18 @@ async function register(
 	ctx: IHookFunctions,
 	client: KnolyxClient,
 	request: { name: string; url: string; securityToken: string },
+	data: TriggerStaticData,
 ): Promise<string> {
+	// No list read before the POST (an activation costs one request): the webhooks known before
+	// are the ones this node recorded; among the others a list without names is matched by URL.
+	const before = new Set(
+		Object.values(data.registrations).flatMap((record) =>
+			typeof record?.webhookId === 'string' ? [record.webhookId] : [],
+		),
+	);
 	try {
 		const created = await createWebhook(client, request, {
+			before,
 			onUnsure: (attempt, error) =>
 				ctx.logger.warn(
 					`Knolyx Trigger: webhook registration attempt ${attempt} got no clear answer (${error.message}); checking the list before retrying`,
@@ -139,6 +151,28 @@ async function register(
 		// A NodeApiError from the transport is handed back unchanged by this constructor.
 		throw new NodeApiError(ctx.getNode(), error as JsonObject);
 	}
+}
+
+/**
+ * The webhook id a record holds. A record an older version stored with a word for an id (a
+ * creation answered "Created") is mended from the list: the newest webhook pointing at this
+ * URL that no other record holds. Undefined when there is none: the word is never sent.
+ */
+async function recordedId(
+	client: KnolyxClient,
+	data: TriggerStaticData,
+	url: string,
+	webhookId: string,
+): Promise<string | undefined> {
+	if (webhookIdOf(webhookId) !== undefined) return webhookId;
+	const others = new Set(
+		Object.entries(data.registrations)
+			.filter(([recordUrl]) => recordUrl !== url)
+			.map(([, record]) => record?.webhookId),
+	);
+	const { webhooks } = await listWebhooks(client);
+	const ours = webhooks.filter((webhook) => webhook.url === url && !others.has(webhook.id));
+	return ours.length === 0 ? undefined : newestWebhook(ours);
 }
 
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
@@ -154,6 +188,16 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 		return false;
 	}
 	const client = new KnolyxClient(ctx);
+	const webhookId = await recordedId(client, data, url, record.webhookId);
+	if (webhookId === undefined) {
+		delete data.registrations[url];
+		commit(staticData, data);
+		return false;
+	}
+	if (webhookId !== record.webhookId) {
+		record.webhookId = webhookId;
+		commit(staticData, data);
+	}
 	const response = await getWebhook(client, record.webhookId, { acceptStatuses: [404] });
 	if (response.statusCode === 404) {
 		ctx.logger.info(
@@ -204,7 +248,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	beginPending(scope, url, kind, secret);
 	let webhookId: string;
 	try {
-		webhookId = await register(ctx, client, { name, url, securityToken: secret });
+		webhookId = await register(ctx, client, { name, url, securityToken: secret }, data);
 	} catch (error) {
 		finishPending(scope, url, undefined);
 		const status = Number((error as { httpCode?: string }).httpCode);
@@ -256,7 +300,10 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 		commit(staticData, data);
 		return true;
 	}
-	const deleted = await deleteById(ctx, new KnolyxClient(ctx), webhookId, 'workflow deactivated');
+	const client = new KnolyxClient(ctx);
+	const realId = await recordedId(client, data, url, webhookId);
+	const deleted =
+		realId === undefined || (await deleteById(ctx, client, realId, 'workflow deactivated'));
 	if (deleted) {
 		delete data.registrations[url];
 		commit(staticData, data);

@@ -9,6 +9,7 @@ import {
 } from '../../helpers/validation';
 import type { UserInput } from '../../transport';
 import { emailField } from '../common';
+import { isRecord } from '../../helpers/objects';
 
 /** The fields of a user to provision (User → Provision, User → Enrol, Event → Register). */
 export const userFields: INodeProperties[] = [
@@ -85,9 +86,20 @@ function readUserOptions(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 ): Pick<UserInput, 'sendWelcomeEmail'> {
+	// Added or not is read from the parameters as written: an expression that resolves to no value
+	// must not pass for an option left out (that sends nothing, and Knolyx e-mails the person).
+	const written = ctx.getNodeParameter('options', itemIndex, {}, { rawExpressions: true });
+	if (!isRecord(written) || !Object.prototype.hasOwnProperty.call(written, 'sendWelcomeEmail'))
+		return {};
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const send = options.sendWelcomeEmail;
-	if (send === undefined || send === null || send === '') return {};
+	if (send === undefined || send === null || send === '')
+		throw invalid(
+			ctx,
+			itemIndex,
+			'Send Welcome Email',
+			'was added but has no value; set it to true or false, or remove the option to leave the e-mail to Knolyx',
+		);
 	if (typeof send !== 'boolean')
 		throw invalid(
 			ctx,

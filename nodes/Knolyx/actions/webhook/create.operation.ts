@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { createWebhook, listWebhooks } from '../../transport';
+import { createWebhook, webhookIdOf } from '../../transport';
 import { invalid, requireString } from '../../helpers/validation';
 import { asObject } from '../common';
 import type { KnolyxOperation } from '../types';
@@ -91,19 +91,21 @@ export const create: KnolyxOperation<CreateParams> = {
 	},
 	async execute(params, runtime) {
 		const { client, itemIndex } = runtime;
-		// The webhooks there before: after a lost answer, one of ours is one not among them.
-		const { webhooks } = await listWebhooks(client, itemIndex);
-		const before = new Set(webhooks.map((webhook) => webhook.id));
-		const created = await createWebhook(client, params, { itemIndex, before });
+		const created = await createWebhook(client, params, { itemIndex });
+		const answer = asObject(created.body);
 		return {
 			name: params.name,
 			url: params.url,
-			...asObject(created.body),
-			// The new webhook's id whatever the answer's shape ({ webhookId }, a bare id, text or
-			// nothing: found in the list by the name and URL sent).
-			...(asObject(created.body).id === undefined && {
-				id: created.from === 'list' ? asListed(created.id) : created.id,
-			}),
+			...answer,
+			// The new webhook's id whatever the answer's shape: its `id` as given when that is the id,
+			// else the id read from `webhookId`, a bare id, or the list (found there by what its
+			// entries carry, when the answer had none: `{ id: null }`, "Created", nothing).
+			id:
+				created.from === 'list'
+					? asListed(created.id)
+					: webhookIdOf(answer.id) === created.id
+						? answer.id
+						: created.id,
 			securityToken: params.securityToken,
 			securityTokenGenerated: params.generated,
 		};

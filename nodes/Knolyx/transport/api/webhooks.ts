@@ -4,7 +4,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
 import { asNodeError } from '../errors';
-import { pageItems } from '../paging';
+import { pageItems, readPages } from '../paging';
 import { outcomeUnknown } from '../retry';
 import { isRecord } from '../../helpers/objects';
 
@@ -30,28 +30,53 @@ export interface WebhookRequest {
 /** POST attempts when the answer is lost: each after the first is preceded by a check of the list. */
 const CREATE_ATTEMPTS = 3;
 
-function idFrom(value: unknown): string | undefined {
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value === 'string' && value.trim() !== '') return value.trim();
-	return undefined;
-}
+/**
+ * What counts as a webhook id (docs/api.md, "What counts as a webhook id"): a whole number (a JSON
+ * number, or its digits as text), a UUID or a hexadecimal token of 16 to 64 digits, wherever it
+ * comes from; and, in JSON (an entry's or an answer's `id` or `webhookId`, a bare JSON string), a
+ * token of up to 64 letters, digits, `-` and `_` that is not a word a write is acknowledged with
+ * ("Created", "OK", ...). A text answer, `null`, an empty string or a sentence is no id: the
+ * webhook is then looked up in the list.
+ */
+const ID_TEXT =
+	/^(\d{1,30}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,64})$/i;
+const ID_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
+const ACKNOWLEDGEMENTS = new Set([
+	'ok',
+	'created',
+	'accepted',
+	'success',
+	'successful',
+	'done',
+	'saved',
+	'registered',
+	'true',
+	'false',
+	'null',
+	'undefined',
+]);
 
-/** A bare id given as text: digits, or a UUID; never a word such as "Created" or "OK". */
-const BARE_ID = /^(\d{1,30}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
-
-function bareId(value: unknown): string | undefined {
-	const id = idFrom(value);
-	return id !== undefined && BARE_ID.test(id) ? id : undefined;
+/** A webhook id as text, or undefined when the value does not look like one (`inJson`: see above). */
+export function webhookIdOf(value: unknown, inJson = true): string | undefined {
+	if (typeof value === 'number')
+		return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	if (ID_TEXT.test(text)) return text;
+	return inJson && ID_TOKEN.test(text) && !ACKNOWLEDGEMENTS.has(text.toLowerCase())
+		? text
+		: undefined;
 }
 
 /**
  * The id in a creation answer: `{ id }` (or `{ webhookId }`), a bare id (a JSON number or
- * string), or a text answer (which the transport hands over as `{ answer }`) that is an id.
- * Anything else (`{}`, "Created") has none.
+ * string), or a text answer (which the transport hands over as `{ answer }`) that is a number,
+ * a UUID or a hexadecimal token.
  */
 function createdId(body: unknown): string | undefined {
-	if (isRecord(body)) return idFrom(body.id) ?? idFrom(body.webhookId) ?? bareId(body.answer);
-	return idFrom(body);
+	if (isRecord(body))
+		return webhookIdOf(body.id) ?? webhookIdOf(body.webhookId) ?? webhookIdOf(body.answer, false);
+	return webhookIdOf(body);
 }
 
 /** The entries of a webhook list answer as given: a plain array or a page object. */
@@ -62,7 +87,7 @@ export function webhookEntries(body: unknown): IDataObject[] {
 /** The webhooks among list entries, with the fields this package reads. */
 function remoteWebhooks(entries: IDataObject[]): RemoteWebhook[] {
 	return entries.flatMap((entry) => {
-		const id = idFrom(entry.id);
+		const id = webhookIdOf(entry.id);
 		if (id === undefined) return [];
 		return [
 			{
@@ -80,25 +105,27 @@ export function webhookList(body: unknown): RemoteWebhook[] {
 }
 
 /**
- * The platform's webhooks: the entries as given (for output) and parsed. The client refuses an
- * answer that is no list (catalogue shape `page`): taken for "no webhooks", it would make a
- * creation whose answer was lost send its POST again.
+ * The platform's webhooks, every page of the list: the entries as given (for output) and
+ * parsed. The client refuses an answer that is no list (catalogue shape `page`): taken for "no
+ * webhooks", it would make a creation whose answer was lost send its POST again.
  */
 export async function listWebhooks(
 	client: KnolyxClient,
 	itemIndex?: number,
 ): Promise<{ entries: IDataObject[]; webhooks: RemoteWebhook[] }> {
-	const { body } = await client.call(ENDPOINTS.webhookList, { itemIndex });
-	const entries = webhookEntries(body);
+	const listed = await readPages<unknown>(client, ENDPOINTS.webhookList, {
+		returnAll: true,
+		itemIndex,
+	});
+	const entries = listed.filter(isRecord);
 	return { entries, webhooks: remoteWebhooks(entries) };
 }
 
 /**
- * Our webhook in a list: the one with our exact name and our URL, newest first, leaving out
- * those that existed before we sent ours (`before`). An entry that carries no URL (the guides do
- * not show the list's fields) is matched by the name alone: the trigger's registration name is
- * unique to it, and Webhook → Create leaves out the webhooks that were there before. Without
- * names in the answer, and only when `byUrlAlone` is allowed, the newest with our URL.
+ * Our webhook in a list, by what its entries carry: our exact name and our URL, or our name when
+ * the entries carry no URL (the guides do not show the list's fields), newest first, leaving out
+ * those that existed before we sent ours (`before`). When the entries carry no name, and only
+ * when `byUrlAlone` is allowed (the webhooks there before are known), the newest with our URL.
  */
 export function findOurs(
 	list: RemoteWebhook[],
@@ -111,15 +138,15 @@ export function findOurs(
 	const named = fresh.filter(
 		(webhook) => webhook.name === name && (webhook.url === url || webhook.url === undefined),
 	);
-	if (named.length > 0) return newest(named);
+	if (named.length > 0) return newestWebhook(named);
 	const sameUrl = fresh.filter((webhook) => webhook.url === url);
 	if (!byUrlAlone || sameUrl.length === 0 || sameUrl.some((webhook) => webhook.name !== undefined))
 		return undefined;
-	return newest(sameUrl);
+	return newestWebhook(sameUrl);
 }
 
 /** The newest of some webhooks: the highest numeric id, else the last listed. */
-function newest(webhooks: RemoteWebhook[]): string {
+export function newestWebhook(webhooks: RemoteWebhook[]): string {
 	const numeric = webhooks.every((webhook) => /^\d+$/.test(webhook.id));
 	const sorted = numeric ? [...webhooks].sort((a, b) => Number(a.id) - Number(b.id)) : webhooks;
 	return sorted[sorted.length - 1].id;
@@ -135,10 +162,12 @@ export interface CreatedWebhook {
 }
 
 /**
- * POST /webhook, sent again only after the list shows it was not applied. `before` holds the
- * ids of webhooks that existed before (needed when the name is not unique to this request).
- * An answer without an id (`{}`, text such as "Created") is looked up in the list by name and
- * URL; a webhook that cannot be found there fails with a message naming it.
+ * POST /webhook, sent again only after the list shows it was not applied. The webhooks there
+ * before (`before`: read here when not given; the trigger gives those it recorded) are left out
+ * of every match, so our webhook is found by what the list's entries carry: name and URL, the
+ * name alone, or the URL alone (the newest with our URL).
+ * An answer without an id (`{}`, `{ id: null }`, text such as "Created") is looked up in the
+ * whole list the same way; a webhook that cannot be found there fails with a message naming it.
  */
 export async function createWebhook(
 	client: KnolyxClient,
@@ -149,6 +178,10 @@ export async function createWebhook(
 		onUnsure?: (attempt: number, error: Error) => void;
 	} = {},
 ): Promise<CreatedWebhook> {
+	const before =
+		options.before ??
+		new Set((await listWebhooks(client, options.itemIndex)).webhooks.map((webhook) => webhook.id));
+	const known = { ...options, before };
 	let lastError: unknown;
 	for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
 		if (attempt > 1) {
@@ -159,7 +192,7 @@ export async function createWebhook(
 			} catch (error) {
 				throw uncheckedCreation(client, request, error, options.itemIndex);
 			}
-			const found = findOurs(webhooks, request.url, request.name, false, options.before);
+			const found = findOurs(webhooks, request.url, request.name, true, before);
 			if (found !== undefined) return { id: found, from: 'list' };
 		}
 		try {
@@ -169,7 +202,7 @@ export async function createWebhook(
 			});
 			const id = createdId(body);
 			if (id !== undefined) return { id, body, from: 'answer' };
-			return { id: await lookUp(client, request, options), body, from: 'list' };
+			return { id: await lookUp(client, request, known), body, from: 'list' };
 		} catch (error) {
 			if (error instanceof MissingIdError) throw error.nodeError;
 			const failure = asNodeError(client.node, error, options.itemIndex);
