@@ -139,9 +139,10 @@ describe('workgroup', () => {
 			[...ctx.sandbox.state.workgroups.values()].map(({ id, name }) => ({ id, name })),
 		);
 		expect(all).toHaveLength(234);
-		// Three pages; a list that ignores paging is read once.
+		// Three pages; a list that ignores paging is read twice: its first page, longer than asked,
+		// is read on (issue 45: a platform may page at a size of its own), and the second repeats it.
 		expect(routes(ctx.sandbox)['GET /public/api/v1/workgroup']).toBe(
-			playing('unpagedLists') ? 1 : 3,
+			playing('unpagedLists') ? 2 : 3,
 		);
 
 		const limited = await getMany('workgroup', 5);

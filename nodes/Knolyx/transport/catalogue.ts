@@ -46,12 +46,6 @@ export interface Endpoint {
 	answer: AnswerFormat;
 	/** Every read of JSON has one (a test checks it). */
 	shape?: AnswerShape;
-	/**
-	 * A paged list whose paging parameters the platform's guides do not show (the workgroup and
-	 * webhook lists): a first page longer than asked, with nothing in it that says more, is the
-	 * whole list, read in one request (`readPages`).
-	 */
-	pagingNotShown?: boolean;
 }
 
 export const ENDPOINTS = {
@@ -69,7 +63,6 @@ export const ENDPOINTS = {
 		resend: 'yes',
 		answer: 'json',
 		shape: 'page',
-		pagingNotShown: true,
 	},
 	webhookGet: {
 		method: 'GET',
@@ -137,7 +130,6 @@ export const ENDPOINTS = {
 		resend: 'yes',
 		answer: 'json',
 		shape: 'page',
-		pagingNotShown: true,
 	},
 	// Create-if-missing, else update: a repeat finds the user and sends no second e-mail.
 	userProvision: {

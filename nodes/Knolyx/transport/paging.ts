@@ -29,9 +29,9 @@ const MAX_PAGES = 10_000;
  * - a page object's `last: true`, or as many entries as its `totalElements` (or `total`);
  * - a page that brings no entry not read before (the same entries again, in any order: a page
  *   past the end repeating the last one, pages that wrap, a list served whole again).
- * A page longer than asked is read on, except on a list whose paging the guides do not show
- * (`pagingNotShown`), where a first page longer than asked, with no `last` or total saying
- * more, is the whole list, read in one request.
+ * A page longer than asked is read on, on every list: the platform chose its own size, and an
+ * array says nothing of what follows it. A list served whole (it ignores the page and the size)
+ * costs one request more, whose page repeats it.
  * When the second page repeats a first page of exactly the size asked, one page of one entry
  * tells a list served whole (it answers more than one) from one that honours the size but
  * ignores the page number, which would never end: that one fails. So does a page object whose
@@ -99,10 +99,7 @@ export async function readPages<T = IDataObject>(
 			break;
 		}
 		if (read.total !== undefined && results.length >= read.total) break;
-		if (read.last === undefined && read.total === undefined) {
-			if (items.length < longest) break;
-			if (page === 0 && items.length > size && endpoint.pagingNotShown) break;
-		}
+		if (read.last === undefined && read.total === undefined && items.length < longest) break;
 	}
 	return results.slice(0, wanted);
 }
