@@ -250,61 +250,39 @@ describe("every list the node reads, at the platform's own page size", () => {
 		expect(picked.results).toHaveLength(having);
 	});
 
-	it('Workgroup → Get Many and the Workgroup picker: 300 workgroups, 150 a page in page objects saying more', async () => {
-		const workgroups = Array.from({ length: 300 }, (_, i) => ({
-			id: 1 + i,
-			name: `Group ${1 + i}`,
-		}));
-		const pages = [
-			{ content: workgroups.slice(0, 150), last: false, totalElements: 300 },
-			{ content: workgroups.slice(150), last: true, totalElements: 300 },
-		];
-		for (const body of [...pages, ...pages])
-			await setEdge(ctx.sandbox.url, {
-				path: '/public/api/v1/workgroup',
-				method: 'GET',
-				times: 1,
-				answer: { status: 200, contentType: 'application/json', body: JSON.stringify(body) },
+	const WORKGROUPS = Array.from({ length: 300 }, (_, i) => ({ id: 1 + i, name: `Group ${1 + i}` }));
+	const WORKGROUP_PAGES = {
+		'in page objects saying more': [
+			{ content: WORKGROUPS.slice(0, 150), last: false, totalElements: 300 },
+			{ content: WORKGROUPS.slice(150), last: true, totalElements: 300 },
+		],
+		// The guides show no paging on the workgroup list, and an array says nothing of what
+		// follows: a first page longer than asked is read on, as on every list; an empty page ends it.
+		'in plain arrays (no page object)': [WORKGROUPS.slice(0, 150), WORKGROUPS.slice(150), []],
+	};
+	it.each(Object.entries(WORKGROUP_PAGES))(
+		'Workgroup → Get Many and the Workgroup picker: 300 workgroups, 150 a page %s',
+		async (_how, pages) => {
+			for (const body of [...pages, ...pages])
+				await setEdge(ctx.sandbox.url, {
+					path: '/public/api/v1/workgroup',
+					method: 'GET',
+					times: 1,
+					answer: { status: 200, contentType: 'application/json', body: JSON.stringify(body) },
+				});
+			const all = await run(ctx.sandbox, {
+				resource: 'workgroup',
+				operation: 'getAll',
+				returnAll: true,
 			});
-		const all = await run(ctx.sandbox, {
-			resource: 'workgroup',
-			operation: 'getAll',
-			returnAll: true,
-		});
-		expect(all.json).toEqual(workgroups);
-		expect((await listSearch(ctx.sandbox, 'searchWorkgroups')).results).toHaveLength(300);
-		// Two pages each, nothing more: every rule served once.
-		expect((await edgeReport(ctx.sandbox.url)).map((rule) => rule.served)).toEqual([1, 1, 1, 1]);
-	});
-
-	it('Workgroup → Get Many and the Workgroup picker: 300 workgroups, 150 a page in plain arrays (no page object)', async () => {
-		// The guides show no paging on the workgroup list, and an array says nothing of what follows:
-		// a first page longer than asked is read on, as on every list (one request more than a list
-		// served whole used to cost, where the next page repeats it).
-		const workgroups = Array.from({ length: 300 }, (_, i) => ({
-			id: 1 + i,
-			name: `Group ${1 + i}`,
-		}));
-		const pages = [workgroups.slice(0, 150), workgroups.slice(150), []];
-		for (const body of [...pages, ...pages])
-			await setEdge(ctx.sandbox.url, {
-				path: '/public/api/v1/workgroup',
-				method: 'GET',
-				times: 1,
-				answer: { status: 200, contentType: 'application/json', body: JSON.stringify(body) },
-			});
-		const all = await run(ctx.sandbox, {
-			resource: 'workgroup',
-			operation: 'getAll',
-			returnAll: true,
-		});
-		expect(all.json).toEqual(workgroups);
-		expect((await listSearch(ctx.sandbox, 'searchWorkgroups')).results).toHaveLength(300);
-		// Three reads each: 150, 150, then an empty page (the end).
-		expect((await edgeReport(ctx.sandbox.url)).map((rule) => rule.served)).toEqual([
-			1, 1, 1, 1, 1, 1,
-		]);
-	});
+			expect(all.json).toEqual(WORKGROUPS);
+			expect((await listSearch(ctx.sandbox, 'searchWorkgroups')).results).toHaveLength(300);
+			// Each page once for Get Many and once for the picker, nothing more.
+			expect((await edgeReport(ctx.sandbox.url)).map((rule) => rule.served)).toEqual(
+				[...pages, ...pages].map(() => 1),
+			);
+		},
+	);
 
 	it('Poll Trigger, New Course: 297 courses added to a catalogue served 150 a page are emitted once each', async () => {
 		ctx.sandbox.setVariants(['largePages']);
