@@ -8,7 +8,7 @@ import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 import type { EditMode } from './editor';
 import { changedSince, readRuleList, replaceRules } from './replace';
-import { changeFields, optionsOf, previewItem, readWriteMode, writeOptions } from './shared';
+import { optionsOf, previewItem, readWriteMode, withChange, writeOptions } from './shared';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['replaceAll'] } };
 
@@ -95,12 +95,12 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[]; mode
 	},
 	async execute({ courseId, rules, mode }, { client, itemIndex }) {
 		const before = await readRuleList(client, courseId, itemIndex);
-		const output = (after: Rule[], preview: boolean) => ({
-			courseId,
-			ruleCount: after.length,
-			changed: !sameContent(before, after),
-			...changeFields({ courseId, operation: 'replaceAll', before, after }, preview),
-		});
+		const output = (after: Rule[], preview: boolean) =>
+			withChange(
+				{ courseId, ruleCount: after.length, changed: !sameContent(before, after) },
+				{ courseId, operation: 'replaceAll', before, after },
+				preview,
+			);
 		if (mode.kind === 'preview') return output(rules, true);
 		if (mode.kind === 'apply') {
 			// Applied already (an earlier run): nothing is sent again.

@@ -7,13 +7,13 @@ import type { RuleListChange } from '../../helpers/rule-changes';
 import type { KnolyxOperation } from '../types';
 import { changedSince, readRuleList, replaceRules } from './replace';
 import {
-	changeFields,
 	isPreview,
 	optionsField,
 	optionsOf,
 	previewItem,
 	previewOption,
 	readChangeParameter,
+	withChange,
 } from './shared';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['restore'] } };
@@ -89,13 +89,17 @@ export const restore: KnolyxOperation<RestoreParams> = {
 				? rule
 				: withoutId(rule),
 		);
-		const output = (after: Rule[], restored: boolean, shown: boolean) => ({
-			courseId,
-			action: restored ? 'restored' : 'alreadyRestored',
-			changed: restored,
-			ruleCount: after.length,
-			...changeFields({ courseId, operation: 'restore', before: now, after }, shown),
-		});
+		const output = (after: Rule[], restored: boolean, shown: boolean) =>
+			withChange(
+				{
+					courseId,
+					action: restored ? 'restored' : 'alreadyRestored',
+					changed: restored,
+					ruleCount: after.length,
+				},
+				{ courseId, operation: 'restore', before: now, after },
+				shown,
+			);
 		// Restored already (an earlier run): nothing is sent again.
 		if (holdsList(now, target)) return output(now, false, preview);
 		if (!overwrite && !sameContent(now, change.after)) {

@@ -158,18 +158,25 @@ export function readWriteMode(
 }
 
 /**
- * What every rule write outputs besides its own fields: the difference (Summary, Rule Changes,
- * Access Changes), the list before (Before), the list after (Rules: as saved, or as a preview
- * would save it) and Change, the same two lists exactly (long ids as their digits), for Restore
- * and Apply Previewed Change.
+ * A rule write's output item: its own fields (`own`, which open with courseId), with the
+ * difference up front for n8n's table view (Preview, Summary), then Rule Changes, Access
+ * Changes, the list before (Before), the list after (Rules: as saved, or as a preview would save
+ * it) and Change, the same two lists exactly (long ids as their digits), for Restore and Apply
+ * Previewed Change.
  */
-export function changeFields(change: RuleListChange, preview: boolean): IDataObject {
+export function withChange(
+	own: IDataObject,
+	change: RuleListChange,
+	preview: boolean,
+): IDataObject {
 	const { courseId, before, after } = change;
 	const rules = ruleChanges(before, after);
 	const access = accessChanges(courseId, before, after);
 	return {
+		courseId,
 		preview,
 		summary: describeDifference(rules, access),
+		...own,
 		ruleChanges: rules,
 		accessChanges: access,
 		before: plainCopy(before),
@@ -239,7 +246,7 @@ function editResult(params: EditParams, result: RuleEditResult): IDataObject {
 	if (result.rule) json.rule = result.rule;
 	json.ruleCount = result.ruleCount;
 	const change = { courseId, operation, before: result.before, after: result.after };
-	return { ...json, ...changeFields(change, mode.kind === 'preview') };
+	return withChange(json, change, mode.kind === 'preview');
 }
 
 /** A safe edit's `execute`: the run's rule editor applies it (merged with the run's other edits of the course). */
