@@ -187,6 +187,20 @@ describe('Preview', () => {
 		);
 	});
 
+	it('a summary names 20 changes of each kind and counts the rest; the arrays hold them all', async () => {
+		const courseId = accessCourse();
+		const workgroups = Array.from({ length: 25 }, (_, i) => 1000 + i);
+		const [out] = await runOk(ctx.sandbox, {
+			...edits.upsert(courseId),
+			type: 'unchanged',
+			workgroupIds: workgroups.join(','),
+			options: preview,
+		});
+		expect(out.accessChanges).toHaveLength(26); // 25 gain, workgroup 9 loses
+		expect(String(out.summary).match(/ (gains|loses) course /g)).toHaveLength(20);
+		expect(out.summary).toMatch(/… and 6 more access changes\.$/);
+	});
+
 	it('a new rule shows as added, with who gains the course', async () => {
 		const courseId = accessCourse();
 		const [out] = await runOk(ctx.sandbox, {

@@ -117,18 +117,29 @@ function valueText(value: unknown): string {
 	return text.length > VALUE_SHOWN ? `${text.slice(0, VALUE_SHOWN)}…` : text;
 }
 
+/** How many sentences of one kind a summary or a message shows; the arrays hold every change. */
+export const SENTENCES_SHOWN = 20;
+
+/** The sentences, the ones past SENTENCES_SHOWN counted as "… and N more <what>." */
+function sentences(list: string[], what: string): string[] {
+	if (list.length <= SENTENCES_SHOWN) return list;
+	return [
+		...list.slice(0, SENTENCES_SHOWN),
+		`… and ${list.length - SENTENCES_SHOWN} more ${what}.`,
+	];
+}
+
 /** The rule changes as sentences: 'Rule "Access" changed: type "PRIVATE" → "PUBLIC".' */
 export function describeRuleChanges(changes: RuleChange[]): string {
 	if (changes.length === 0) return 'No rule changes.';
-	return changes
-		.map(({ rule, change, fields }) => {
-			if (change !== 'changed') return `Rule "${rule}" ${change}.`;
-			const list = (fields as FieldChange[])
-				.map((field) => `${field.field} ${valueText(field.old)} → ${valueText(field.new)}`)
-				.join(', ');
-			return `Rule "${rule}" changed: ${list}.`;
-		})
-		.join(' ');
+	const each = changes.map(({ rule, change, fields }) => {
+		if (change !== 'changed') return `Rule "${rule}" ${change}.`;
+		const list = (fields as FieldChange[])
+			.map((field) => `${field.field} ${valueText(field.old)} → ${valueText(field.new)}`)
+			.join(', ');
+		return `Rule "${rule}" changed: ${list}.`;
+	});
+	return sentences(each, 'rule changes').join(' ');
 }
 
 /** The whole difference as sentences, for a glance in n8n's table view. */
@@ -137,7 +148,7 @@ export function describeDifference(rules: RuleChange[], access: AccessChange[]):
 		const name = association === EVERYONE ? 'Everyone on the platform' : `${association} ${id}`;
 		return `${name} ${gainsOrLoses} course ${courseId}.`;
 	});
-	return [describeRuleChanges(rules), ...who].join(' ');
+	return [describeRuleChanges(rules), ...sentences(who, 'access changes')].join(' ');
 }
 
 // ---------------------------------------------------------------------------------------------
