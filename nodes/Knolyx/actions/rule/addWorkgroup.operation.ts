@@ -12,6 +12,7 @@ import {
 	ruleNameField,
 	runRuleEdit,
 	writeOptions,
+	PREVIEW_IN_README,
 } from './shared';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['addWorkgroup'] } };
@@ -30,7 +31,7 @@ export const addWorkgroup: KnolyxOperation<EditParams> = {
 			'User → Enrol in Workgroup or Workgroup → Add Member, which give one person access through a workgroup a person set up',
 	},
 	readme: {
-		does: "Flow B's rule step in one node: add a workgroup to the named rule, creating the rule (PRIVATE, now → +50 years) when missing",
+		does: `Flow B's rule step in one node: add a workgroup to the named rule, creating the rule (PRIVATE, now → +50 years) when missing${PREVIEW_IN_README}`,
 	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),

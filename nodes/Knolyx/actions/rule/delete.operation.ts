@@ -10,6 +10,7 @@ import {
 	ruleNameField,
 	runRuleEdit,
 	writeOptions,
+	PREVIEW_IN_README,
 } from './shared';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['delete'] } };
@@ -26,7 +27,9 @@ export const deleteRule: KnolyxOperation<EditParams> = {
 		risk: 'deletes an access rule of the course (its students lose the access it gives)',
 		instead: 'Course Access Rule → Remove Workgroup, which keeps the rule and every other rule',
 	},
-	readme: { does: 'Delete the named rule only' },
+	readme: {
+		does: `Delete the named rule only${PREVIEW_IN_README}`,
+	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		ruleNameField,

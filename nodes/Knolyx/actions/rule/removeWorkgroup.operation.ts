@@ -11,6 +11,7 @@ import {
 	ruleNameField,
 	runRuleEdit,
 	writeOptions,
+	PREVIEW_IN_README,
 } from './shared';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['removeWorkgroup'] } };
@@ -23,7 +24,9 @@ export const removeWorkgroup: KnolyxOperation<EditParams> = {
 		action: 'Remove a workgroup from a course rule',
 	},
 	agent: { effects: ['narrowAccess'] },
-	readme: { does: 'Take a workgroup out of the named rule' },
+	readme: {
+		does: `Take a workgroup out of the named rule${PREVIEW_IN_README}`,
+	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
 		ruleNameField,

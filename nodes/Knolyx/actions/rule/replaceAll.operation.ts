@@ -8,7 +8,14 @@ import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 import type { EditMode } from './editor';
 import { changedSince, readRuleList, replaceRules } from './replace';
-import { optionsOf, previewItem, readWriteMode, withChange, writeOptions } from './shared';
+import {
+	optionsOf,
+	previewItem,
+	readWriteMode,
+	withChange,
+	writeOptions,
+	PREVIEW_IN_README,
+} from './shared';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['replaceAll'] } };
 
@@ -26,7 +33,7 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[]; mode
 			'Course Access Rule → Remove Workgroup, which keeps every other rule, or ask a person to change the rules',
 	},
 	readme: {
-		does: 'Raw save of a complete list: **rules left out are deleted**; an empty list is refused unless *Allow Empty List* is on',
+		does: `Raw save of a complete list: **rules left out are deleted**; an empty list is refused unless *Allow Empty List* is on${PREVIEW_IN_README}`,
 	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),

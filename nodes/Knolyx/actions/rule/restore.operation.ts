@@ -11,6 +11,7 @@ import {
 	optionsField,
 	optionsOf,
 	previewItem,
+	PREVIEW_IN_README,
 	previewOption,
 	readChangeParameter,
 	withChange,
@@ -45,7 +46,7 @@ export const restore: KnolyxOperation<RestoreParams> = {
 			'Course Access Rule → Remove Workgroup, which keeps every other rule, or ask a person to restore the rules',
 	},
 	readme: {
-		does: "Put back the list a rule write replaced (its output's *Change*), ids and unknown fields included; refuses, naming what changed, when the rules were edited since, unless *Overwrite Later Changes* is on",
+		does: `Put back the list a rule write replaced (its output's *Change*), ids and unknown fields included; refuses, naming what changed, when the rules were edited since, unless *Overwrite Later Changes* is on${PREVIEW_IN_README}`,
 	},
 	description: updateDisplayOptions(displayOptions, [
 		{

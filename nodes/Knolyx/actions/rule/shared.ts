@@ -65,6 +65,10 @@ export const previewOption: INodeProperties = {
 		"Whether to only read the course's rules and output the list this would save, with the difference (Summary, Rule Changes, Access Changes); nothing is sent. Feed the output's Change to Apply Previewed Change to make exactly that change.",
 };
 
+/** What a rule write's row in the README's Operations table adds about Preview. */
+export const PREVIEW_IN_README =
+	'; Options → *Preview* outputs the list it would save and the difference, sending nothing';
+
 const PREVIEWED_CHANGE = 'Apply Previewed Change';
 
 export const previewedChangeOption: INodeProperties = {

@@ -13,6 +13,7 @@ import {
 	ruleNameField,
 	runRuleEdit,
 	writeOptions,
+	PREVIEW_IN_README,
 } from './shared';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['upsert'] } };
@@ -30,7 +31,7 @@ export const upsert: KnolyxOperation<EditParams> = {
 		instead: 'Course Access Rule → Get Many to read the rules, and ask a person to change them',
 	},
 	readme: {
-		does: "Create the named rule or change its type, start, end or workgroups; each left at *unchanged* keeps the rule's value (a new rule: PRIVATE, now → +50 years, no workgroups)",
+		does: `Create the named rule or change its type, start, end or workgroups; each left at *unchanged* keeps the rule's value (a new rule: PRIVATE, now → +50 years, no workgroups)${PREVIEW_IN_README}`,
 	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
