@@ -227,7 +227,10 @@ describe('Preview', () => {
 		expect(answerText(answer)).toContain('WORKGROUP 7 gains course');
 		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
 		const refused = await callAgentTool(ctx.sandbox, params, {}, { toolName: 'Add_workgroup' });
-		expect(answerText(refused)).toMatch(/Refused/);
+		// Both lines hand the agent the refusal's description (n8n-core 1.84 only that).
+		expect(answerText(refused)).toMatch(
+			/a person must switch on "Allow the Agent to Grant Course Access"/,
+		);
 		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
 	});
 });
