@@ -350,8 +350,9 @@ describe('a course access change after an approval (examples/rule-change-with-ap
 		expect(executionId).toBeDefined();
 		const editor = await launchBrowser({ viewport: { width: 1440, height: 900 } });
 		try {
-			await signIn(editor.page, n8n.url, OWNER);
-			await editor.page.goto(`${n8n.url}/workflow/${IDS.approval}/executions/${executionId}`);
+			await signIn(editor.page, n8n.url, OWNER, {
+				then: `/workflow/${IDS.approval}/executions/${executionId}`,
+			});
 			// The execution's canvas: in the page (n8n 2.x) or in the preview's iframe (1.x).
 			const nodeIn = (root) =>
 				root.locator('[data-test-id=canvas-node]').filter({ hasText: PREVIEW }).first();
