@@ -69,6 +69,11 @@ export class Knolyx implements INodeType {
 					nodeType: 'n8n-nodes-base.formTrigger',
 					relationHint: 'An n8n Form answer: Event → Register for a community event',
 				},
+				{
+					nodeType: 'n8n-nodes-base.wait',
+					relationHint:
+						"A person's approval of a course access change (On Form Submitted, showing the preview's summary): a Course Access Rule write with its option Preview first, then the same write with its option Apply Previewed Change; Course Access Rule → Restore takes a save back",
+				},
 			],
 		},
 		inputs: [NodeConnectionTypes.Main],

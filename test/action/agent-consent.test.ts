@@ -50,6 +50,13 @@ function parameters(): INodeParameters {
 		rules: JSON.stringify(
 			rulesOf(ctx.sandbox, course).map((rule) => ({ ...rule, type: 'PUBLIC' })),
 		),
+		// A change whose list the course still holds, for Course Access Rule → Restore.
+		change: JSON.stringify({
+			courseId: course,
+			operation: 'replaceAll',
+			before: rulesOf(ctx.sandbox, course),
+			after: rulesOf(ctx.sandbox, course),
+		}),
 	};
 }
 

@@ -218,7 +218,11 @@ describe('destructive operations offered to an AI agent', () => {
 			[
 				'allowDestructiveToolUse',
 				'Allow the Agent to Delete Data',
-				{ '@tool': [true], resource: ['rule', 'webhook'], operation: ['delete', 'replaceAll'] },
+				{
+					'@tool': [true],
+					resource: ['rule', 'webhook'],
+					operation: ['delete', 'replaceAll', 'restore'],
+				},
 			],
 			[
 				'allowDataFlowToolUse',
@@ -231,7 +235,7 @@ describe('destructive operations offered to an AI agent', () => {
 				{
 					'@tool': [true],
 					resource: ['rule'],
-					operation: ['addWorkgroup', 'upsert', 'replaceAll'],
+					operation: ['addWorkgroup', 'upsert', 'replaceAll', 'restore'],
 				},
 			],
 		]);

@@ -143,6 +143,7 @@ const EXPECTED_SWITCHES: Record<string, string[]> = {
 	'rule.upsert': ['allowAccessGrantToolUse'],
 	'rule.delete': ['allowDestructiveToolUse'],
 	'rule.replaceAll': ['allowDestructiveToolUse', 'allowAccessGrantToolUse'],
+	'rule.restore': ['allowDestructiveToolUse', 'allowAccessGrantToolUse'],
 	'webhook.create': ['allowDataFlowToolUse'],
 	'webhook.delete': ['allowDestructiveToolUse'],
 };

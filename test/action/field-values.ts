@@ -30,6 +30,7 @@ export function fieldValues(demo: DemoIds): INodeParameters {
 		endDateTime: '',
 		workgroupIds: '',
 		rules: JSON.stringify([{ name: 'ONLY_RULE', type: 'PRIVATE' }]),
+		change: JSON.stringify({ courseId: course, operation: 'replaceAll', before: [], after: [] }),
 		options: {},
 		webhookId: '1',
 		name: 'Code map check',

@@ -90,10 +90,18 @@ const REPLACE_ALL_DELETES_ALLOWED = guardedTool('Replace rules, deletes allowed'
 // it is in the harness's table (test/action/agent-consent.test.ts, every operation chosen through
 // $fromAI × every switch combination).
 const extraTools = [REPLACE_ALL, CREATE_WEBHOOK, UPDATE_RULE, REPLACE_ALL_DELETES_ALLOWED];
+// The example ships its apply tool with the grant switch off; here a person has switched it on,
+// so the agent can apply a preview the person approved.
+const APPLY_TOOL = 'Apply previewed course access';
+const exampleNodes = example.nodes.map((n) =>
+	n.name === APPLY_TOOL
+		? { ...n, parameters: { ...n.parameters, allowAccessGrantToolUse: true } }
+		: n,
+);
 const workflow = {
 	...example,
 	id: WORKFLOW_ID,
-	nodes: [...example.nodes, ...extraTools],
+	nodes: [...exampleNodes, ...extraTools],
 	connections: {
 		...example.connections,
 		...Object.fromEntries(
@@ -436,6 +444,49 @@ describeIfMcp(
 			expect((await sb.stats()).byRoute).toEqual(before);
 			expect(await sb.webhooks()).toEqual(webhooksBefore);
 			expect((await sb.state()).rules).toEqual(rulesBefore);
+		});
+
+		// Last: the only test that changes a course's rules (the ones above check they are untouched).
+		test('Preview, then apply: the preview sends no write and shows the difference; applying it saves exactly that list, once', async () => {
+			const save = 'POST /public/api/v1/business-rule/course/{id}';
+			const savesBefore = (await sb.stats()).byRoute[save] ?? 0;
+			const args = { courseId: SEED.course, workgroupId: 202 };
+			const preview = await callTool(client, 'Preview_giving_a_workgroup_course_access', args);
+			expect(preview.isError).toBe(false);
+			const [shown] = preview.json;
+			expect(shown).toMatchObject({
+				preview: true,
+				ruleChanges: [{ rule: `PAYMENT_INTEGRATION_COURSE_${SEED.course}`, change: 'added' }],
+				accessChanges: [
+					{ association: 'WORKGROUP', id: '202', courseId: SEED.course, access: 'gains' },
+				],
+			});
+			expect(shown.summary).toBe(
+				`Rule "PAYMENT_INTEGRATION_COURSE_${SEED.course}" added. WORKGROUP 202 gains course ${SEED.course}.`,
+			);
+			expect((await sb.stats()).byRoute[save] ?? 0).toBe(savesBefore);
+			expect((await sb.state()).rules).toEqual(rulesBefore);
+
+			const applied = await callTool(client, 'Apply_previewed_course_access', {
+				...args,
+				change: shown.change,
+			});
+			expect(applied.isError).toBe(false);
+			expect(applied.json[0]).toMatchObject({ action: 'created', changed: true, preview: false });
+			expect(applied.json[0].before).toEqual(rulesBefore[String(SEED.course)]);
+			const withoutIds = (rules) => rules.map(({ id: _id, ...rule }) => rule);
+			const now = (await sb.state()).rules[String(SEED.course)];
+			expect(withoutIds(now)).toEqual(withoutIds(shown.rules));
+			expect((await sb.stats()).byRoute[save]).toBe(savesBefore + 1);
+
+			// The same preview applied again: the list is already the one shown, nothing is sent.
+			const again = await callTool(client, 'Apply_previewed_course_access', {
+				...args,
+				change: shown.change,
+			});
+			expect(again.isError).toBe(false);
+			expect(again.json[0]).toMatchObject({ changed: false });
+			expect((await sb.stats()).byRoute[save]).toBe(savesBefore + 1);
 		});
 	},
 );

@@ -12,17 +12,21 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 
-import { launchBrowser, screenshot } from './lib/browser.mjs';
+import { launchBrowser, screenshot, signIn } from './lib/browser.mjs';
 import { fitsWidth, lowContrastTexts } from './lib/contrast.mjs';
 import {
 	execution,
 	nodeOutput,
+	OWNER,
 	PAYMENT_HOOK_HEADERS,
 	readExample,
 	runManually,
+	startManually,
 	startTestFile,
 	TYPES,
+	waitForExecution,
 	waitForExecutions,
+	waitForStatus,
 } from './lib/n8n.mjs';
 import { ARTIFACTS_DIR, endTestFile, RUN_DIR, waitFor } from './lib/processes.mjs';
 import { DEMO } from './lib/sandbox.mjs';
@@ -31,6 +35,7 @@ const IDS = {
 	flowBSetup: 'pageFlowBSetupRl',
 	flowB: 'pageFlowBPayment',
 	trigger: 'pageCourseDoneTr',
+	approval: 'pageRuleApproval',
 };
 const flowBSetup = { ...readExample('flow-b-setup-course-rule.json'), id: IDS.flowBSetup };
 const flowB = { ...readExample('flow-b-payment-enrolment.json'), id: IDS.flowB };
@@ -43,6 +48,8 @@ const triggerWf = {
 		n.type === TYPES.trigger ? { ...n, webhookId: crypto.randomUUID() } : n,
 	),
 };
+// A course access change after an approval: preview, a person approves in the Wait node's form, apply.
+const approval = { ...readExample('rule-change-with-approval.json'), id: IDS.approval };
 const FLOW_B_PATH = flowB.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path;
 const NOTIFY_NODE = triggerWf.nodes.find((n) => n.type === 'n8n-nodes-base.set').name;
 const manualTriggerOf = (wf) =>
@@ -63,7 +70,9 @@ let page;
 const loaded = [];
 
 beforeAll(async () => {
-	({ sandbox, sb, n8n, rest } = await startTestFile({ workflows: [flowBSetup, flowB, triggerWf] }));
+	({ sandbox, sb, n8n, rest } = await startTestFile({
+		workflows: [flowBSetup, flowB, triggerWf, approval],
+	}));
 	({ page, ...browser } = await launchBrowser({ viewport: { width: 1280, height: 800 } }));
 	page.on('request', (req) => loaded.push(req.url()));
 	console.log(`[e2e page] run folder ${RUN_DIR}; sandbox ${sandbox.url}; n8n ${n8n.url}`);
@@ -272,5 +281,96 @@ describe('the sandbox page beside a real n8n', () => {
 	test('the page loaded nothing from anywhere but the sandbox', () => {
 		expect(loaded.length).toBeGreaterThan(3);
 		expect(loaded.filter((u) => !u.startsWith(`${sandbox.url}/`))).toEqual([]);
+	});
+});
+
+// The example examples/rule-change-with-approval.json, run as a user runs it: the preview shows the
+// difference and sends no write; a person approves in the Wait node's form (answered over HTTP,
+// as the browser posts it); the approved change is applied exactly.
+describe('a course access change after an approval (examples/rule-change-with-approval.json)', () => {
+	const PREVIEW = 'Preview access change';
+	const APPLY = 'Apply the approved change';
+	const LINK = 'Approval link (send it to the approver)';
+	const RULE = 'Staff early access'; // rule 501 of course 101 in the demo seed
+	const SAVE = 'POST /public/api/v1/business-rule/course/{id}';
+	let executionId;
+
+	test('the preview sends no write; the approval form shows its summary; approved, exactly the previewed list is saved', async () => {
+		const rulesBefore = (await sb.state()).rules[String(COURSE.id)];
+		const savesBefore = (await sb.stats()).byRoute[SAVE] ?? 0;
+		executionId = await startManually(rest, IDS.approval, manualTriggerOf(approval));
+		await waitForStatus(rest, executionId, 'waiting');
+		// Waiting for the approval: nothing was saved.
+		expect((await sb.stats()).byRoute[SAVE] ?? 0).toBe(savesBefore);
+		expect((await sb.state()).rules[String(COURSE.id)]).toEqual(rulesBefore);
+		const summary = `Rule "${RULE}" changed: associations.WORKGROUP [] → [202]. WORKGROUP 202 gains course ${COURSE.id}.`;
+		// The link the approver gets (the example's Approval link node; on n8n 2.x it carries the
+		// execution's resume token), opened on this n8n: the form shows the preview's summary.
+		const waiting = await execution(rest, executionId);
+		const [{ approvalUrl }] = nodeOutput(waiting, LINK);
+		const { pathname, search } = new URL(approvalUrl);
+		const formUrl = `${n8n.url}${pathname}${search}`;
+		expect(pathname).toBe(`/form-waiting/${executionId}`);
+		const form = await fetch(formUrl);
+		expect(form.status).toBe(200);
+		const html = await form.text();
+		expect(html).toContain('Approve this course access change?');
+		expect(html).toContain('WORKGROUP 202 gains course');
+		// The person approves (the form posts its fields as multipart/form-data).
+		const answer = new FormData();
+		answer.append('field-0', 'Approve');
+		const posted = await fetch(formUrl, {
+			method: 'POST',
+			body: answer,
+		});
+		expect(posted.status).toBe(200);
+		const ex = await waitForExecution(rest, executionId);
+		expect(ex.status).toBe('success');
+		const [shown] = nodeOutput(ex, PREVIEW);
+		expect(shown).toMatchObject({ preview: true, summary });
+		const [applied] = nodeOutput(ex, APPLY);
+		expect(applied).toMatchObject({ action: 'workgroupAdded', changed: true, preview: false });
+		// The list the apply replaced is the one the preview read, and the course now holds the
+		// list the preview showed (read answers add `action` where the stored rule has none).
+		expect(applied.before).toEqual(shown.before);
+		const withoutAction = (rules) =>
+			rules.map((rule) => {
+				const copy = { ...rule };
+				delete copy.action;
+				return copy;
+			});
+		expect(withoutAction(shown.before)).toEqual(withoutAction(rulesBefore));
+		expect(withoutAction((await sb.state()).rules[String(COURSE.id)])).toEqual(
+			withoutAction(shown.rules),
+		);
+		expect((await sb.stats()).byRoute[SAVE]).toBe(savesBefore + 1);
+	});
+
+	test("the editor shows the preview's difference (screenshot rule-preview-difference)", async () => {
+		expect(executionId).toBeDefined();
+		const editor = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+		try {
+			await signIn(editor.page, n8n.url, OWNER, {
+				then: `/workflow/${IDS.approval}/executions/${executionId}`,
+			});
+			// The execution's canvas: in the page (n8n 2.x) or in the preview's iframe (1.x).
+			const nodeIn = (root) =>
+				root.locator('[data-test-id=canvas-node]').filter({ hasText: PREVIEW }).first();
+			const root = await Promise.any(
+				[editor.page, editor.page.frameLocator('iframe').first()].map(async (candidate) => {
+					await nodeIn(candidate).waitFor();
+					return candidate;
+				}),
+			);
+			await nodeIn(root).dblclick();
+			const ndv = root.locator('[data-test-id=ndv]');
+			await ndv.getByText('gains course', { exact: false }).first().waitFor();
+			await screenshot(editor.page, 'rule-preview-difference');
+		} catch (e) {
+			await screenshot(editor.page, 'failed-rule-preview-difference').catch(() => {});
+			throw e;
+		} finally {
+			await editor.close();
+		}
 	});
 });

@@ -40,7 +40,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		});
 	}
 	const { operation } = found;
-	refuseUnconfirmedAgentUse(this, resource, operationName);
+	// A run whose every item only reads (a preview) has no effect an agent needs consent for.
+	const readsOnly = operation.readsOnly;
+	if (!(readsOnly && items.length > 0 && items.every((_, i) => readsOnly.call(this, i))))
+		refuseUnconfirmedAgentUse(this, resource, operationName);
 	const options = this.getNodeParameter('requestOptions', 0, {}) as RequestOptions;
 	const fixed = Math.max(0, Math.floor(options.concurrency ?? 0));
 	const limiter = new AdaptiveLimiter({

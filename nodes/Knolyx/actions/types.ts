@@ -61,6 +61,11 @@ export interface KnolyxOperation<P = IDataObject> {
 	 * itself, per run (keyed by the run's client).
 	 */
 	mergesItems?: boolean;
+	/**
+	 * Whether the item only reads (a rule write's Preview). When every item of a run does, an AI
+	 * agent needs no consent: the run has the effect "reads only".
+	 */
+	readsOnly?(this: IExecuteFunctions, itemIndex: number): boolean;
 	/** `execute` returns one item with binary data (a FileResult) instead of JSON. */
 	outputsFile?: boolean;
 }

@@ -186,3 +186,40 @@ export function asRuleList(value: unknown): Rule[] {
 	}
 	return value as Rule[];
 }
+
+/** JSON with the keys of every object sorted, so that key order does not count. */
+function canonical(value: unknown): string {
+	return JSON.stringify(value, (_key, entry: unknown) =>
+		entry && typeof entry === 'object' && !Array.isArray(entry)
+			? Object.fromEntries(
+					Object.entries(entry as Record<string, unknown>).sort(([a], [b]) =>
+						a < b ? -1 : a > b ? 1 : 0,
+					),
+				)
+			: entry,
+	);
+}
+
+/** Whether two values (rule lists, rules, fields) hold the same content, whatever their key order. */
+export function sameContent(a: unknown, b: unknown): boolean {
+	return canonical(a) === canonical(b);
+}
+
+/** A rule as saved compared with one as sent: the platform adds an id to a new rule, and `action`. */
+function asSent(read: Rule, sent: Rule): Rule {
+	const copy: Rule = { ...read };
+	if (sent.id === undefined) delete copy.id;
+	if (sent.action === undefined) delete copy.action;
+	return copy;
+}
+
+/** Whether the list read holds the list sent (in order, as the platform saves it). */
+export function holdsList(read: Rule[], sent: Rule[]): boolean {
+	return (
+		read.length === sent.length &&
+		sameContent(
+			read.map((rule, i) => asSent(rule, sent[i])),
+			sent,
+		)
+	);
+}

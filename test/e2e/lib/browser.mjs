@@ -51,9 +51,13 @@ export async function launchBrowser({ viewport = { width: 1440, height: 900 } } 
 	};
 }
 
-/** Sign in to the editor at `n8nUrl` as `owner` ({ email, password }) and wait to leave the sign-in page. */
-export async function signIn(page, n8nUrl, owner) {
-	await page.goto(`${n8nUrl}/signin`);
+/**
+ * Sign in to the editor at `n8nUrl` as `owner` ({ email, password }) and wait to leave the sign-in
+ * page. With `then` (a path such as /workflow/<id>), the editor goes there after signing in, in
+ * the same page load (n8n's ?redirect=), instead of loading the editor a second time.
+ */
+export async function signIn(page, n8nUrl, owner, { then } = {}) {
+	await page.goto(`${n8nUrl}/signin${then ? `?redirect=${encodeURIComponent(then)}` : ''}`);
 	await page.locator('input[name=emailOrLdapLoginId]').fill(owner.email);
 	await page.locator('input[name=password]').fill(owner.password);
 	await page.locator('[data-test-id=form-submit-button]').click();

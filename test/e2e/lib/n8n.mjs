@@ -196,12 +196,12 @@ export async function waitForExecutions(rest, workflowId, count, { timeoutMs = 3
 }
 
 /**
- * Run a workflow the way the editor's "Execute workflow" button does:
+ * Start a workflow the way the editor's "Execute workflow" button does:
  * POST /rest/workflows/:id/run { triggerToStartFrom: { name } } (n8n 2.41
  * runs the saved version; n8n 1.x runs the `workflowData` the editor sends,
- * here the saved workflow), then wait for the execution and return it parsed.
+ * here the saved workflow); resolves with the execution's id.
  */
-export async function runManually(rest, workflowId, triggerName, { timeoutMs = 60_000 } = {}) {
+export async function startManually(rest, workflowId, triggerName) {
 	const id = encodeURIComponent(workflowId);
 	const workflowData =
 		N8N_MAJOR < 2 ? await rest.request('GET', `/rest/workflows/${id}`) : undefined;
@@ -211,7 +211,25 @@ export async function runManually(rest, workflowId, triggerName, { timeoutMs = 6
 	});
 	if (!started?.executionId)
 		throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(started)}`);
-	return waitForExecution(rest, started.executionId, { timeoutMs });
+	return started.executionId;
+}
+
+/** startManually, then wait for the execution to finish and return it parsed. */
+export async function runManually(rest, workflowId, triggerName, { timeoutMs = 60_000 } = {}) {
+	return waitForExecution(rest, await startManually(rest, workflowId, triggerName), { timeoutMs });
+}
+
+/** Wait until the execution is in `status` (e.g. 'waiting': a Wait node waits for its form). */
+export async function waitForStatus(rest, id, status, { timeoutMs = 60_000 } = {}) {
+	await waitFor(
+		async () => {
+			const ex = await rest.request('GET', `/rest/executions/${encodeURIComponent(id)}`);
+			if (DONE.has(ex.status) && ex.status !== status)
+				throw new Error(`execution ${id} ended ${ex.status}, not ${status}`);
+			return ex.status === status;
+		},
+		{ timeoutMs, what: `execution ${id} to be ${status}` },
+	);
 }
 
 export async function waitForExecution(rest, id, { timeoutMs = 60_000 } = {}) {

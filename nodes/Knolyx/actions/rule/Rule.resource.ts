@@ -5,6 +5,7 @@ import { get } from './get.operation';
 import { getAll } from './getAll.operation';
 import { removeWorkgroup } from './removeWorkgroup.operation';
 import { replaceAll } from './replaceAll.operation';
+import { restore } from './restore.operation';
 import { upsert } from './upsert.operation';
 
 export const rule = defineResource('rule', 'Course Access Rule', 'addWorkgroup', {
@@ -14,5 +15,6 @@ export const rule = defineResource('rule', 'Course Access Rule', 'addWorkgroup',
 	removeWorkgroup,
 	getAll,
 	replaceAll,
+	restore,
 	get,
 });

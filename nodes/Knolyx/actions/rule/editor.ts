@@ -10,7 +10,9 @@ import {
 } from '../../transport';
 import { plainCopy } from '../../helpers/json';
 import type { EditOutcome, Rule, RuleEdit } from '../../helpers/rules';
-import { applyRuleEdit, asRuleList } from '../../helpers/rules';
+import { applyRuleEdit, asRuleList, holdsList, sameContent } from '../../helpers/rules';
+import { describeRuleChanges, ruleChanges } from '../../helpers/rule-changes';
+import { changedSince } from './replace';
 
 /**
  * Applies rule edits of many items safely and cheaply.
@@ -30,7 +32,20 @@ export interface RuleEditResult {
 	rule?: Rule;
 	/** Rules on the course after the edit. */
 	ruleCount: number;
+	/** The course's list as read before the save (the last save, after a round lost to another writer). */
+	before: Rule[];
+	/** The list after the edit: as read back after the save; in a preview, the list it would save. */
+	after: Rule[];
 }
+
+/**
+ * How a batch runs: saved; previewed (read, nothing sent); or applying a preview's lists, which
+ * the course must still hold (`before`), and which the batch's edits must make (`after`).
+ */
+export type EditMode =
+	| { kind: 'save' }
+	| { kind: 'preview' }
+	| { kind: 'apply'; before: Rule[]; after: Rule[]; text: string };
 
 interface Entry {
 	edit: RuleEdit;
@@ -82,25 +97,34 @@ export function ruleEditorOf(client: KnolyxClient): RuleEditor {
 }
 
 class RuleEditor {
-	private readonly queued = new Map<number, Entry[]>();
+	private readonly queued = new Map<string, Entry[]>();
 
 	constructor(private readonly client: KnolyxClient) {}
 
-	/** Queues an edit; all edits queued in the same tick for a course form one batch. */
-	async edit(courseId: number, edit: RuleEdit, itemIndex: number): Promise<RuleEditResult> {
+	/**
+	 * Queues an edit; all edits queued in the same tick for a course in the same mode form one
+	 * batch (items applying one preview together are one batch; two previews, two batches).
+	 */
+	async edit(
+		courseId: number,
+		edit: RuleEdit,
+		itemIndex: number,
+		mode: EditMode = { kind: 'save' },
+	): Promise<RuleEditResult> {
+		const key = `${courseId}|${mode.kind}|${mode.kind === 'apply' ? mode.text : ''}`;
 		return await new Promise<RuleEditResult>((resolve, reject) => {
 			const entry: Entry = { edit, itemIndex, resolve, reject, failed: false };
-			const batch = this.queued.get(courseId);
+			const batch = this.queued.get(key);
 			if (batch) {
 				batch.push(entry);
 				return;
 			}
 			const entries = [entry];
-			this.queued.set(courseId, entries);
+			this.queued.set(key, entries);
 			// Start on the next microtask turn so every item queued now joins this batch.
 			void Promise.resolve().then(async () => {
-				this.queued.delete(courseId);
-				await this.runBatch(courseId, entries);
+				this.queued.delete(key);
+				await this.runBatch(courseId, entries, mode);
 			});
 		});
 	}
@@ -110,21 +134,22 @@ class RuleEditor {
 		return asRuleList(body);
 	}
 
-	private async runBatch(courseId: number, entries: Entry[]): Promise<void> {
+	private async runBatch(courseId: number, entries: Entry[], mode: EditMode): Promise<void> {
 		try {
+			if (mode.kind === 'preview') {
+				await this.preview(courseId, entries);
+				return;
+			}
 			// One lock per platform, project and course, across the runs of this n8n process.
 			const key = `${await this.client.credentialScope()}|${courseId}`;
-			await withLock(key, async () => await this.rounds(courseId, entries));
+			await withLock(key, async () => await this.rounds(courseId, entries, mode));
 		} catch (error) {
 			for (const entry of entries) if (!entry.failed) entry.reject(error as Error);
 		}
 	}
 
-	/**
-	 * Applies every pending edit to `list`: when none changes it, every edit holds there and
-	 * is resolved (true); otherwise the list the edits mean. Items whose edit cannot apply fail.
-	 */
-	private settle(list: Rule[], entries: Entry[]): true | Rule[] {
+	/** Applies every pending edit to `list`, in item order; items whose edit cannot apply fail. */
+	private applyAll(list: Rule[], entries: Entry[]): Rule[] {
 		let next = list;
 		for (const entry of entries) {
 			if (entry.failed) continue;
@@ -141,28 +166,82 @@ class RuleEditor {
 				);
 			}
 		}
-		// By content, not identity: items that set the same rule to different values (upsert)
-		// change it away and back, and the list they mean is then the one already saved.
-		if (next !== list && !sameContent(next, list)) return next;
+		return next;
+	}
+
+	private resolveAll(entries: Entry[], before: Rule[], after: Rule[]): void {
 		for (const entry of entries) {
 			if (entry.failed) continue;
-			const rule = list.find((r) => r.name === entry.edit.ruleName);
+			const rule = after.find((r) => r.name === entry.edit.ruleName);
 			entry.resolve({
 				outcome: entry.first as EditOutcome,
 				rule: rule && plainCopy(rule),
-				ruleCount: list.length,
+				ruleCount: after.length,
+				before,
+				after,
 			});
 		}
-		return true;
 	}
 
-	private async rounds(courseId: number, entries: Entry[]): Promise<void> {
+	/** A preview: one read, every edit applied in item order, nothing sent. */
+	private async preview(courseId: number, entries: Entry[]): Promise<void> {
+		const list = await this.read(courseId, entries[0].itemIndex);
+		this.resolveAll(entries, list, this.applyAll(list, entries));
+	}
+
+	/**
+	 * Applying a preview: the course must still hold the list the preview read, and the batch's
+	 * edits must make the list it showed. A course that holds that list already (the change was
+	 * applied, by an earlier run) passes: the edits then change nothing and nothing is sent.
+	 */
+	private checkPreviewed(
+		courseId: number,
+		list: Rule[],
+		result: Rule[],
+		mode: Extract<EditMode, { kind: 'apply' }>,
+		itemIndex: number,
+	): void {
+		if (holdsList(list, mode.after)) return;
+		if (!sameContent(list, mode.before)) {
+			throw changedSince(
+				this.client,
+				courseId,
+				'the preview',
+				mode.before,
+				list,
+				itemIndex,
+				'Someone else saved rules of this course after the preview. Preview the change again, check it, and apply the new preview.',
+			);
+		}
+		if (sameContent(result, mode.after)) return;
+		throw new NodeOperationError(
+			this.client.node,
+			`The previewed change of course ${courseId} is not the change this node makes: ${describeRuleChanges(ruleChanges(mode.after, result))} Nothing was sent`,
+			{
+				itemIndex,
+				description:
+					"Apply a preview with the same operation and parameters (course, rule name, workgroup, fields) as the node that previewed it: Apply Previewed Change takes the 'change' of that node's output item.",
+			},
+		);
+	}
+
+	private async rounds(courseId: number, entries: Entry[], mode: EditMode): Promise<void> {
 		const firstItem = entries[0].itemIndex;
+		let before: Rule[] | undefined;
 		for (let round = 1; round <= MAX_ROUNDS; round++) {
 			// After a save this read is the check: it also sees a change another process saved over
 			// this one since (the save's own answer could not show that).
-			const next = this.settle(await this.read(courseId, firstItem), entries);
-			if (next === true) return;
+			const list = await this.read(courseId, firstItem);
+			const next = this.applyAll(list, entries);
+			if (round === 1 && mode.kind === 'apply')
+				this.checkPreviewed(courseId, list, next, mode, firstItem);
+			// By content, not identity: items that set the same rule to different values (upsert)
+			// change it away and back, and the list they mean is then the one already saved.
+			if (next === list || sameContent(next, list)) {
+				this.resolveAll(entries, before ?? list, list);
+				return;
+			}
+			before = list;
 			try {
 				await saveRules(this.client, courseId, next, firstItem);
 			} catch (error) {
@@ -181,21 +260,4 @@ class RuleEditor {
 			{ itemIndex: firstItem },
 		);
 	}
-}
-
-/** JSON with the keys of every object sorted, so that key order does not count. */
-function canonical(value: unknown): string {
-	return JSON.stringify(value, (_key, entry: unknown) =>
-		entry && typeof entry === 'object' && !Array.isArray(entry)
-			? Object.fromEntries(
-					Object.entries(entry as Record<string, unknown>).sort(([a], [b]) =>
-						a < b ? -1 : a > b ? 1 : 0,
-					),
-				)
-			: entry,
-	);
-}
-
-export function sameContent(a: Rule[], b: Rule[]): boolean {
-	return canonical(a) === canonical(b);
 }

@@ -1,22 +1,29 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { KnolyxClient } from '../../transport';
-import { asNodeError, outcomeUnknown, readRules, saveRules } from '../../transport';
-import { plainCopy, readJsonParameter } from '../../helpers/json';
+import { readJsonParameter } from '../../helpers/json';
 import type { Rule } from '../../helpers/rules';
-import { asRuleList } from '../../helpers/rules';
+import { asRuleList, holdsList, sameContent } from '../../helpers/rules';
 import { invalid, requireId } from '../../helpers/validation';
 import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
-import { sameContent } from './editor';
+import type { EditMode } from './editor';
+import { changedSince, readRuleList, replaceRules } from './replace';
+import {
+	optionsOf,
+	previewItem,
+	readWriteMode,
+	withChange,
+	writeOptions,
+	PREVIEW_IN_README,
+} from './shared';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['replaceAll'] } };
 
-export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = {
+export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[]; mode: EditMode }> = {
 	option: {
 		name: 'Replace All',
 		description:
-			'Save a complete rule list (rules left out are deleted). Needs BUSINESS_RULE_MANAGE.',
+			'Save a complete rule list (rules left out are deleted). Preview it first (Options → Preview) and show the difference before it is saved. Needs BUSINESS_RULE_MANAGE.',
 		action: 'Replace all rules of a course',
 	},
 	agent: {
@@ -26,7 +33,7 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = 
 			'Course Access Rule → Remove Workgroup, which keeps every other rule, or ask a person to change the rules',
 	},
 	readme: {
-		does: 'Raw save of a complete list: **rules left out are deleted**; an empty list is refused unless *Allow Empty List* is on',
+		does: `Raw save of a complete list: **rules left out are deleted**; an empty list is refused unless *Allow Empty List* is on${PREVIEW_IN_README}`,
 	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
@@ -46,24 +53,18 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = 
 			description:
 				'The complete list, as read by Get Many and modified. Rules with an ID are updated, rules without one are created, existing rules missing from the list are deleted.',
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add option',
-			default: {},
-			options: [
-				{
-					displayName: 'Allow Empty List',
-					name: 'allowEmpty',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether to allow saving an empty list, which deletes every rule of the course',
-				},
-			],
-		},
+		writeOptions([
+			{
+				displayName: 'Allow Empty List',
+				name: 'allowEmpty',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to allow saving an empty list, which deletes every rule of the course',
+			},
+		]),
 	]),
+	readsOnly: previewItem,
 	prepare(itemIndex) {
 		const courseId = requireId(this, itemIndex, 'courseId', 'Course');
 		const read = readJsonParameter(this.getNodeParameter('rules', itemIndex, '[]'));
@@ -79,9 +80,7 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = 
 				'must be a JSON array of rules, each with a "name"',
 			);
 		}
-		const { allowEmpty } = this.getNodeParameter('options', itemIndex, {}) as {
-			allowEmpty?: boolean;
-		};
+		const { allowEmpty } = optionsOf(this, itemIndex);
 		if (rules.length === 0 && !allowEmpty) {
 			throw invalid(
 				this,
@@ -90,93 +89,41 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[] }> = 
 				'is empty, which would delete every rule of the course; turn on the option Allow Empty List to do that on purpose',
 			);
 		}
-		return { courseId, rules };
+		const mode = readWriteMode(this, itemIndex, courseId, 'replaceAll');
+		if (mode.kind === 'apply' && !sameContent(mode.after, rules)) {
+			throw invalid(
+				this,
+				itemIndex,
+				'Apply Previewed Change',
+				'is the preview of another list than Rules (JSON); give both the same list',
+			);
+		}
+		return { courseId, rules, mode };
 	},
-	async execute({ courseId, rules }, runtime) {
-		const saved = await replaceRules(runtime.client, courseId, rules, runtime.itemIndex);
-		return { courseId, ruleCount: saved.length, rules: plainCopy(saved) };
-	},
-};
-
-/** How many times Replace All sends its list when each answer is lost and a read shows it was not applied. */
-const REPLACE_ATTEMPTS = 3;
-
-/** A rule as saved compared with one as sent: the platform adds an id to a new rule, and `action`. */
-function asSent(read: Rule, sent: Rule): Rule {
-	const copy: Rule = { ...read };
-	if (sent.id === undefined) delete copy.id;
-	if (sent.action === undefined) delete copy.action;
-	return copy;
-}
-
-function holds(read: Rule[], sent: Rule[]): boolean {
-	return (
-		read.length === sent.length &&
-		sameContent(
-			read.map((rule, i) => asSent(rule, sent[i])),
-			sent,
-		)
-	);
-}
-
-/**
- * Saves a complete list. The list read first tells, after a lost answer (dropped connection,
- * 5xx), whether the save was applied (the platform holds the list sent), not applied (it holds
- * what was read: sent again), or something else happened meanwhile: then nothing is sent and
- * the item fails, so a list saved by someone else in between is never overwritten blindly.
- */
-async function replaceRules(
-	client: KnolyxClient,
-	courseId: number,
-	rules: Rule[],
-	itemIndex: number,
-): Promise<Rule[]> {
-	// Read as given (a rule without a name is no reason to refuse replacing the list).
-	const readList = async (): Promise<Rule[]> => {
-		const { body } = await readRules(client, courseId, itemIndex);
-		return body as Rule[];
-	};
-	const before = await readList();
-	for (let attempt = 1; attempt <= REPLACE_ATTEMPTS; attempt++) {
-		try {
-			const { body } = await saveRules(client, courseId, rules, itemIndex);
-			return Array.isArray(body) ? (body as Rule[]) : await readList();
-		} catch (error) {
-			if (!outcomeUnknown(error)) throw asNodeError(client.node, error, itemIndex);
-			let now: Rule[];
-			try {
-				now = await readList();
-			} catch (readError) {
-				const cause = asNodeError(client.node, readError, itemIndex);
-				throw new NodeOperationError(
-					client.node,
-					`The save of the rules of course ${courseId} got no clear answer, and the rules could not be read back to check it: nothing was sent again`,
-					{
-						itemIndex,
-						description: `The save may have been applied. Read the rules with Get Many before you run Replace All again. The read failed with: ${cause.message}`,
-					},
-				);
-			}
-			if (holds(now, rules)) return now;
-			if (!sameContent(now, before)) {
-				throw new NodeOperationError(
-					client.node,
-					`The save of the rules of course ${courseId} got no clear answer, and the rules have changed since they were read: nothing was sent again`,
-					{
-						itemIndex,
-						description:
-							'Someone else saved rules of this course meanwhile. Read them again with Get Many, check them, and run Replace All again.',
-					},
+	async execute({ courseId, rules, mode }, { client, itemIndex }) {
+		const before = await readRuleList(client, courseId, itemIndex);
+		const output = (after: Rule[], preview: boolean) =>
+			withChange(
+				{ courseId, ruleCount: after.length, changed: !sameContent(before, after) },
+				{ courseId, operation: 'replaceAll', before, after },
+				preview,
+			);
+		if (mode.kind === 'preview') return output(rules, true);
+		if (mode.kind === 'apply') {
+			// Applied already (an earlier run): nothing is sent again.
+			if (holdsList(before, rules)) return output(before, false);
+			if (!sameContent(before, mode.before)) {
+				throw changedSince(
+					client,
+					courseId,
+					'the preview',
+					mode.before,
+					before,
+					itemIndex,
+					'Someone else saved rules of this course after the preview. Preview the list again, check it, and apply the new preview.',
 				);
 			}
 		}
-	}
-	throw new NodeOperationError(
-		client.node,
-		`The rules of course ${courseId} could not be saved: the platform kept failing to answer`,
-		{
-			itemIndex,
-			description: 'Nothing was saved (the rules are as they were). Try again later.',
-		},
-	);
-}
+		return output(await replaceRules(client, courseId, rules, itemIndex, before), false);
+	},
+};

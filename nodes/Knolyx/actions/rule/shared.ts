@@ -1,17 +1,27 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { RuleEdit } from '../../helpers/rules';
+import type { Rule, RuleEdit } from '../../helpers/rules';
 import { defaultRuleName } from '../../helpers/rules';
+import type { RuleListChange } from '../../helpers/rule-changes';
+import {
+	accessChanges,
+	changeText,
+	describeDifference,
+	readChange,
+	ruleChanges,
+} from '../../helpers/rule-changes';
+import { plainCopy } from '../../helpers/json';
 import { invalid, requireId } from '../../helpers/validation';
 import type { OperationRuntime } from '../types';
 import { ruleEditorOf } from './editor';
-import type { RuleEditResult } from './editor';
+import type { EditMode, RuleEditResult } from './editor';
 
 /**
- * What the four safe edits of one named rule share (Add Workgroup, Remove Workgroup, Create or
- * Update, Delete): the Rule Name field, reading the course and rule name of an item, and
- * running the edit through the run's rule editor, which reads the list, changes the named rule
- * only and saves the whole list back. Every operation needs BUSINESS_RULE_MANAGE.
+ * What the rule writes share: the Rule Name field, reading the course and rule name of an item,
+ * Preview and Apply Previewed Change, the difference every write outputs, and running a safe
+ * edit (Add Workgroup, Remove Workgroup, Create or Update, Delete) through the run's rule
+ * editor, which reads the list, changes the named rule only and saves the whole list back.
+ * Every operation needs BUSINESS_RULE_MANAGE.
  */
 
 export const ruleNameField: INodeProperties = {
@@ -43,10 +53,181 @@ export function readRuleTarget(
 	return { courseId, ruleName: readRuleName(ctx, itemIndex, courseId) };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Preview and Apply Previewed Change: options of every rule write.
+
+export const previewOption: INodeProperties = {
+	displayName: 'Preview (Send Nothing)',
+	name: 'preview',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to only read the course's rules and output the list this would save, with the difference (Summary, Rule Changes, Access Changes); nothing is sent. Feed the output's Change to Apply Previewed Change to make exactly that change.",
+};
+
+/** What a rule write's row in the README's Operations table adds about Preview. */
+export const PREVIEW_IN_README =
+	'; Options → *Preview* outputs the list it would save and the difference, sending nothing';
+
+const PREVIEWED_CHANGE = 'Apply Previewed Change';
+
+export const previewedChangeOption: INodeProperties = {
+	displayName: PREVIEWED_CHANGE,
+	name: 'previewedChange',
+	type: 'string',
+	default: '',
+	placeholder: "{{ $('Preview').item.json.change }}",
+	description:
+		"The 'change' of a preview's output item (the same operation and parameters with Preview on). Saves exactly the list the preview showed, and refuses, naming what changed, when the course's rules are no longer the ones the preview read.",
+};
+
+/** An Options collection of the given options. */
+export function optionsField(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options,
+	};
+}
+
+/** The Options of a rule write: Preview, Apply Previewed Change, then the operation's own. */
+export function writeOptions(own: INodeProperties[] = []): INodeProperties {
+	return optionsField([previewOption, previewedChangeOption, ...own]);
+}
+
+/** The Options of a rule write's item. */
+export function optionsOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as unknown;
+	return options && typeof options === 'object' ? (options as IDataObject) : {};
+}
+
+/** Whether an item of a rule write is a preview (it then reads only). */
+export function isPreview(ctx: IExecuteFunctions, itemIndex: number): boolean {
+	try {
+		return optionsOf(ctx, itemIndex).preview === true;
+	} catch {
+		return false;
+	}
+}
+
+/** An operation's `readsOnly`: the item is a preview. */
+export function previewItem(this: IExecuteFunctions, itemIndex: number): boolean {
+	return isPreview(this, itemIndex);
+}
+
+/** A change as read from a parameter (`field` names it in the error), for the course given. */
+export function readChangeParameter(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+): RuleListChange {
+	const change = readChange(value);
+	if ('problem' in change) throw invalid(ctx, itemIndex, field, change.problem);
+	return change;
+}
+
+/** How an item of a rule write runs: saved, previewed, or applying a preview of `operation` on `courseId`. */
+export function readWriteMode(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	courseId: number,
+	operation: string,
+): EditMode {
+	const preview = isPreview(ctx, itemIndex);
+	const raw = optionsOf(ctx, itemIndex).previewedChange;
+	if (raw === '' || raw === undefined || raw === null)
+		return { kind: preview ? 'preview' : 'save' };
+	if (preview)
+		throw invalid(ctx, itemIndex, PREVIEWED_CHANGE, 'cannot be used together with Preview');
+	const change = readChangeParameter(ctx, itemIndex, raw, PREVIEWED_CHANGE);
+	if (change.courseId !== courseId)
+		throw invalid(
+			ctx,
+			itemIndex,
+			PREVIEWED_CHANGE,
+			`is a change of course ${change.courseId}, not of course ${courseId}`,
+		);
+	if (change.operation !== operation)
+		throw invalid(
+			ctx,
+			itemIndex,
+			PREVIEWED_CHANGE,
+			`is a preview of the operation "${change.operation}", not of "${operation}"`,
+		);
+	return { kind: 'apply', before: change.before, after: change.after, text: changeText(change) };
+}
+
+/**
+ * A rule write's output item: its own fields (`own`, which open with courseId), with the
+ * difference up front for n8n's table view (Preview, Summary), then Rule Changes, Access
+ * Changes, the list before (Before), the list after (Rules: as saved, or as a preview would save
+ * it) and Change, the same two lists exactly (long ids as their digits), for Restore and Apply
+ * Previewed Change.
+ */
+export function withChange(
+	own: IDataObject,
+	change: RuleListChange,
+	preview: boolean,
+): IDataObject {
+	const { courseId, before, after } = change;
+	const rules = ruleChanges(before, after);
+	const access = accessChanges(courseId, before, after);
+	return {
+		courseId,
+		preview,
+		summary: describeDifference(rules, access),
+		...own,
+		ruleChanges: rules,
+		accessChanges: access,
+		before: plainCopy(before),
+		rules: plainCopy(after),
+		change: changeText(change),
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// The safe edits.
+
 /** The parameters of a safe edit, as its `prepare` returns them. */
 export interface EditParams {
 	courseId: number;
 	edit: RuleEdit;
+	mode: EditMode;
+	operation: string;
+}
+
+/** A safe edit's `prepare` result, with its mode read from its options. */
+export function editParams(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	operation: string,
+	courseId: number,
+	edit: RuleEdit,
+): EditParams {
+	const mode = readWriteMode(ctx, itemIndex, courseId, operation);
+	return {
+		courseId,
+		edit: mode.kind === 'apply' ? withShownDefaults(edit, mode.before, mode.after) : edit,
+		mode,
+		operation,
+	};
+}
+
+/**
+ * Applying a preview that created the rule: the new rule's start and end are the ones the
+ * preview showed (its defaults were "now"), so that the list saved is the list shown.
+ */
+function withShownDefaults(edit: RuleEdit, before: Rule[], after: Rule[]): RuleEdit {
+	if (!('defaults' in edit) || before.some((rule) => rule.name === edit.ruleName)) return edit;
+	const shown = after.find((rule) => rule.name === edit.ruleName);
+	if (!shown) return edit;
+	const { startDateTime, endDateTime } = shown;
+	if (typeof startDateTime !== 'string' || typeof endDateTime !== 'string') return edit;
+	return { ...edit, defaults: { ...edit.defaults, startDateTime, endDateTime } };
 }
 
 const actionWords: Record<
@@ -59,7 +240,8 @@ const actionWords: Record<
 	delete: ['', 'deleted', 'notFound'],
 };
 
-function editResult(courseId: number, edit: RuleEdit, result: RuleEditResult): IDataObject {
+function editResult(params: EditParams, result: RuleEditResult): IDataObject {
+	const { courseId, edit, mode, operation } = params;
 	const { outcome } = result;
 	const [whenNew, whenExisting, whenUnchanged] = actionWords[edit.kind];
 	const action = !outcome.changed ? whenUnchanged : outcome.existed ? whenExisting : whenNew;
@@ -67,14 +249,16 @@ function editResult(courseId: number, edit: RuleEdit, result: RuleEditResult): I
 	if ('workgroupId' in edit) json.workgroupId = edit.workgroupId;
 	if (result.rule) json.rule = result.rule;
 	json.ruleCount = result.ruleCount;
-	return json;
+	const change = { courseId, operation, before: result.before, after: result.after };
+	return withChange(json, change, mode.kind === 'preview');
 }
 
 /** A safe edit's `execute`: the run's rule editor applies it (merged with the run's other edits of the course). */
 export async function runRuleEdit(
-	{ courseId, edit }: EditParams,
+	params: EditParams,
 	runtime: OperationRuntime,
 ): Promise<IDataObject> {
-	const result = await ruleEditorOf(runtime.client).edit(courseId, edit, runtime.itemIndex);
-	return editResult(courseId, edit, result);
+	const { courseId, edit, mode } = params;
+	const result = await ruleEditorOf(runtime.client).edit(courseId, edit, runtime.itemIndex, mode);
+	return editResult(params, result);
 }

@@ -6,7 +6,15 @@ import { invalid, optionalApiDate, parseIdList } from '../../helpers/validation'
 import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 import type { EditParams } from './shared';
-import { readRuleTarget, ruleNameField, runRuleEdit } from './shared';
+import {
+	editParams,
+	previewItem,
+	readRuleTarget,
+	ruleNameField,
+	runRuleEdit,
+	writeOptions,
+	PREVIEW_IN_README,
+} from './shared';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['upsert'] } };
 
@@ -14,7 +22,7 @@ export const upsert: KnolyxOperation<EditParams> = {
 	option: {
 		name: 'Create or Update',
 		description:
-			'Create a new record, or update the current one if it already exists (upsert). Needs BUSINESS_RULE_MANAGE.',
+			'Create a new record, or update the current one if it already exists (upsert). Preview it first (Options → Preview) and show the difference before it is saved. Needs BUSINESS_RULE_MANAGE.',
 		action: 'Create or update a course rule',
 	},
 	agent: {
@@ -23,7 +31,7 @@ export const upsert: KnolyxOperation<EditParams> = {
 		instead: 'Course Access Rule → Get Many to read the rules, and ask a person to change them',
 	},
 	readme: {
-		does: "Create the named rule or change its type, start, end or workgroups; each left at *unchanged* keeps the rule's value (a new rule: PRIVATE, now → +50 years, no workgroups)",
+		does: `Create the named rule or change its type, start, end or workgroups; each left at *unchanged* keeps the rule's value (a new rule: PRIVATE, now → +50 years, no workgroups)${PREVIEW_IN_README}`,
 	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('course'),
@@ -67,8 +75,10 @@ export const upsert: KnolyxOperation<EditParams> = {
 			description:
 				'Comma-separated workgroup IDs that replace the WORKGROUP association of the rule. Empty: unchanged (none for a new rule). Other associations (users, departments, jobs) are always kept.',
 		},
+		writeOptions(),
 	]),
 	mergesItems: true,
+	readsOnly: previewItem,
 	prepare(itemIndex) {
 		const { courseId, ruleName } = readRuleTarget(this, itemIndex);
 		const fields: RuleFields = {};
@@ -97,7 +107,12 @@ export const upsert: KnolyxOperation<EditParams> = {
 		const ids = parseIdList(this, itemIndex, rawIds, 'Workgroup IDs');
 		if (ids.length > 0) fields.workgroupIds = ids;
 		const defaults = paymentRuleDefaults();
-		return { courseId, edit: { kind: 'upsert', ruleName, fields, defaults } };
+		return editParams(this, itemIndex, 'upsert', courseId, {
+			kind: 'upsert',
+			ruleName,
+			fields,
+			defaults,
+		});
 	},
 	async execute(params, runtime) {
 		return await runRuleEdit(params, runtime);

@@ -1,0 +1,480 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling: a fake platform on 127.0.0.1, never inside n8n, not published (the package ships dist/ only) */
+/**
+ * Seeing an access change before it happens and taking it back after (issue 44): Preview on every
+ * rule write (reads, sends nothing, shows the list it would save and the difference), Before in
+ * every saved item, Rule → Restore, and applying exactly what a preview showed. Real HTTP against
+ * the sandbox; the sandbox's request counters are the proof that a preview sends no write.
+ */
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { readRules } from '../../sandbox/rules';
+import { answerText, callAgentTool } from './agent-tool';
+import { RULE_READ, RULE_SAVE, aRule, rl, routes, run, runChain, runOk, useSandbox } from './setup';
+
+const ctx = useSandbox();
+
+type Json = Record<string, unknown>;
+
+function newCourse(rules: Json[]): number {
+	const [courseId] = ctx.sandbox.seed({ courses: [{ title: 'Preview course' }] }).courses;
+	ctx.sandbox.seed({ rules: { [courseId]: rules } });
+	ctx.sandbox.resetStats();
+	return courseId;
+}
+/** The rules without their ids (a rule created or put back gets its id from the platform). */
+const withoutIds = (rules: Json[]): Json[] =>
+	rules.map((rule) => {
+		const copy = { ...rule };
+		delete copy.id;
+		return copy;
+	});
+const stored = (courseId: number): Json[] =>
+	structuredClone(readRules(ctx.sandbox.state, courseId)) as Json[];
+
+/** Two rules: "Access" (PRIVATE, workgroup 9, a user and an unknown field) and "Other". */
+function accessCourse(): number {
+	return newCourse([
+		aRule('Access', {
+			type: 'PRIVATE',
+			associations: { WORKGROUP: [9], USER: [501] },
+			x_note: { kept: ['as', 'read'] },
+		}),
+		aRule('Other', { type: 'PRIVATE', associations: { WORKGROUP: [3] } }),
+	]);
+}
+
+const preview = { preview: true };
+const edits: Record<string, (courseId: number) => INodeParameters> = {
+	addWorkgroup: (courseId) => ({
+		resource: 'rule',
+		operation: 'addWorkgroup',
+		courseId: rl(courseId),
+		ruleName: 'Access',
+		workgroupId: rl(7),
+	}),
+	removeWorkgroup: (courseId) => ({
+		resource: 'rule',
+		operation: 'removeWorkgroup',
+		courseId: rl(courseId),
+		ruleName: 'Access',
+		workgroupId: rl(9),
+	}),
+	upsert: (courseId) => ({
+		resource: 'rule',
+		operation: 'upsert',
+		courseId: rl(courseId),
+		ruleName: 'Access',
+		type: 'PUBLIC',
+	}),
+	delete: (courseId) => ({
+		resource: 'rule',
+		operation: 'delete',
+		courseId: rl(courseId),
+		ruleName: 'Other',
+	}),
+	replaceAll: (courseId) => ({
+		resource: 'rule',
+		operation: 'replaceAll',
+		courseId: rl(courseId),
+		rules: JSON.stringify([stored(courseId)[0]]),
+	}),
+};
+
+/** What each edit of `edits` changes on accessCourse(): the difference a preview must show. */
+const expectedDifference: Record<string, { ruleChanges: Json[]; accessChanges: Json[] }> = {
+	addWorkgroup: {
+		ruleChanges: [
+			{
+				rule: 'Access',
+				change: 'changed',
+				fields: [{ field: 'associations.WORKGROUP', old: [9], new: [9, 7] }],
+			},
+		],
+		accessChanges: [{ association: 'WORKGROUP', id: '7', access: 'gains' }],
+	},
+	removeWorkgroup: {
+		ruleChanges: [
+			{
+				rule: 'Access',
+				change: 'changed',
+				fields: [{ field: 'associations.WORKGROUP', old: [9], new: [] }],
+			},
+		],
+		accessChanges: [{ association: 'WORKGROUP', id: '9', access: 'loses' }],
+	},
+	upsert: {
+		ruleChanges: [
+			{
+				rule: 'Access',
+				change: 'changed',
+				fields: [{ field: 'type', old: 'PRIVATE', new: 'PUBLIC' }],
+			},
+		],
+		accessChanges: [{ association: 'EVERYONE', access: 'gains' }],
+	},
+	delete: {
+		ruleChanges: [{ rule: 'Other', change: 'removed' }],
+		accessChanges: [{ association: 'WORKGROUP', id: '3', access: 'loses' }],
+	},
+	replaceAll: {
+		ruleChanges: [{ rule: 'Other', change: 'removed' }],
+		accessChanges: [{ association: 'WORKGROUP', id: '3', access: 'loses' }],
+	},
+};
+
+describe('Preview', () => {
+	it.each(Object.keys(edits))(
+		'%s: reads once, sends no write, and shows the list it would save and the difference',
+		async (operation) => {
+			const courseId = accessCourse();
+			const before = stored(courseId);
+			const params = edits[operation](courseId);
+			const [out] = await runOk(ctx.sandbox, { ...params, options: preview });
+			expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+			expect(stored(courseId)).toEqual(before);
+			const { ruleChanges, accessChanges } = expectedDifference[operation];
+			expect(out).toMatchObject({
+				courseId,
+				preview: true,
+				ruleChanges,
+				accessChanges: accessChanges.map((change) => ({ ...change, courseId })),
+			});
+			expect(out.before).toEqual(before);
+			expect(typeof out.summary).toBe('string');
+			// The list shown is the list a save then stores.
+			ctx.sandbox.resetStats();
+			await runOk(ctx.sandbox, params);
+			expect(stored(courseId)).toEqual(out.rules);
+		},
+	);
+
+	it('many items for one course preview together: one read, each item shows the list they would save together', async () => {
+		const courseId = accessCourse();
+		const out = await runOk(
+			ctx.sandbox,
+			{
+				resource: 'rule',
+				operation: 'addWorkgroup',
+				courseId: rl(courseId),
+				ruleName: 'Access',
+				workgroupId: rl('={{ $json.workgroup }}'),
+				options: preview,
+			},
+			[{ workgroup: 7 }, { workgroup: 8 }],
+		);
+		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		expect(out).toHaveLength(2);
+		for (const item of out) {
+			expect(item.ruleChanges).toEqual([
+				{
+					rule: 'Access',
+					change: 'changed',
+					fields: [{ field: 'associations.WORKGROUP', old: [9], new: [9, 7, 8] }],
+				},
+			]);
+			expect(item.accessChanges).toEqual([
+				{ association: 'WORKGROUP', id: '7', courseId, access: 'gains' },
+				{ association: 'WORKGROUP', id: '8', courseId, access: 'gains' },
+			]);
+		}
+		expect(out[0].workgroupId).toBe(7);
+		expect(out[1].workgroupId).toBe(8);
+		expect(out[0].summary).toBe(
+			'Rule "Access" changed: associations.WORKGROUP [9] → [9,7,8]. WORKGROUP 7 gains course ' +
+				`${courseId}. WORKGROUP 8 gains course ${courseId}.`,
+		);
+	});
+
+	it('a summary names 20 changes of each kind and counts the rest; the arrays hold them all', async () => {
+		const courseId = accessCourse();
+		const workgroups = Array.from({ length: 25 }, (_, i) => 1000 + i);
+		const [out] = await runOk(ctx.sandbox, {
+			...edits.upsert(courseId),
+			type: 'unchanged',
+			workgroupIds: workgroups.join(','),
+			options: preview,
+		});
+		expect(out.accessChanges).toHaveLength(26); // 25 gain, workgroup 9 loses
+		expect(String(out.summary).match(/ (gains|loses) course /g)).toHaveLength(20);
+		expect(out.summary).toMatch(/… and 6 more access changes\.$/);
+	});
+
+	it('a new rule shows as added, with who gains the course', async () => {
+		const courseId = accessCourse();
+		const [out] = await runOk(ctx.sandbox, {
+			...edits.addWorkgroup(courseId),
+			ruleName: 'Fresh',
+			options: preview,
+		});
+		expect(out.ruleChanges).toEqual([{ rule: 'Fresh', change: 'added' }]);
+		expect(out.accessChanges).toEqual([
+			{ association: 'WORKGROUP', id: '7', courseId, access: 'gains' },
+		]);
+		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+	});
+
+	it('run as an AI agent tool with no switch on, a preview runs (a read); the same edit without preview is refused', async () => {
+		const courseId = accessCourse();
+		const params = edits.addWorkgroup(courseId);
+		const answer = await callAgentTool(
+			ctx.sandbox,
+			{ ...params, options: preview },
+			{},
+			{ toolName: 'Preview_add_workgroup' },
+		);
+		expect(answerText(answer)).toContain('WORKGROUP 7 gains course');
+		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		const refused = await callAgentTool(ctx.sandbox, params, {}, { toolName: 'Add_workgroup' });
+		// Both lines hand the agent the refusal's description (n8n-core 1.84 only that).
+		expect(answerText(refused)).toMatch(
+			/a person must switch on "Allow the Agent to Grant Course Access"/,
+		);
+		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+	});
+});
+
+describe('Before', () => {
+	it.each(Object.keys(edits))(
+		'%s: the saved item holds the list as it was before the save',
+		async (operation) => {
+			const courseId = accessCourse();
+			const before = stored(courseId);
+			const [out] = await runOk(ctx.sandbox, edits[operation](courseId));
+			expect(out.before).toEqual(before);
+			expect(stored(courseId)).not.toEqual(before);
+		},
+	);
+});
+
+/** Rules with ids above 2^53, long association ids and fields the node does not know. */
+function longIdCourse(): { courseId: number; original: Json[] } {
+	const courseId = newCourse([
+		aRule('Long', {
+			id: 9007199254740993n,
+			type: 'PRIVATE',
+			associations: { WORKGROUP: [9007199254740995n, '7'], DEPARTMENT: [12345678901234567891n] },
+			restrictions: { minimumTime: false, browseOrder: 'anyOrder', x_inner: [1.5, null, 'é'] },
+			x_unknown: { deep: { list: [true, 'text', 0] } },
+			action: 'WORKGROUP',
+		}),
+		aRule('Second', { id: 9007199254740997n, associations: { USER: [1] }, x_flag: false }),
+	]);
+	return { courseId, original: stored(courseId) };
+}
+
+const restore = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'rule',
+	operation: 'restore',
+	change: '={{ $json.change }}',
+	...extra,
+});
+
+describe('Restore', () => {
+	it('puts back a list with long ids and unknown fields exactly, after an edit that changed them', async () => {
+		const { courseId, original } = longIdCourse();
+		const { output, error } = await runChain(ctx.sandbox, [
+			{
+				name: 'Edit',
+				parameters: {
+					resource: 'rule',
+					operation: 'upsert',
+					courseId: rl(courseId),
+					ruleName: 'Long',
+					type: 'PUBLIC',
+					workgroupIds: '5',
+				},
+			},
+			{ name: 'Restore', parameters: restore() },
+		]);
+		expect(error).toBeUndefined();
+		expect(output('Edit')[0].before).toMatchObject([
+			{ id: '9007199254740993' },
+			{ name: 'Second' },
+		]);
+		expect(stored(courseId)).toEqual(original);
+		expect(output('Restore')[0]).toMatchObject({ courseId, action: 'restored', changed: true });
+	});
+
+	it('puts back Replace All of a shorter list: every deleted rule comes back with every field (a new id from the platform)', async () => {
+		const { courseId, original } = longIdCourse();
+		const { error } = await runChain(ctx.sandbox, [
+			{
+				name: 'Replace',
+				parameters: {
+					resource: 'rule',
+					operation: 'replaceAll',
+					courseId: rl(courseId),
+					rules: `[${JSON.stringify(aRule('Only'))}]`,
+				},
+			},
+			{ name: 'Restore', parameters: restore() },
+		]);
+		expect(error).toBeUndefined();
+		const now = stored(courseId);
+		expect(withoutIds(now)).toEqual(withoutIds(original));
+	});
+
+	it('refuses, naming what changed, when the list was edited since; nothing is sent; Overwrite Later Changes restores', async () => {
+		const courseId = accessCourse();
+		const original = stored(courseId);
+		const [edited] = await runOk(ctx.sandbox, edits.addWorkgroup(courseId));
+		// Someone else edits the course since.
+		await runOk(ctx.sandbox, edits.delete(courseId));
+		const later = stored(courseId);
+		ctx.sandbox.resetStats();
+		const refused = await run(ctx.sandbox, restore(), [edited]);
+		expect(refused.error?.message).toBe(
+			`The rules of course ${courseId} changed since that change: Rule "Other" removed. Nothing was sent`,
+		);
+		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		expect(stored(courseId)).toEqual(later);
+		const [out] = await runOk(ctx.sandbox, restore({ options: { overwrite: true } }), [edited]);
+		expect(out).toMatchObject({ action: 'restored' });
+		expect(withoutIds(stored(courseId))).toEqual(withoutIds(original));
+	});
+
+	it('run again after it restored: nothing is sent', async () => {
+		const courseId = accessCourse();
+		const [edited] = await runOk(ctx.sandbox, edits.addWorkgroup(courseId));
+		await runOk(ctx.sandbox, restore(), [edited]);
+		ctx.sandbox.resetStats();
+		const [again] = await runOk(ctx.sandbox, restore(), [edited]);
+		expect(again).toMatchObject({ action: 'alreadyRestored', changed: false });
+		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+	});
+
+	it('a Change that is not one names the field and the item; nothing is sent', async () => {
+		const result = await run(ctx.sandbox, { ...restore(), change: '{"courseId":1}' });
+		expect(result.error?.message).toMatch(/^Change: .* \(item 0\)$/);
+		expect(ctx.sandbox.stats().requests).toBe(0);
+	});
+});
+
+describe('Apply a previewed change', () => {
+	const applyOf = (params: INodeParameters): INodeParameters => ({
+		...params,
+		options: { previewedChange: "={{ $('Preview').item.json.change }}" },
+	});
+
+	it.each(Object.keys(edits))(
+		'%s: preview, then the same operation fed the preview applies exactly that list',
+		async (operation) => {
+			const courseId = accessCourse();
+			const params = edits[operation](courseId);
+			const { output, error } = await runChain(ctx.sandbox, [
+				{ name: 'Preview', parameters: { ...params, options: preview } },
+				{ name: 'Apply', parameters: applyOf(params) },
+			]);
+			expect(error).toBeUndefined();
+			const shown = output('Preview')[0].rules as Json[];
+			expect(withoutIds(stored(courseId))).toEqual(withoutIds(shown));
+			expect(output('Apply')[0]).toMatchObject({ changed: true });
+		},
+	);
+
+	it('many items of one course: applied together, in one save', async () => {
+		const courseId = accessCourse();
+		const params: INodeParameters = {
+			...edits.addWorkgroup(courseId),
+			workgroupId: rl('={{ $json.workgroup }}'),
+		};
+		const { error } = await runChain(
+			ctx.sandbox,
+			[
+				{ name: 'Preview', parameters: { ...params, options: preview } },
+				// The preview's items carry what each previewed (its workgroupId).
+				{
+					name: 'Apply',
+					parameters: applyOf({ ...params, workgroupId: rl('={{ $json.workgroupId }}') }),
+				},
+			],
+			[{ workgroup: 7 }, { workgroup: 8 }],
+		);
+		expect(error).toBeUndefined();
+		expect(stored(courseId)[0].associations).toEqual({ WORKGROUP: [9, 7, 8], USER: [501] });
+		expect(routes(ctx.sandbox)[RULE_SAVE]).toBe(1);
+	});
+
+	it('refuses, naming what changed, when the list changed between preview and apply; nothing is saved', async () => {
+		const courseId = accessCourse();
+		const [shown] = await runOk(ctx.sandbox, { ...edits.addWorkgroup(courseId), options: preview });
+		await runOk(ctx.sandbox, {
+			...edits.removeWorkgroup(courseId),
+			ruleName: 'Other',
+			workgroupId: rl(3),
+		});
+		const later = stored(courseId);
+		ctx.sandbox.resetStats();
+		const result = await run(
+			ctx.sandbox,
+			{ ...edits.addWorkgroup(courseId), options: { previewedChange: '={{ $json.change }}' } },
+			[shown],
+		);
+		expect(result.error?.message).toBe(
+			`The rules of course ${courseId} changed since the preview: Rule "Other" changed: associations.WORKGROUP [3] → []. Nothing was sent`,
+		);
+		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		expect(stored(courseId)).toEqual(later);
+	});
+
+	it("refuses a preview of another change than the node's own (another workgroup); nothing is sent", async () => {
+		const courseId = accessCourse();
+		const [shown] = await runOk(ctx.sandbox, { ...edits.addWorkgroup(courseId), options: preview });
+		ctx.sandbox.resetStats();
+		const result = await run(
+			ctx.sandbox,
+			{
+				...edits.addWorkgroup(courseId),
+				workgroupId: rl(8),
+				options: { previewedChange: '={{ $json.change }}' },
+			},
+			[shown],
+		);
+		expect(result.error?.message).toMatch(/is not the change this node makes/);
+		expect(routes(ctx.sandbox)[RULE_SAVE]).toBeUndefined();
+	});
+});
+
+/** A fake platform on 127.0.0.1: the sandbox, except that a rule save answers 200 "OK" and is not applied. */
+async function okWithoutApplying(target: string): Promise<{ url: string; server: Server }> {
+	const server = createServer((req, res) => {
+		if (req.method === 'POST' && /business-rule/.test(req.url ?? '')) {
+			req.resume();
+			req.on('end', () => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('OK'));
+			return;
+		}
+		const forward = httpRequest(
+			new URL(req.url ?? '/', target),
+			{ method: req.method, headers: req.headers },
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		req.pipe(forward);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return { url: `http://127.0.0.1:${port}`, server };
+}
+
+describe('a save answered 200 "OK" without being applied', () => {
+	it('Replace All fails instead of reporting the old list as saved', async () => {
+		const courseId = accessCourse();
+		const before = stored(courseId);
+		const fake = await okWithoutApplying(ctx.sandbox.url);
+		try {
+			const result = await run(ctx.sandbox, edits.replaceAll(courseId), [{}], {
+				credentials: { baseUrl: fake.url },
+			});
+			expect(result.error?.message).toMatch(
+				new RegExp(`^The rules of course ${courseId} were not saved`),
+			);
+		} finally {
+			await new Promise((resolve) => fake.server.close(resolve));
+		}
+		expect(stored(courseId)).toEqual(before);
+	});
+});
