@@ -4,8 +4,8 @@
  * --expose-gc: for each pattern and size, the node's reader (parseLossless) and JSON.parse on the
  * same text, interleaved round by round (A B, B A, …) after a full GC each, and the medians, with
  * the young-generation collections inside each read; for a text both read (unless the job asks
- * for reads only), also stringifyLossless beside JSON.stringify. The job comes as argv[2]; the
- * results go to the runner (lib.ts runJob).
+ * for reads only), also stringifyLossless beside JSON.stringify; all patterns, or only those that
+ * are JSON. The job comes as argv[2]; the results go to the runner (lib.ts runJob).
  */
 import { GCProfiler } from 'node:v8';
 
@@ -19,6 +19,8 @@ export interface JsonJob {
 	rounds: number[];
 	/** Only the reads (no write back). */
 	readsOnly?: boolean;
+	/** Only the inputs that are JSON (those with a ratio to JSON.parse). */
+	validOnly?: boolean;
 }
 
 export interface JsonMeasure {
@@ -155,7 +157,7 @@ function measurePattern(
 
 const job = JSON.parse(process.argv[2]) as JsonJob;
 const results: JsonMeasure[] = [];
-for (const pattern of JSON_PATTERNS) {
+for (const pattern of JSON_PATTERNS.filter((p) => p.valid || !job.validOnly)) {
 	for (const [i, sizeMiB] of job.sizesMiB.entries()) {
 		results.push(measurePattern(pattern, sizeMiB, job.rounds[i], job.readsOnly ?? false));
 	}

@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { SandboxStats } from '../sandbox/types';
-import type { Job, JobResult } from './worker';
 
 const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
 const childEnv = () => ({
@@ -71,9 +70,13 @@ export async function startSandboxProcess(
 	};
 }
 
-/** Runs one job in a fresh worker process; resolves with its result (or an error result on crash/timeout). */
-export function runJob<R = JobResult>(
-	job: Job | object,
+/**
+ * Runs one job (argv[2] of `script`, as JSON) in a fresh worker process; resolves with the
+ * result the worker sent. When the worker crashes, times out or sends nothing, it resolves with
+ * `{ error }` only (why): a caller that needs the other fields of its result type fills them.
+ */
+export function runJob<R extends { error?: string }>(
+	job: object,
 	timeoutMs: number,
 	script = 'worker.ts',
 	/** Node flags for this worker (before BENCH_WORKER_FLAGS). */
@@ -92,8 +95,7 @@ export function runJob<R = JobResult>(
 			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 		});
 		let result: R | undefined;
-		const failed = (error: string) =>
-			({ ms: -1, maxRssMb: 0, outputItems: 0, errorItems: 0, error }) as R;
+		const failed = (error: string) => ({ error }) as R;
 		const timer = setTimeout(() => {
 			child.kill('SIGKILL');
 			resolve(failed(`timed out after ${timeoutMs} ms`));

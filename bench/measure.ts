@@ -41,7 +41,14 @@ export async function measure(
 	const spec = job({ workgroupId, prefix });
 	const sandboxCpuBefore = await sandbox.call<number>('cpu');
 	if (options.trace) await sandbox.call('traceStart');
-	const result = await runJob(spec, JOB_TIMEOUT_MS);
+	// A worker that failed sent nothing: its run counts as -1 ms, no items, and says why.
+	const result: JobResult = {
+		ms: -1,
+		maxRssMb: 0,
+		outputItems: 0,
+		errorItems: 0,
+		...(await runJob<Partial<JobResult>>(spec, JOB_TIMEOUT_MS)),
+	};
 	const trace = options.trace ? await sandbox.call<RequestTrace>('traceGet') : undefined;
 	const sandboxCpuMs = (await sandbox.call<number>('cpu')) - sandboxCpuBefore;
 	if (result.error) log(`  run failed: ${result.error.split('\n')[0]}`);

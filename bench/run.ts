@@ -48,7 +48,7 @@ async function main(): Promise<void> {
 		return report(command);
 	}
 	const sandbox = await startSandboxProcess({});
-	const httpProbe = await runJob(
+	const httpProbe = await runJob<{ error?: string }>(
 		{ kind: 'enrol', client: 'http', n: 1, url: sandbox.url, workgroupId: 201, prefix: 'probe' },
 		60_000,
 	);

@@ -16,6 +16,12 @@ import { goal, notes, ratio, sections, table } from '../report';
 const BENCH = '10 JSON reader';
 const SIZES = QUICK ? [1] : [1, 4, 16];
 const ROUNDS = QUICK ? [1] : [7, 5, 3];
+/**
+ * Processes that measure the ratio, one after another: the goal is the worst of them, as one run
+ * under 3× of several is no goal met (row 10 met it in one run of five, at 2.84×, with two over).
+ * The first also writes back and reads the texts that are not JSON; the others read the JSON only.
+ */
+const RUNS = QUICK ? 2 : 5;
 
 const perMiB = (ms: number, size: number) => `${round(ms / size, 1)} ms`;
 
@@ -36,6 +42,14 @@ const GROWTH_FLAGS = ['--min-semi-space-size=128', '--max-semi-space-size=128'];
 const GROWTH_ROUNDS = [7, 5];
 
 type Job = { results?: JsonMeasure[]; error?: string };
+
+const ratioOf = (m: JsonMeasure) => m.readerMs / m.jsonParseMs!;
+
+/** The input and size where the reader is slowest beside JSON.parse, of a run's JSON inputs. */
+const worstOf = (results: JsonMeasure[]) =>
+	results
+		.filter((m) => m.jsonParseMs !== undefined)
+		.reduce<JsonMeasure | undefined>((w, m) => (!w || ratioOf(m) > ratioOf(w) ? m : w), undefined);
 
 /** Time per MiB at the largest size ÷ at the smallest, of the reader and of JSON.parse, per input. */
 function growthOf(results: JsonMeasure[], first: number, largest: number) {
@@ -71,7 +85,22 @@ const youngText = (m: JsonMeasure) =>
 export async function benchJson(): Promise<void> {
 	log(`10. JSON reader, sizes ${SIZES.join(', ')} MiB`);
 	const startLoad = round(loadavg()[0], 1);
-	const job = await runJob<Job>({ sizesMiB: SIZES, rounds: ROUNDS }, 40 * 60_000, 'json-worker.ts');
+	const runs: Array<{ job: Job; load: number }> = [];
+	for (let run = 0; run < RUNS; run++) {
+		const load = round(loadavg()[0], 1);
+		const later = run > 0 ? { readsOnly: true, validOnly: true } : {};
+		const runJobResult = await runJob<Job>(
+			{ sizesMiB: SIZES, rounds: ROUNDS, ...later },
+			40 * 60_000,
+			'json-worker.ts',
+		);
+		const worstOfRun = runJobResult.results ? worstOf(runJobResult.results) : undefined;
+		log(
+			`  run ${run + 1} of ${RUNS} (load ${load}): worst ratio ${worstOfRun ? `${ratio(ratioOf(worstOfRun))} (${worstOfRun.pattern}, ${worstOfRun.sizeMiB} MiB)` : (runJobResult.error ?? 'no result')}`,
+		);
+		runs.push({ job: runJobResult, load });
+	}
+	const job = runs[0].job;
 	const largest = SIZES[SIZES.length - 1];
 	const growthJob =
 		job.results && largest > SIZES[0]
@@ -92,12 +121,18 @@ export async function benchJson(): Promise<void> {
 		return;
 	}
 	const results = job.results;
+	/** Each run's reads of the same input and size (a run that failed has none). */
+	const sameIn = (m: JsonMeasure) =>
+		runs.flatMap(({ job: { results: of } }) =>
+			(of ?? []).filter((r) => r.pattern === m.pattern && r.sizeMiB === m.sizeMiB),
+		);
 	const rows = results.map((m) => [
 		m.pattern,
 		`${m.sizeMiB} MiB`,
 		perMiB(m.readerMs, m.sizeMiB),
 		m.jsonParseMs === undefined ? '–' : perMiB(m.jsonParseMs, m.sizeMiB),
-		m.jsonParseMs === undefined ? '–' : ratio(m.readerMs / m.jsonParseMs),
+		m.jsonParseMs === undefined ? '–' : ratio(ratioOf(m)),
+		m.jsonParseMs === undefined ? '–' : ratio(Math.max(...sameIn(m).map(ratioOf))),
 		m.jsonParseWallMs === undefined ? '–' : ratio(m.readerWallMs / m.jsonParseWallMs),
 		m.writeMs === undefined || m.jsonStringifyMs === undefined
 			? '–'
@@ -105,11 +140,17 @@ export async function benchJson(): Promise<void> {
 		youngText(m),
 		m.outcome,
 	]);
-	const compared = results.filter((m) => m.jsonParseMs !== undefined);
-	const worst = compared.reduce<JsonMeasure | undefined>(
-		(w, m) => (!w || m.readerMs / m.jsonParseMs! > w.readerMs / w.jsonParseMs! ? m : w),
+	const worsts = runs.map(({ job: { results: of } }) => (of ? worstOf(of) : undefined));
+	const worst = worsts.reduce<JsonMeasure | undefined>(
+		(w, m) => (!w || (m && ratioOf(m) > ratioOf(w)) ? m : w),
 		undefined,
 	);
+	const failedRuns = runs.filter(({ job: { results: of } }) => !of);
+	const eachRun = runs
+		.map(
+			({ load }, i) => `${worsts[i] ? ratio(ratioOf(worsts[i]!)) : 'not measured'} (load ${load})`,
+		)
+		.join(', ');
 	const defaultGrowth = growthOf(results, SIZES[0], largest);
 	const growth = growthJob?.results ? growthOf(growthJob.results, SIZES[0], largest) : [];
 	// Side by side: the reader's growth beyond what the larger input adds, as JSON.parse on the
@@ -127,13 +168,13 @@ export async function benchJson(): Promise<void> {
 			JsonMeasure | undefined
 		>((w, m) => (!w || m.writeMs! / m.jsonStringifyMs! > w.writeMs! / w.jsonStringifyMs! ? m : w), undefined);
 	log(
-		`  worst ratio ${worst ? ratio(worst.readerMs / worst.jsonParseMs!) : '–'}, steepest growth ${steepest ? ratio(relative(steepest)) : '–'}`,
+		`  worst ratio of ${RUNS} runs ${worst ? ratio(ratioOf(worst)) : '–'}, steepest growth ${steepest ? ratio(relative(steepest)) : '–'}`,
 	);
 	sections.push(
 		[
 			`### 10. JSON reader: worst-case inputs at ${SIZES.join(', ')} MiB, the node's reader beside JSON.parse on the same text`,
 			'',
-			`The node's reader is \`parseLossless\` (helpers/json.ts: one pass that counts nesting and stops at the first long integer; JSON.parse reads a text without one, the node's own reader a text with one, building each long integer as a LongInteger), the one every JSON answer of the rule endpoints and every JSON parameter goes through. Each input is one flat string decoded from bytes, as the node gets an answer, read twice by each before the timed rounds. Medians of ${ROUNDS.join(' / ')} rounds at ${SIZES.join(' / ')} MiB, the reader and JSON.parse interleaved, a full GC before each, timed in CPU time of the process (user + system, every thread: GC and compiler included; on 2 cores shared with other work the wall clock mostly measures the wait for a core, shown beside the ratio); "–" where JSON.parse cannot read the text (it is not JSON, or the reader refuses it). Write back = \`stringifyLossless\` ÷ \`JSON.stringify\` of what each read. Young collections = the most scavenges V8 made inside one timed read of the reader (GCProfiler), and their median time: JSON.parse makes what it reads from a text of 100 KB or more straight in the old generation (V8's json-parser), the node's reader makes its values in JavaScript, in the young generation, which with Node's default heap overflows from a few MiB of long integers on, and V8 then copies every value the read has built so far, twice. ${growth.length ? `So the growth goal is measured in a second process of the same run, side by side again (the reader and JSON.parse interleaved on the same texts, ${SIZES[0]} and ${largest} MiB, ${GROWTH_ROUNDS.join(' / ')} rounds), whose young generation holds a whole ${largest} MiB read (Node flags ${GROWTH_FLAGS.join(' ')}; young collections in a ${largest} MiB read of the reader there beyond JSON.parse's on the same text: at most ${readerYoung}): with the default heap, JSON.parse's growth cannot stand for what the larger heap adds to the reader, and the reader's time per MiB rises by that copying, a step where the young generation overflows, not a curve. The copying is in every ratio of the table and in the ratio goal. ` : ''}Load average (1 min) during the row: ${startLoad} at its start, ${endLoad} at its end, on 2 cores shared with other work: only the ratios of this run count.`,
+			`The node's reader is \`parseLossless\` (helpers/json.ts: one pass that counts nesting and stops at the first long integer; JSON.parse reads a text without one, the node's own reader a text with one, building each long integer as a LongInteger), the one every JSON answer of the rule endpoints and every JSON parameter goes through. Each input is one flat string decoded from bytes, as the node gets an answer, read twice by each before the timed rounds. The reads are measured in ${RUNS} processes, one after another: the table's times and its first ratio are from the first, which also writes back and reads the texts that are not JSON; "worst of ${RUNS} runs" is the highest ratio of the same input and size in any of them, and the ratio goal is the worst of all of them (the worst input of each run is listed beside it). In each, medians of ${ROUNDS.join(' / ')} rounds at ${SIZES.join(' / ')} MiB, the reader and JSON.parse interleaved, a full GC before each, timed in CPU time of the process (user + system, every thread: GC and compiler included; on 2 cores shared with other work the wall clock mostly measures the wait for a core, shown beside the ratio); "–" where JSON.parse cannot read the text (it is not JSON, or the reader refuses it). Write back = \`stringifyLossless\` ÷ \`JSON.stringify\` of what each read. Young collections = the most scavenges V8 made inside one timed read of the reader (GCProfiler), and their median time: JSON.parse makes what it reads from a text of 100 KB or more straight in the old generation (V8's json-parser), the node's reader makes its values in JavaScript, in the young generation, which with Node's default heap overflows from a few MiB of long integers on, and V8 then copies every value the read has built so far, twice. ${growth.length ? `So the growth goal is measured in a second process of the same run, side by side again (the reader and JSON.parse interleaved on the same texts, ${SIZES[0]} and ${largest} MiB, ${GROWTH_ROUNDS.join(' / ')} rounds), whose young generation holds a whole ${largest} MiB read (Node flags ${GROWTH_FLAGS.join(' ')}; young collections in a ${largest} MiB read of the reader there beyond JSON.parse's on the same text: at most ${readerYoung}): with the default heap, JSON.parse's growth cannot stand for what the larger heap adds to the reader, and the reader's time per MiB rises by that copying, a step where the young generation overflows, not a curve. The copying is in every ratio of the table and in the ratio goal. ` : ''}Load average (1 min) during the row: ${startLoad} at its start, ${endLoad} at its end, on 2 cores shared with other work: only the ratios of this run count.`,
 			'',
 			table(
 				[
@@ -142,6 +183,7 @@ export async function benchJson(): Promise<void> {
 					'reader CPU per MiB',
 					'JSON.parse CPU per MiB',
 					'reader ÷ JSON.parse',
+					`same, worst of ${RUNS} runs`,
 					'same, wall clock',
 					'write back ÷ JSON.stringify',
 					'reader: young collections in a read',
@@ -164,15 +206,15 @@ export async function benchJson(): Promise<void> {
 		].join('\n'),
 	);
 	if (worst) {
-		const value = worst.readerMs / worst.jsonParseMs!;
+		const value = ratioOf(worst);
 		goal(
 			BENCH,
-			'worst reader ÷ JSON.parse on the same text (JSON inputs, every size)',
-			`${ratio(value)} (${worst.pattern}, ${worst.sizeMiB} MiB)`,
+			`worst reader ÷ JSON.parse on the same text (JSON inputs, every size), the worst of ${RUNS} runs`,
+			`${ratio(value)} (${worst.pattern}, ${worst.sizeMiB} MiB; the worst of each run: ${eachRun})`,
 			'≤ 3×',
-			value <= 3,
+			value <= 3 && failedRuns.length === 0,
 			() =>
-				`The reader's passes are JavaScript loops over the text's characters (about 2 ns a character on this machine), JSON.parse native code that passes over digits and whitespace several times faster: texts made mostly of digits or whitespace come closest to the bound, and a loaded machine moves single medians. From a few MiB of long integers on, V8 also copies the reader's values out of the overflowing young generation (the young collections column), which JSON.parse never does for a text of 100 KB or more. Would close it: JSON.parse with source access (Node 21+) in place of the second pass, not on Node 20.`,
+				`The reader's passes are JavaScript loops over the text's characters (about 2 ns a character on this machine), JSON.parse native code that passes over digits and whitespace several times faster: texts made mostly of digits or whitespace come closest to the bound, and a loaded machine moves single medians. From a few MiB of long integers on, V8 also copies the reader's values (one LongInteger of 48 bytes a literal, 800 000 at 16 MiB, where JSON.parse fills one list of numbers) out of the overflowing young generation (the young collections column), which JSON.parse never does for a text of 100 KB or more; that copying is done by V8's parallel scavenger and its CPU time grows with the other processes on the machine (load average beside each run's value). Would close it: JSON.parse with source access (Node 21+) in place of the second pass, not on Node 20.`,
 		);
 	}
 	const growthMeasure = `steepest growth of the reader's time per MiB, ${SIZES[0]} → ${largest} MiB, ÷ JSON.parse's growth on the same text where it grows (alone where it does not, or cannot read the text), with a young generation that holds a whole read`;

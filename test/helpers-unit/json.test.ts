@@ -7,6 +7,8 @@
  * JSON.parse's own message.
  */
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 
@@ -320,6 +322,54 @@ describe('long integers', () => {
 		expect(JSON.stringify(read)).toBe('{"id":"12345678901234567890"}');
 		expect(stringifyLossless(read)).toBe('{"id":12345678901234567890}');
 		expect(stringifyLossless(read.id)).toBe('12345678901234567890');
+	});
+});
+
+describe('what a long integer holds', () => {
+	/** V8's collector, for measuring what stays reachable. */
+	const collect = (() => {
+		setFlagsFromString('--expose-gc');
+		return runInNewContext('gc') as () => void;
+	})();
+	const heapUsed = () => {
+		collect();
+		return process.memoryUsage().heapUsed;
+	};
+
+	it('a long integer kept from a large text keeps nothing of the text alive', () => {
+		// The reader made a long integer's digits a slice of the text, which V8 keeps as a view
+		// of the whole text: one kept id held all 8 MiB of its answer.
+		const readFirst = () =>
+			(parseLossless(`[12345678901234567890,"${'x'.repeat(8 * MiB)}"]`) as unknown[])[0];
+		const before = heapUsed();
+		const kept = readFirst();
+		const after = heapUsed();
+		expect(idText(kept)).toBe('12345678901234567890');
+		expect(after - before).toBeLessThan(MiB);
+	});
+
+	it.each([
+		'9007199254740993',
+		'-9007199254740993',
+		'12345678901234567890',
+		'-12345678901234567890',
+		'100000000000000000000',
+		'-100000000000000000',
+		'123456789012345678901234567',
+		'1234567890123456789012345678',
+		'000000000000000012',
+		'1e400',
+	])('%s: its digits as written, equal to another exactly when the digits are', (literal) => {
+		const long = new LongInteger(literal);
+		expect(long.digits).toBe(literal);
+		expect(String(long)).toBe(literal);
+		expect(stringifyLossless([long])).toBe(`[${literal}]`);
+		expect(new LongInteger(` ${literal} `, 1, literal.length + 1)).toEqual(long);
+		const other = literal.startsWith('-') ? literal.slice(1) : `-${literal}`;
+		expect(new LongInteger(other)).not.toEqual(long);
+		expect(
+			new LongInteger(`${literal.slice(0, -1)}${(Number(literal.at(-1)) + 1) % 10}`),
+		).not.toEqual(long);
 	});
 });
 

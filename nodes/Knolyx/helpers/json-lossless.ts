@@ -87,7 +87,7 @@ function readNumber(start: number): number | LongInteger {
 	if (start === knownLongStart) {
 		knownLongStart = -1;
 		at = lastLongEnd();
-		return new LongInteger(text.slice(start, at));
+		return new LongInteger(text, start, at);
 	}
 	const digits = text.charCodeAt(start) === MINUS ? start + 1 : start;
 	// A leading zero stands alone (a digit after it is refused after the literal).
@@ -98,8 +98,7 @@ function readNumber(start: number): number | LongInteger {
 	if (code !== DOT && code !== LOWER_E && code !== UPPER_E) {
 		at = end;
 		const count = end - digits;
-		if (count > 15 && isLong(text, start, digits, end))
-			return new LongInteger(text.slice(start, end));
+		if (count > 15 && isLong(text, start, digits, end)) return new LongInteger(text, start, end);
 		// Summed without building a string: exact up to 15 digits; 16 digits rounded once at the
 		// last step, 17 as hi·10^8 + lo (see changes17), as reading the literal rounds them.
 		const value =
