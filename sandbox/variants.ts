@@ -37,6 +37,7 @@ export const VARIANTS = {
 	webhookCreate502:
 		'Webhook creation is applied, then answered by a 502 gateway page (every time).',
 	webhooksWithoutUrl: 'Webhook list and get answers carry no "url".',
+	webhooksWithoutName: 'Webhook list and get answers carry no "name".',
 	provisionNoIdOn200:
 		'Provisioning an existing user answers 200 { firstName, lastName, email } without the id.',
 	putProvisioning:
@@ -278,8 +279,10 @@ export class Variants {
 	}
 
 	/** A webhook as list and get answers show it. */
-	webhookView<T extends { url?: string }>(view: T): T | Omit<T, 'url'> {
-		if (!this.has('webhooksWithoutUrl')) return view;
-		return without(view, 'url');
+	webhookView<T extends { url?: string; name?: string }>(view: T): Partial<T> {
+		let shown: Partial<T> = view;
+		if (this.has('webhooksWithoutUrl')) shown = without(shown, 'url') as Partial<T>;
+		if (this.has('webhooksWithoutName')) shown = without(shown, 'name') as Partial<T>;
+		return shown;
 	}
 }

@@ -299,7 +299,9 @@ describe('webhook', () => {
 		await create('Two');
 		const out = await runOk(ctx.sandbox, { resource: 'webhook', operation: 'getAll' });
 		expect(out.map((w) => w.id)).toEqual([...ctx.sandbox.state.webhooks.keys()]);
-		expect(out.map((w) => w.name)).toEqual(['One', 'Two']);
+		expect(out.map((w) => w.name)).toEqual(
+			playing('webhooksWithoutName') ? [undefined, undefined] : ['One', 'Two'],
+		);
 		expect(out.every((w) => w.securityToken === undefined)).toBe(true);
 	});
 
@@ -311,7 +313,8 @@ describe('webhook', () => {
 			operation: 'get',
 			webhookId: String(two.id),
 		});
-		expect(out).toMatchObject({ id: two.id, name: 'Two' });
+		expect(out).toMatchObject({ id: two.id });
+		expect(out.name).toBe(playing('webhooksWithoutName') ? undefined : 'Two');
 		expect(out.url).toBe(playing('webhooksWithoutUrl') ? undefined : receiver.url);
 	});
 

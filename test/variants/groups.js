@@ -6,7 +6,7 @@
 module.exports = [
 	['unpagedLists', 'textWrites', 'webhookCreateNoId', 'underscoreEnums'],
 	['pageObjects', 'emptyWrites', 'webhookCreateText', 'webhooksWithoutUrl', 'putProvisioning'],
-	['attend409Text', 'webhookCreate502', 'provisionNoIdOn200'],
+	['attend409Text', 'webhookCreate502', 'webhooksWithoutName', 'provisionNoIdOn200'],
 	['smallPages', 'wrappingPages', 'pagedWebhooks', 'webhookCreateJsonText'],
 	['largePages', 'pageTotals', 'webhookCreateNullId'],
 ];

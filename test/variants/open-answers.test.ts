@@ -291,29 +291,37 @@ describe('3. webhook creation answers without an id are matched, and never creat
 		},
 	);
 
-	it('webhookCreate502 with list entries without url: Webhook → Create makes one webhook and outputs its id', async () => {
-		play('webhookCreate502', 'webhooksWithoutUrl');
-		const [out] = await runOk(ctx.sandbox, create());
-		expect(out.id).toBe(only().id);
-		expect(routes(ctx.sandbox)['POST /public/api/v1/webhook']).toBe(1);
-	});
+	it.each(['webhooksWithoutUrl', 'webhooksWithoutName'] as const)(
+		'webhookCreate502 with list entries without %s: Webhook → Create makes one webhook and outputs its id',
+		async (variant) => {
+			play('webhookCreate502', variant);
+			const [out] = await runOk(ctx.sandbox, create());
+			expect(out.id).toBe(only().id);
+			expect(routes(ctx.sandbox)['POST /public/api/v1/webhook']).toBe(1);
+		},
+	);
 
-	it('webhookCreate502 with list entries without url: the trigger registers once', async () => {
-		play('webhookCreate502', 'webhooksWithoutUrl');
-		const host = await hosts.start({
-			nodeType: new KnolyxTrigger(),
-			type: 'n8n-nodes-knolyx.knolyxTrigger',
-			parameters: { events: ['COURSE_STARTED'], options: {} },
-			credentials: {
-				knolyxApi: { baseUrl: ctx.sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
-			},
-			credentialTypes: [new KnolyxApi()],
-		});
-		await host.activate('trigger');
-		const hook = only();
-		expect(hook.url).toBe(host.url('trigger'));
-		expect(routes(ctx.sandbox)['POST /public/api/v1/webhook']).toBe(1);
-	});
+	it.each(['webhooksWithoutUrl', 'webhooksWithoutName'] as const)(
+		'webhookCreate502 with list entries %s: the trigger registers once, and deactivation deletes that webhook',
+		async (variant) => {
+			play('webhookCreate502', variant);
+			const host = await hosts.start({
+				nodeType: new KnolyxTrigger(),
+				type: 'n8n-nodes-knolyx.knolyxTrigger',
+				parameters: { events: ['COURSE_STARTED'], options: {} },
+				credentials: {
+					knolyxApi: { baseUrl: ctx.sandbox.url, projectId: DEMO.projectId, apiKey: DEMO.apiKey },
+				},
+				credentialTypes: [new KnolyxApi()],
+			});
+			await host.activate('trigger');
+			const hook = only();
+			expect(hook.url).toBe(host.url('trigger'));
+			expect(routes(ctx.sandbox)['POST /public/api/v1/webhook']).toBe(1);
+			await host.deactivate('trigger');
+			expect(ctx.sandbox.state.webhooks.size).toBe(0);
+		},
+	);
 });
 const hosts = triggerHosts();
 
