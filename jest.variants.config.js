@@ -6,7 +6,7 @@
  * the groups play every variant at least once. Kept out of `npm test` (jest.config.js ignores
  * /test/variants/), run by .ci/run and CI's checks job.
  */
-const GROUPS = require('./test/variants/groups.js');
+const { groups: GROUPS } = require('./test/variants/groups.js');
 
 const transform = {
 	'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', diagnostics: false }],

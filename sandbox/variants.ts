@@ -22,6 +22,10 @@ export const VARIANTS = {
 		"Paged lists answer page objects { content, number, size, totalElements, totalPages, first, last } (Spring's shape).",
 	wrappingPages:
 		'In the lists whose paging the guides show (courses, events, attendees), a page past the end wraps around to the start.',
+	shuffledLists:
+		'The workgroup, course, event and attendee lists ignore pagination.page and pagination.size and answer the whole list in a new order on each read (an unordered query).',
+	ownPagesIgnoringNumber:
+		"The lists whose paging the guides show (courses, events, attendees) ignore the page number and answer their first 20 entries in page objects saying last: false and the whole list's totalElements.",
 	pagedWebhooks:
 		'The webhook list pages like the other lists (pagination.page, pagination.size; 20 a page when no size is asked).',
 	textWrites:
@@ -88,6 +92,8 @@ const OPEN_WRITES: Array<[string, RegExp]> = [
 /** The page size of largePages and the clamp of smallPages. */
 const LARGE_PAGE_SIZE = 150;
 const SMALL_PAGE_SIZE = 30;
+/** ownPagesIgnoringNumber: the page size of a platform that ignores the page number. */
+const OWN_PAGE_SIZE = 20;
 /** The variants that change how lists page. */
 const PAGING_VARIANTS: VariantName[] = [
 	'unpagedLists',
@@ -108,8 +114,18 @@ function without<T extends object, K extends string>(view: T, field: K): Omit<T,
 	return Object.fromEntries(Object.entries(view).filter(([key]) => key !== field)) as Omit<T, K>;
 }
 
+/** The entries in an order of their own, another for each `seed` (shuffledLists). */
+export function shuffled<T>(entries: T[], seed: number): T[] {
+	return entries
+		.map((entry, i) => ({ entry, rank: (i * 7919 + seed * 104729) % 1009 }))
+		.sort((a, b) => a.rank - b.rank)
+		.map(({ entry }) => entry);
+}
+
 export class Variants {
 	private active = new Set<VariantName>();
+	/** List reads answered so far (shuffledLists orders each one differently). */
+	private reads = 0;
 
 	constructor(initial: VariantName[] = []) {
 		this.set(initial);
@@ -144,7 +160,9 @@ export class Variants {
 	 */
 	pageOf(query: Record<string, unknown>, shown = true): Page {
 		const page = parsePage(query);
-		if (this.has('unpagedLists')) return { page: 0, size: Number.MAX_SAFE_INTEGER };
+		if (this.has('unpagedLists') || this.has('shuffledLists'))
+			return { page: 0, size: Number.MAX_SAFE_INTEGER };
+		if (shown && this.has('ownPagesIgnoringNumber')) return { page: 0, size: OWN_PAGE_SIZE };
 		if (shown && this.has('largePages')) return { page: page.page, size: LARGE_PAGE_SIZE };
 		if (shown && this.has('smallPages'))
 			return { page: page.page, size: Math.min(page.size, SMALL_PAGE_SIZE) };
@@ -172,6 +190,11 @@ export class Variants {
 	): void {
 		const page = this.pageOf(query, shown);
 		let entries = this.entriesOf(items, page, shown);
+		if (this.has('shuffledLists')) entries = shuffled(entries, ++this.reads);
+		if (shown && this.has('ownPagesIgnoringNumber')) {
+			res.json({ content: entries.map(view), last: false, totalElements: items.length });
+			return;
+		}
 		if (this.has('pageTotals')) {
 			const totalPages = Math.ceil(items.length / page.size);
 			res.json({

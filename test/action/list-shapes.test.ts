@@ -9,6 +9,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { VariantName } from '../../sandbox';
+import { shuffled } from '../../sandbox/variants';
 import { clearEdges, edgeReport, setEdge } from '../harness';
 import { host as pollHost } from '../poll/helpers';
 import { listSearch, routes, run, useSandbox } from './setup';
@@ -27,11 +28,6 @@ const courseGetMany = (limit?: number): INodeParameters => ({
 });
 const courses = (from: number, count: number) =>
 	Array.from({ length: count }, (_, i) => ({ id: from + i, title: `Course ${from + i}` }));
-const shuffled = <T>(list: T[], seed: number): T[] =>
-	list
-		.map((entry, i) => ({ entry, rank: (i * 7919 + seed * 104729) % 1009 }))
-		.sort((a, b) => a.rank - b.rank)
-		.map(({ entry }) => entry);
 
 /** Edge rules on the course list, one answer each, served in turn (the last one for every read after). */
 async function serveInTurn(bodies: unknown[]): Promise<void> {

@@ -1,9 +1,21 @@
 /** The variants suite plays every variant of the sandbox at least once. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { VARIANT_NAMES } from '../../sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS file jest's config reads too
-const groups = require('./groups.js') as string[][];
+const { groups, solo } = require('./groups.js') as { groups: string[][]; solo: string[] };
 
-it('every variant is in a group of the operations runs, and every name in a group is a variant', () => {
-	expect(new Set(groups.flat())).toEqual(new Set(VARIANT_NAMES));
+it('every variant is in a group of the operations runs or solo, and every name there is a variant', () => {
+	expect(new Set([...groups.flat(), ...solo])).toEqual(new Set(VARIANT_NAMES));
+	expect(groups.flat().filter((name) => solo.includes(name))).toEqual([]);
+});
+
+it('every solo variant is played by a test of test/variants', () => {
+	const tests = readdirSync(__dirname)
+		.filter((file) => file.endsWith('.test.ts'))
+		.map((file) => readFileSync(join(__dirname, file), 'utf8'))
+		.join('\n');
+	expect(solo.filter((name) => !tests.includes(`play('${name}'`))).toEqual([]);
 });

@@ -139,6 +139,58 @@ describe('1. the Poll Trigger reads lists that ignore paging', () => {
 	});
 });
 
+describe('1. lists that change while read, and page objects that contradict what came (issue 45)', () => {
+	const courses = (limit?: number) => ({
+		resource: 'course',
+		operation: 'getAll',
+		...(limit === undefined ? { returnAll: true } : { returnAll: false, limit }),
+	});
+	const ids = (entries: Array<{ id?: unknown }>) => new Set(entries.map((entry) => entry.id)).size;
+
+	it('shuffledLists: Get Many and the pickers output every course and workgroup once, in two reads', async () => {
+		ctx.sandbox.seed({ generate: { courses: 57, workgroups: 56 } });
+		play('shuffledLists');
+		const all = await runOk(ctx.sandbox, courses());
+		expect(all).toHaveLength(60);
+		expect(ids(all)).toBe(60);
+		expect(routes(ctx.sandbox)['GET /public/api/v1/course']).toBe(2);
+		// A Limit above the list: each once, not the list twice over.
+		const limited = await runOk(ctx.sandbox, courses(120));
+		expect(limited).toHaveLength(60);
+		expect(ids(limited)).toBe(60);
+		const groups = await runOk(ctx.sandbox, {
+			resource: 'workgroup',
+			operation: 'getAll',
+			returnAll: true,
+		});
+		expect(groups).toHaveLength(60);
+		expect(ids(groups)).toBe(60);
+		expect((await listSearch(ctx.sandbox, 'searchCourses')).results).toHaveLength(60);
+		expect((await listSearch(ctx.sandbox, 'searchWorkgroups')).results).toHaveLength(60);
+	});
+
+	it('shuffledLists: the Poll Trigger emits each new course once', async () => {
+		play('shuffledLists');
+		const trigger = pollHost(ctx.sandbox, { event: 'newCourse' });
+		expect(await trigger.activate()).toEqual({});
+		await control('/courses', { count: 80 });
+		const { emitted, error } = await trigger.tick();
+		expect(error).toBeUndefined();
+		expect(emitted).toHaveLength(80);
+		expect(await trigger.tick()).toEqual({});
+	});
+
+	it('ownPagesIgnoringNumber: Course → Get Many fails naming the total its page objects claim, no entry output', async () => {
+		ctx.sandbox.seed({ generate: { courses: 97 } });
+		play('ownPagesIgnoringNumber');
+		const result = await run(ctx.sandbox, courses(), [{}], { continueOnFail: true });
+		expect(result.json).toHaveLength(1);
+		expect(String(result.json[0].error)).toMatch(
+			/does not end: page 1 repeats entries already read, but it says totalElements 100, and 20 entries came/,
+		);
+	});
+});
+
 describe('2. writes answered 2xx with text or nothing are successes, and say what Knolyx answered', () => {
 	it.each(['textWrites', 'emptyWrites'] as const)(
 		'%s: Add Member, Attend, Cancel Attendance, Remove Member',
