@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: runs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /** The variants suite plays every variant of the sandbox at least once. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
