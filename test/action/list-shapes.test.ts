@@ -11,7 +11,6 @@ import type { INodeParameters } from 'n8n-workflow';
 import type { VariantName } from '../../sandbox';
 import { shuffled } from '../../sandbox/variants';
 import { clearEdges, edgeReport, setEdge } from '../harness';
-import { host as pollHost } from '../poll/helpers';
 import { listSearch, routes, run, useSandbox } from './setup';
 
 const ctx = useSandbox();
@@ -279,17 +278,6 @@ describe("every list the node reads, at the platform's own page size", () => {
 			);
 		},
 	);
-
-	it('Poll Trigger, New Course: 297 courses added to a catalogue served 150 a page are emitted once each', async () => {
-		ctx.sandbox.setVariants(['largePages']);
-		const trigger = pollHost(ctx.sandbox, { event: 'newCourse' });
-		expect(await trigger.activate()).toEqual({});
-		await control('/courses', { count: 297 });
-		const { emitted, error } = await trigger.tick();
-		expect(error).toBeUndefined();
-		expect(emitted).toHaveLength(297);
-		expect(await trigger.tick()).toEqual({});
-	});
 });
 
 describe('the webhook list is read page by page', () => {
