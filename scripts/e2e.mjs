@@ -6,7 +6,7 @@
 //   3. the pinned n8n of the selected line (scripts/n8n-runtime.mjs ensureN8n; 2.41.1 with Node 24:
 //      ~10-12 min once, 1.123.81: ~2-5 min once; then cached in ~/.cache/n8n-nodes-knolyx/)
 //   4. jest in band under --experimental-vm-modules, in its own process group, with a
-//      hard time limit (KNOLYX_E2E_TIMEOUT_MS, default 20 min)
+//      hard time limit (KNOLYX_E2E_TIMEOUT_MS, default 30 min)
 //   5. afterwards, whatever happened: kill every process group the tests recorded and every
 //      process still running inside the run folder (n8n, its task runner, the sandbox,
 //      Chromium); copy the n8n and sandbox logs to test-artifacts/e2e-<version>/; remove the run
@@ -28,7 +28,7 @@ import { ensureBuild, suiteRun } from './lib/suite.mjs';
 import { ensureN8n, N8N_VERSION, NODE_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
 
 const CHROMIUM = process.env.KNOLYX_E2E_CHROMIUM ?? DEBIAN_CHROMIUM;
-const JEST_TIMEOUT_MS = Number(process.env.KNOLYX_E2E_TIMEOUT_MS ?? 20 * 60_000);
+const JEST_TIMEOUT_MS = Number(process.env.KNOLYX_E2E_TIMEOUT_MS ?? 30 * 60_000);
 // One folder per n8n line, so .ci/run can run both lines side by side; exported to the tests
 // (test/e2e/lib/processes.mjs writes the screenshots and each file's logs there).
 const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', `e2e-${N8N_VERSION}`);
