@@ -215,6 +215,43 @@ describe('the reader of text with long integers (not JSON.parse) agrees with JSO
 		);
 	});
 
+	it('every integer literal of 1 to 30 digits, either sign: a number where the number writes its digits, else a LongInteger of its digits', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 1, max: 9 }),
+				fc
+					.integer({ min: 0, max: 29 })
+					.chain((length) =>
+						fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length, maxLength: length }),
+					),
+				fc.boolean(),
+				(first, rest, negative) => {
+					const literal = `${negative ? '-' : ''}${first}${rest.join('')}`;
+					const [, read] = parseLossless(`[${LONG}, ${literal}]`) as unknown[];
+					if (String(Number(literal)) === literal) expect(read).toBe(Number(literal));
+					else {
+						expect(read).toBeInstanceOf(LongInteger);
+						expect((read as LongInteger).digits).toBe(literal);
+						expect(read).toEqual(new LongInteger(literal));
+					}
+				},
+			),
+			{ numRuns: 3000 },
+		);
+	});
+
+	it('a list of more values than the reader builds in one part (8192): every value, in order', () => {
+		const count = 3 * 8192 + 5;
+		const values = Array.from({ length: count }, (_, i) =>
+			i % 3 === 0 ? `${9007199254740993n + BigInt(2 * i)}` : i % 3 === 1 ? `${i}` : `[${i}]`,
+		);
+		const read = parseLossless(`[${values.join(',')}]`) as unknown[];
+		expect(read).toHaveLength(count);
+		expect(plainCopy(read)).toEqual(
+			values.map((v, i) => (i % 3 === 0 ? v : i % 3 === 1 ? i : [i])),
+		);
+	});
+
 	it('too deep is refused where the level past the bound opens, before or after invalid text', () => {
 		const deep = `${'['.repeat(33)}${']'.repeat(33)}`;
 		for (const text of [`[${LONG},${deep}]`, `[${LONG},x,${deep}]`, `[${LONG},${deep},x]`]) {

@@ -38,22 +38,35 @@ export class LongInteger {
 	readonly middle: number;
 	readonly low: number;
 
-	/** The literal `literal`, or the part [start, end) of a text (nothing of it is copied). */
-	constructor(literal: string, start = 0, end = literal.length) {
+	/**
+	 * The literal `literal`, or the part [start, end) of a text (nothing of it is copied). The
+	 * lossless reader, which has just summed the digits of a literal of 16 to 27 digits (the first
+	 * not 0), passes its three parts too (`parts`: 1), so that they are not read again.
+	 */
+	constructor(
+		literal: string,
+		start = 0,
+		end = literal.length,
+		parts = 0,
+		high = 0,
+		middle = 0,
+		low = 0,
+	) {
 		const negative = literal.charCodeAt(start) === 0x2d;
 		const digits = negative ? start + 1 : start;
 		const count = end - digits;
 		const sign = negative ? -1 : 1;
-		if (count >= 16 && count <= 27 && literal.charCodeAt(digits) !== 0x30) {
-			const high = partOf(literal, digits, end - 18);
-			const middle = partOf(literal, Math.max(digits, end - 18), end - 9);
-			const low = partOf(literal, end - 9, end);
-			if (high >= 0 && middle >= 0 && low >= 0) {
-				this.high = high === 0 ? 0 : high * sign;
-				this.middle = high === 0 ? middle * sign : middle;
-				this.low = low;
-				return;
-			}
+		if (parts === 0 && count >= 16 && count <= 27 && literal.charCodeAt(digits) !== 0x30) {
+			high = partOf(literal, digits, end - 18);
+			middle = partOf(literal, Math.max(digits, end - 18), end - 9);
+			low = partOf(literal, end - 9, end);
+			parts = high >= 0 && middle >= 0 && low >= 0 ? 1 : 0;
+		}
+		if (parts === 1) {
+			this.high = high === 0 ? 0 : high * sign;
+			this.middle = high === 0 ? middle * sign : middle;
+			this.low = low;
+			return;
 		}
 		this.high = literal.slice(start, end);
 		this.middle = 0;

@@ -25,8 +25,8 @@ import {
 	TAB,
 	UPPER_E,
 	ZERO,
+	changes17,
 	digitsEnd,
-	digitsValue,
 	isLong,
 	lastLongEnd,
 } from './json-scan';
@@ -81,6 +81,43 @@ function readString(open: number): string {
 	throw NOT_JSON;
 }
 
+/**
+ * The LongInteger of the literal text[start, end) of `count` digits (16 to 27, the first not 0),
+ * from the sums of its digits in parts of nine from the left (a: the first nine, b: the next
+ * nine or fewer, c: the rest): its parts of nine from the right, as LongInteger holds them.
+ */
+function longOf(
+	text: string,
+	start: number,
+	end: number,
+	count: number,
+	a: number,
+	b: number,
+	c: number,
+): LongInteger {
+	if (count <= 18) {
+		// b holds the last count - 9 digits; the first 18 - count of a's nine are the middle part.
+		const shift = POWERS[count - 9];
+		const split = POWERS[18 - count];
+		return new LongInteger(text, start, end, 1, 0, Math.floor(a / split), (a % split) * shift + b);
+	}
+	// c holds the last count - 18 digits.
+	const shift = POWERS[count - 18];
+	const split = POWERS[27 - count];
+	return new LongInteger(
+		text,
+		start,
+		end,
+		1,
+		Math.floor(a / split),
+		(a % split) * shift + Math.floor(b / split),
+		(b % split) * shift + c,
+	);
+}
+
+/** 10^k for k = 0 … 9. */
+const POWERS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+
 /** A number literal: a number, or a LongInteger where a number would change its digits. */
 function readNumber(start: number): number | LongInteger {
 	const text = source;
@@ -90,23 +127,50 @@ function readNumber(start: number): number | LongInteger {
 		return new LongInteger(text, start, at);
 	}
 	const digits = text.charCodeAt(start) === MINUS ? start + 1 : start;
-	// A leading zero stands alone (a digit after it is refused after the literal).
-	const end = text.charCodeAt(digits) === ZERO ? digits + 1 : digitsEnd(text, digits);
+	// The digits are read once, summed as they pass in parts of nine from the left (a, b, c):
+	// each number's value and each long integer's parts come from the sums. A leading zero stands
+	// alone (a digit after it is refused after the literal).
+	let end = digits;
+	let code = text.charCodeAt(end);
+	let a = 0;
+	let b = 0;
+	let c = 0;
+	if (code === ZERO) {
+		code = text.charCodeAt(++end);
+	} else {
+		for (const stop = digits + 9; end < stop && code >= ZERO && code <= NINE; ) {
+			a = a * 10 + (code - ZERO);
+			code = text.charCodeAt(++end);
+		}
+		for (const stop = digits + 18; end < stop && code >= ZERO && code <= NINE; ) {
+			b = b * 10 + (code - ZERO);
+			code = text.charCodeAt(++end);
+		}
+		for (const stop = digits + 27; end < stop && code >= ZERO && code <= NINE; ) {
+			c = c * 10 + (code - ZERO);
+			code = text.charCodeAt(++end);
+		}
+		if (code >= ZERO && code <= NINE) {
+			end = digitsEnd(text, end);
+			code = text.charCodeAt(end);
+		}
+	}
 	if (end === digits) throw NOT_JSON;
 	let position = end;
-	let code = text.charCodeAt(position);
 	if (code !== DOT && code !== LOWER_E && code !== UPPER_E) {
 		at = end;
 		const count = end - digits;
-		if (count > 15 && isLong(text, start, digits, end)) return new LongInteger(text, start, end);
-		// Summed without building a string: exact up to 15 digits; 16 digits rounded once at the
-		// last step, 17 as hi·10^8 + lo (see changes17), as reading the literal rounds them.
+		if (
+			count > 15 &&
+			(count === 17 ? changes17(text, start, digits, a, b) : isLong(text, start, digits, end))
+		)
+			return count <= 27
+				? longOf(text, start, end, count, a, b, c)
+				: new LongInteger(text, start, end);
+		// Exact up to 15 digits; 16 digits rounded once at the last step, 17 as a·10^8 + b (see
+		// changes17), as reading the literal rounds them.
 		const value =
-			count <= 16
-				? digitsValue(text, digits, end)
-				: count === 17
-					? digitsValue(text, digits, digits + 9) * 1e8 + digitsValue(text, digits + 9, end)
-					: Number(text.slice(digits, end));
+			count <= 9 ? a : count <= 17 ? a * POWERS[count - 9] + b : Number(text.slice(digits, end));
 		return digits === start ? value : -value;
 	}
 	if (code === DOT) {
@@ -146,11 +210,19 @@ function readValue(start: number, depth: number): unknown {
 	throw NOT_JSON;
 }
 
+/**
+ * A list is built in parts of this many values, joined when it closes: a list of hundreds of
+ * thousands of values grown one push at a time is copied each time its store grows, the large
+ * stores then filling the old generation; parts are copied once, into a store of the list's size.
+ */
+const LIST_PART = 8192;
+
 /** The list opened at `open`, at nesting level `depth`. */
 function readList(open: number, depth: number): unknown[] {
 	if (depth > depthLimit) throw new JsonTooDeepError(depthLimit, open);
 	const text = source;
-	const list: unknown[] = [];
+	let list: unknown[] = [];
+	let parts: unknown[][] | undefined;
 	let position = spaceEnd(open + 1);
 	if (text.charCodeAt(position) === CLOSE_BRACKET) {
 		at = position + 1;
@@ -158,11 +230,17 @@ function readList(open: number, depth: number): unknown[] {
 	}
 	for (;;) {
 		list.push(readValue(position, depth));
+		if (list.length === LIST_PART) {
+			(parts ??= []).push(list);
+			list = [];
+		}
 		position = spaceEnd(at);
 		const code = text.charCodeAt(position);
 		if (code === CLOSE_BRACKET) {
 			at = position + 1;
-			return list;
+			if (parts === undefined) return list;
+			parts.push(list);
+			return ([] as unknown[]).concat(...parts);
 		}
 		if (code !== COMMA) throw NOT_JSON;
 		position = spaceEnd(position + 1);

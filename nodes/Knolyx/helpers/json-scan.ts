@@ -91,9 +91,15 @@ export function digitsValue(text: string, from: number, to: number): number {
  * digits than it (multiples of 10^(t+1), t its trailing zeros) reads as D too; one of 9
  * significant digits or fewer never is (those are 10^8 or more away, D's neighbours at most 16).
  * The rest (D another integer, the literal ending in 0) is read as a number to see. hi and lo
- * come from the caller: the scan sums them as it passes the digits.
+ * come from the caller: the scan and the lossless reader sum them as they pass the digits.
  */
-function changes17(text: string, start: number, digits: number, hi: number, lo: number): boolean {
+export function changes17(
+	text: string,
+	start: number,
+	digits: number,
+	hi: number,
+	lo: number,
+): boolean {
 	const high = hi * 1e8;
 	const read = high + lo;
 	if (read - high !== lo) {
