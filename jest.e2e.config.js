@@ -11,7 +11,9 @@ module.exports = {
 	testMatch: ['**/*.e2e.test.mjs'],
 	transform: {},
 	moduleFileExtensions: ['mjs', 'js', 'json'],
-	// One real n8n for the whole run: never in parallel.
+	// Each test file starts its own n8n, sandbox and Chromium (free ports, its own folder), so
+	// files can run side by side: scripts/e2e.mjs runs two at a time (KNOLYX_E2E_WORKERS); run
+	// directly, jest runs them one after the other.
 	maxWorkers: 1,
 	testTimeout: 120_000,
 	verbose: true,

@@ -1,48 +1,101 @@
 #!/usr/bin/env node
 // What the suites in a real n8n need and a fresh machine lacks, made ready in one go: .ci/run starts
-// this in the background right after `npm ci`, so that the installs overlap the checks and the
-// suites that need no n8n, and waits for it before the first suite in a real n8n.
+// this in the background before `npm ci` (it needs nothing from node_modules), so that the installs
+// overlap the checks and the suites that need no n8n; each real-n8n suite waits only for what it
+// uses (`--ready-dir`).
 //
-//   1. Debian's chromium (test:e2e), redis-server and postgresql (test:queue, test:install on 2.x)
-//      in one apt-get run (scripts/lib/debian.mjs)
-//   2. verdaccio, the local registry of test:install (scripts/registry/verdaccio.mjs)
-//   3. the pinned n8n of each line, one after the other (scripts/n8n-runtime.mjs install)
+//   debian         Debian's chromium (test:e2e), redis-server and postgresql (test:queue,
+//                  test:install on 2.x) in one apt-get run (scripts/lib/debian.mjs)
+//   verdaccio      the local registry of test:install (scripts/registry/verdaccio.mjs)
+//   n8n-<version>  the pinned n8n of each line (scripts/n8n-runtime.mjs install)
 //
-// Each part is skipped when already there (the suites check again and install what is missing,
-// so nothing depends on this script having run). Prints the seconds of each part; exits non-zero
-// when a part failed.
+// The parts run at once, each in a process of its own (apt-get, two npm installs and verdaccio's
+// are mostly waits on the network and the disk). `--ready-dir <dir>`: a part that finished
+// writes <dir>/<part> (its exit code and seconds); the whole run writes <dir>/all. Each part is
+// skipped when already there (the suites check again and install what is missing, so nothing
+// depends on this script having run). Exits non-zero when a part failed.
+//
+// `--part <name>` runs one part in this process (how the parts are started).
 
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ensureDebian } from './lib/debian.mjs';
-import { ensureVerdaccio } from './registry/verdaccio.mjs';
 import { N8N_LINES } from './n8n/version.mjs';
+import { ensureVerdaccio } from './registry/verdaccio.mjs';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SCRIPT = fileURLToPath(import.meta.url);
+const REPO_ROOT = path.resolve(path.dirname(SCRIPT), '..');
 const t0 = Date.now();
-const say = (msg) =>
-	console.error(`[ci-prepare ${((Date.now() - t0) / 1000).toFixed(0)} s] ${msg}`);
+const seconds = () => ((Date.now() - t0) / 1000).toFixed(0);
 
-async function part(name, fn) {
-	const t = Date.now();
-	await fn();
-	say(`${name}: ${((Date.now() - t) / 1000).toFixed(0)} s`);
+/** The parts, by name: what each one makes ready. */
+const PARTS = {
+	debian: () => ensureDebian(['chromium', 'redis-server', 'postgresql'], sayPart('debian')),
+	verdaccio: () => ensureVerdaccio(),
+	...Object.fromEntries(
+		Object.keys(N8N_LINES).map((version) => [
+			`n8n-${version}`,
+			() =>
+				new Promise((resolve, reject) => {
+					const child = spawn(
+						process.execPath,
+						[path.join(REPO_ROOT, 'scripts', 'n8n-runtime.mjs'), 'install', '--n8n', version],
+						{ cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+					);
+					child.on('error', reject);
+					child.on('exit', (code) =>
+						code === 0
+							? resolve()
+							: reject(new Error(`installing n8n ${version} failed (${code})`)),
+					);
+				}),
+		]),
+	),
+};
+
+function sayPart(name) {
+	return (msg) => console.error(`[ci-prepare ${name} ${seconds()} s] ${msg}`);
 }
 
-await part("Debian's chromium, redis-server, postgresql", () =>
-	ensureDebian(['chromium', 'redis-server', 'postgresql'], say),
-);
-await part('verdaccio', () => ensureVerdaccio());
-for (const version of Object.keys(N8N_LINES)) {
-	await part(`n8n ${version}`, () => {
-		const res = spawnSync(
-			process.execPath,
-			[path.join(REPO_ROOT, 'scripts', 'n8n-runtime.mjs'), 'install', '--n8n', version],
-			{ cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
-		);
-		if (res.status !== 0) throw new Error(`installing n8n ${version} failed (${res.status})`);
-	});
+function option(name) {
+	const at = process.argv.indexOf(name);
+	return at > 0 ? process.argv[at + 1] : undefined;
 }
-say('ready');
+
+const partName = option('--part');
+if (partName) {
+	if (!PARTS[partName]) throw new Error(`no part ${partName}: ${Object.keys(PARTS).join(', ')}`);
+	await PARTS[partName]();
+} else {
+	const readyDir = option('--ready-dir');
+	if (readyDir) fs.mkdirSync(readyDir, { recursive: true });
+	const mark = (name, text) => readyDir && fs.writeFileSync(path.join(readyDir, name), text);
+	const codes = await Promise.all(
+		Object.keys(PARTS).map(
+			(name) =>
+				new Promise((resolve) => {
+					const child = spawn(process.execPath, [SCRIPT, '--part', name], {
+						cwd: REPO_ROOT,
+						stdio: ['ignore', 'inherit', 'inherit'],
+					});
+					let ended = false;
+					const done = (code) => {
+						if (ended) return;
+						ended = true;
+						sayPart(name)(`${code === 0 ? 'ready' : `FAILED (exit ${code})`}: ${seconds()} s`);
+						mark(name, `exit ${code}, ${seconds()} s\n`);
+						resolve(code);
+					};
+					child.on('error', () => done(1));
+					child.on('exit', (code) => done(code ?? 1));
+				}),
+		),
+	);
+	const failed = codes.filter((code) => code !== 0).length;
+	sayPart('all')(failed ? `${failed} part(s) failed` : 'ready');
+	mark('all', `${failed} failed, ${seconds()} s\n`);
+	process.exitCode = failed ? 1 : 0;
+}

@@ -5,8 +5,9 @@
 //   2. the built package (npm run build when dist/ is missing)
 //   3. the pinned n8n of the selected line (scripts/n8n-runtime.mjs ensureN8n; 2.41.1 with Node 24:
 //      ~10-12 min once, 1.123.81: ~2-5 min once; then cached in ~/.cache/n8n-nodes-knolyx/)
-//   4. jest in band under --experimental-vm-modules, in its own process group, with a
-//      hard time limit (KNOLYX_E2E_TIMEOUT_MS, default 30 min)
+//   4. jest under --experimental-vm-modules, two test files at a time (KNOLYX_E2E_WORKERS, default
+//      2; 1 runs them one after the other), in its own process group, with a hard time limit
+//      (KNOLYX_E2E_TIMEOUT_MS, default 30 min)
 //   5. afterwards, whatever happened: kill every process group the tests recorded and every
 //      process still running inside the run folder (n8n, its task runner, the sandbox,
 //      Chromium); copy the n8n and sandbox logs to test-artifacts/e2e-<version>/; remove the run
@@ -29,6 +30,9 @@ import { ensureN8n, N8N_VERSION, NODE_VERSION, REPO_ROOT } from './n8n-runtime.m
 
 const CHROMIUM = process.env.KNOLYX_E2E_CHROMIUM ?? DEBIAN_CHROMIUM;
 const JEST_TIMEOUT_MS = Number(process.env.KNOLYX_E2E_TIMEOUT_MS ?? 30 * 60_000);
+// Test files run two at a time (KNOLYX_E2E_WORKERS): each file has its own n8n, sandbox and
+// Chromium on free ports, and most of a file's time is spent waiting on n8n (schedules, polls).
+const WORKERS = Math.max(1, Number(process.env.KNOLYX_E2E_WORKERS ?? 2));
 // One folder per n8n line, so .ci/run can run both lines side by side; exported to the tests
 // (test/e2e/lib/processes.mjs writes the screenshots and each file's logs there).
 const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', `e2e-${N8N_VERSION}`);
@@ -78,7 +82,7 @@ async function main() {
 			path.join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
 			'--config',
 			path.join(REPO_ROOT, 'jest.e2e.config.js'),
-			'--runInBand',
+			`--maxWorkers=${WORKERS}`,
 			...process.argv.slice(2),
 		],
 		{ env: process.env, timeoutMs: JEST_TIMEOUT_MS },

@@ -2,7 +2,7 @@
 // `npm run test:install`: the package installed, updated and removed the way users do it
 // (test/install/install.mjs; test/install/README.md).
 //
-//   1. the built package (`npm run build`), packed (`npm pack`) into the run folder: the tarball users get
+//   1. the built package (`npm run build` when a source is newer than dist/), packed (`npm pack`) into the run folder: the tarball users get
 //   2. for 2.x (queue mode) Debian's redis-server and PostgreSQL, as test:queue installs them;
 //      the pinned n8n of the selected line (scripts/n8n-runtime.mjs ensureN8n) and verdaccio
 //      (scripts/registry/verdaccio.mjs, once per machine in the cache folder)
@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-import { suiteRun } from './lib/suite.mjs';
+import { buildIsCurrent, suiteRun } from './lib/suite.mjs';
 import { ensureN8n, N8N_MAJOR, N8N_VERSION, REPO_ROOT } from './n8n-runtime.mjs';
 import { ensureVerdaccio } from './registry/verdaccio.mjs';
 
@@ -43,9 +43,14 @@ function npm(args) {
 	return res.stdout;
 }
 
-/** The tarball users install: built now, packed with npm pack (the `files` of package.json). */
+/**
+ * The tarball users install: the build of the sources as they are, packed with npm pack (the
+ * `files` of package.json). dist/ is rebuilt only when a source is newer than it: a rebuild
+ * rewrites the files an n8n of another suite running beside this one (.ci/run) loads.
+ */
 function pack() {
-	npm(['run', '--silent', 'build']);
+	if (buildIsCurrent()) say('dist/ is the build of the sources as they are: packed as it is');
+	else npm(['run', '--silent', 'build']);
 	const out = npm(['pack', '--json', '--pack-destination', runDir, '--loglevel=error']);
 	const [{ filename }] = JSON.parse(out);
 	return path.join(runDir, filename);

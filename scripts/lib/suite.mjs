@@ -13,14 +13,39 @@ import { endRunProcesses, killGroup, killRunProcesses } from './processes.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+const BUILT = [
+	'dist/nodes/Knolyx/Knolyx.node.js',
+	'dist/nodes/Knolyx/KnolyxTrigger.node.js',
+	'dist/credentials/KnolyxApi.credentials.js',
+];
+/** What `npm run build` reads (tsconfig.json's include, gulpfile.js's icons and codex files). */
+const BUILD_INPUTS = ['nodes', 'credentials', 'package.json', 'tsconfig.json', 'gulpfile.js'];
+
+/** The newest modification time of a file below `file` (itself when a file), in ms. */
+function newestMtime(file) {
+	const stat = fs.statSync(file);
+	if (!stat.isDirectory()) return stat.mtimeMs;
+	let newest = 0;
+	for (const entry of fs.readdirSync(file))
+		newest = Math.max(newest, newestMtime(path.join(file, entry)));
+	return newest;
+}
+
+/**
+ * Whether dist/ holds a build of the sources as they are: every entry point there, none older
+ * than a file the build reads.
+ */
+export function buildIsCurrent() {
+	const built = BUILT.map((f) => path.join(REPO_ROOT, f));
+	if (!built.every((f) => fs.existsSync(f))) return false;
+	const oldestBuilt = Math.min(...built.map((f) => fs.statSync(f).mtimeMs));
+	const newestInput = Math.max(...BUILD_INPUTS.map((f) => newestMtime(path.join(REPO_ROOT, f))));
+	return newestInput <= oldestBuilt;
+}
+
 /** The built package the suites load: `npm run build` when any of its entry points is missing. */
 export function ensureBuild(say) {
-	const built = [
-		'dist/nodes/Knolyx/Knolyx.node.js',
-		'dist/nodes/Knolyx/KnolyxTrigger.node.js',
-		'dist/credentials/KnolyxApi.credentials.js',
-	];
-	if (built.every((f) => fs.existsSync(path.join(REPO_ROOT, f)))) return;
+	if (BUILT.every((f) => fs.existsSync(path.join(REPO_ROOT, f)))) return;
 	const t = Date.now();
 	say('dist/ is missing: npm run build');
 	const res = spawnSync('npm', ['run', '--silent', 'build'], {
