@@ -8,6 +8,7 @@
 //                  test:install on 2.x) in one apt-get run (scripts/lib/debian.mjs)
 //   verdaccio      the local registry of test:install (scripts/registry/verdaccio.mjs)
 //   n8n-<version>  the pinned n8n of each line (scripts/n8n-runtime.mjs install)
+//   floor          n8n-core and n8n-workflow of n8n 1.85 for test:floor (scripts/floor.mjs)
 //
 // The parts run at once, each in a process of its own (apt-get, two npm installs and verdaccio's
 // are mostly waits on the network and the disk). `--ready-dir <dir>`: a part that finished
@@ -35,26 +36,28 @@ const seconds = () => ((Date.now() - t0) / 1000).toFixed(0);
 const PARTS = {
 	debian: () => ensureDebian(['chromium', 'redis-server', 'postgresql'], sayPart('debian')),
 	verdaccio: () => ensureVerdaccio(),
+	floor: () => nodeScript(['scripts/floor.mjs', '--install-only']),
 	...Object.fromEntries(
 		Object.keys(N8N_LINES).map((version) => [
 			`n8n-${version}`,
-			() =>
-				new Promise((resolve, reject) => {
-					const child = spawn(
-						process.execPath,
-						[path.join(REPO_ROOT, 'scripts', 'n8n-runtime.mjs'), 'install', '--n8n', version],
-						{ cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
-					);
-					child.on('error', reject);
-					child.on('exit', (code) =>
-						code === 0
-							? resolve()
-							: reject(new Error(`installing n8n ${version} failed (${code})`)),
-					);
-				}),
+			() => nodeScript(['scripts/n8n-runtime.mjs', 'install', '--n8n', version]),
 		]),
 	),
 };
+
+/** Node running a script of the repository; resolves when it exits 0. */
+function nodeScript(args) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, args, {
+			cwd: REPO_ROOT,
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
+		child.on('error', reject);
+		child.on('exit', (code) =>
+			code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} failed (${code})`)),
+		);
+	});
+}
 
 function sayPart(name) {
 	return (msg) => console.error(`[ci-prepare ${name} ${seconds()} s] ${msg}`);

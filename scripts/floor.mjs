@@ -31,7 +31,8 @@
 //      configuration from n8n's own start-up, which the harness does not run; Get
 //      Image in 1.x's default binary mode is checked in the e2e on 1.123.81).
 //
-// Extra arguments go to jest (e.g. `npm run test:floor -- test/harness.test.ts`).
+// Extra arguments go to jest (e.g. `npm run test:floor -- test/harness.test.ts`);
+// `--install-only` makes the install and stops.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -156,6 +157,12 @@ console.log(JSON.stringify(report));
 	}
 }
 
+// `--install-only`: the install above and nothing else (.ci/run's scripts/ci-prepare.mjs makes it
+// in the background while npm ci and the checks run).
+if (process.argv.includes('--install-only')) {
+	install();
+	process.exit(0);
+}
 if (!fs.existsSync(path.join(ROOT, 'dist', 'nodes', 'Knolyx', 'Knolyx.node.js'))) {
 	console.error('dist/ is missing: run npm run build first');
 	process.exit(1);
