@@ -16,7 +16,8 @@
 // skipped when already there (the suites check again and install what is missing, so nothing
 // depends on this script having run). Exits non-zero when a part failed.
 //
-// `--part <name>` runs one part in this process (how the parts are started).
+// `--part <name>` makes one of this script's own parts (debian, verdaccio) in this process: how
+// they are started; the others are scripts of their own.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -32,32 +33,23 @@ const REPO_ROOT = path.resolve(path.dirname(SCRIPT), '..');
 const t0 = Date.now();
 const seconds = () => ((Date.now() - t0) / 1000).toFixed(0);
 
-/** The parts, by name: what each one makes ready. */
-const PARTS = {
+/** The parts this script makes itself, each in a process of its own (`--part <name>`). */
+const OWN_PARTS = {
 	debian: () => ensureDebian(['chromium', 'redis-server', 'postgresql'], sayPart('debian')),
 	verdaccio: () => ensureVerdaccio(),
-	floor: () => nodeScript(['scripts/floor.mjs', '--install-only']),
+};
+
+/** Every part, by name: the arguments of the Node process that makes it ready. */
+const PARTS = {
+	...Object.fromEntries(Object.keys(OWN_PARTS).map((name) => [name, [SCRIPT, '--part', name]])),
+	floor: ['scripts/floor.mjs', '--install-only'],
 	...Object.fromEntries(
 		Object.keys(N8N_LINES).map((version) => [
 			`n8n-${version}`,
-			() => nodeScript(['scripts/n8n-runtime.mjs', 'install', '--n8n', version]),
+			['scripts/n8n-runtime.mjs', 'install', '--n8n', version],
 		]),
 	),
 };
-
-/** Node running a script of the repository; resolves when it exits 0. */
-function nodeScript(args) {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, args, {
-			cwd: REPO_ROOT,
-			stdio: ['ignore', 'ignore', 'inherit'],
-		});
-		child.on('error', reject);
-		child.on('exit', (code) =>
-			code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} failed (${code})`)),
-		);
-	});
-}
 
 function sayPart(name) {
 	return (msg) => console.error(`[ci-prepare ${name} ${seconds()} s] ${msg}`);
@@ -70,17 +62,18 @@ function option(name) {
 
 const partName = option('--part');
 if (partName) {
-	if (!PARTS[partName]) throw new Error(`no part ${partName}: ${Object.keys(PARTS).join(', ')}`);
-	await PARTS[partName]();
+	if (!OWN_PARTS[partName])
+		throw new Error(`no part ${partName}: ${Object.keys(OWN_PARTS).join(', ')}`);
+	await OWN_PARTS[partName]();
 } else {
 	const readyDir = option('--ready-dir');
 	if (readyDir) fs.mkdirSync(readyDir, { recursive: true });
 	const mark = (name, text) => readyDir && fs.writeFileSync(path.join(readyDir, name), text);
 	const codes = await Promise.all(
-		Object.keys(PARTS).map(
-			(name) =>
+		Object.entries(PARTS).map(
+			([name, args]) =>
 				new Promise((resolve) => {
-					const child = spawn(process.execPath, [SCRIPT, '--part', name], {
+					const child = spawn(process.execPath, args, {
 						cwd: REPO_ROOT,
 						stdio: ['ignore', 'inherit', 'inherit'],
 					});
