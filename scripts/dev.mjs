@@ -395,10 +395,10 @@ async function main() {
 			);
 	}
 
-	// The data table each template with a retry schedule keeps its pending Knolyx writes in (its
-	// note's set-up step), chosen in its Data table nodes.
+	// The data table each template with a retry schedule keeps its pending Knolyx writes in: made
+	// by the workflow on n8n 2; on n8n 1.x made here with its ID in one node (its note's set-up step).
 	try {
-		for (const { wf } of examples) await useDataTable(rest, wf.id);
+		for (const { wf } of examples) await useDataTable(rest, wf.id, { n8nMajor: N8N_MAJOR });
 	} catch (e) {
 		say(`could not set up the data table of pending writes: ${e.message.slice(0, 300)}`);
 	}

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- development tooling: reads the example files in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- development tooling: reads the example files and runs scripts/templates.mjs in plain Node, never inside n8n, and is not published (the package ships dist/ only) */
 /**
  * The payment and CRM templates (examples/template-*.json) share the code that skips and remembers
  * handled events (issue 36): "Remember the event as handled" is the same in every template, and
@@ -7,7 +7,9 @@
  * its code too: the nodes that keep a failed write as pending and close it once written. A fix to
  * one copy has to reach them all.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 interface Node {
@@ -17,7 +19,7 @@ interface Node {
 }
 
 interface Workflow {
-	nodes: Node[];
+	nodes: Array<Node & { position?: number[] }>;
 	connections: Record<string, { main: Array<Array<{ node: string }>> }>;
 }
 
@@ -74,64 +76,118 @@ describe('the code that skips and remembers handled events, in every payment and
 	});
 });
 
-/** The Code nodes of the retry schedule (docs/templates.md, "A failed Knolyx write heals itself"). */
-const RETRY_CODE = ['Keep the write as pending', 'Close its pending write'];
+/**
+ * The retry schedule of failed writes, the pending-writes table and the stop that tells a person
+ * are written once, in scripts/templates.mjs: a change there is written into the six templates by
+ * `node scripts/templates.mjs`; a template whose shared nodes were edited by hand, or copied in
+ * from another template or an older version, differs from what it writes.
+ */
+describe('the shared part of the payment and CRM templates, written by scripts/templates.mjs', () => {
+	const SCRIPT = join(__dirname, '..', '..', 'scripts', 'templates.mjs');
+	const check = (dir?: string) =>
+		spawnSync(process.execPath, [SCRIPT, '--check', ...(dir ? ['--dir', dir] : [])], {
+			encoding: 'utf8',
+		});
 
-describe('the retry schedule of failed writes, in every template that has one', () => {
-	const healing = templates.filter(({ nodes }) =>
-		nodes.some((n) => n.name === 'Retry pending writes every 15 minutes'),
-	);
-
-	test('all six payment and CRM templates have it', () => {
-		expect(healing.map((t) => t.file)).toEqual(templates.map((t) => t.file));
+	test('every template holds it as the script writes it', () => {
+		const run = check();
+		expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
 	});
 
-	test.each(RETRY_CODE)('"%s" is the same code in each', (name) => {
-		expectSameInEach(healing.map(({ file, nodes }) => ({ file, value: codeOf(nodes, name) })));
+	test.each([
+		[
+			'the retry code copied back in (the old "Keep the write as pending" Code node)',
+			(wf: Workflow) => {
+				const keep = wf.nodes.find((n) => n.name === 'Keep the write as pending')!;
+				Object.assign(keep, {
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					parameters: { jsCode: 'const MAX_ATTEMPTS = 96;\nreturn $input.all();\n' },
+				});
+			},
+		],
+		[
+			'one shared node edited by hand (a claim of another status)',
+			(wf: Workflow) => {
+				const claim = wf.nodes.find((n) => n.name === 'Claim pending writes')! as unknown as {
+					parameters: { filters: { conditions: Array<{ keyValue: string }> } };
+				};
+				claim.parameters.filters.conditions[0].keyValue = 'retrying';
+			},
+		],
+		[
+			'the table chosen in one node from a list, as before',
+			(wf: Workflow) => {
+				const node = wf.nodes.find((n) => n.name === 'Writes this run claimed')! as unknown as {
+					parameters: { dataTableId: unknown };
+				};
+				node.parameters.dataTableId = { __rl: true, mode: 'list', value: 'abc' };
+			},
+		],
+		[
+			'a shared connection cut (the trigger no longer makes the table first)',
+			(wf: Workflow) => {
+				const trigger = Object.keys(wf.connections).find((from) => / On |^On /.test(from))!;
+				wf.connections[trigger].main[0] = wf.connections[trigger].main[0].filter(
+					(l) => l.node !== 'Pending writes table ID on n8n 1.x',
+				);
+			},
+		],
+	])('a template with %s fails the check, naming it', (_, change) => {
+		const dir = mkdtempSync(join(tmpdir(), 'knolyx-templates-'));
+		try {
+			for (const { file, nodes, connections } of templates)
+				writeFileSync(join(dir, file), JSON.stringify({ nodes, connections }));
+			expect(check(dir).status).toBe(0);
+			const file = 'template-pipedrive-deal-won-enrolment.json';
+			const wf = JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as Workflow;
+			change(wf);
+			writeFileSync(join(dir, file), JSON.stringify(wf));
+			const run = check(dir);
+			expect(run.status).toBe(1);
+			expect(run.stderr).toContain(
+				`The shared part differs from scripts/templates.mjs in: ${file}.`,
+			);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 
-	// A claim names the run that made it; the run reads back what names it (n8n 1.x on SQLite can
-	// report a write failed that was made), and leads it, one run, into the same steps as a delivery.
-	test('the claim is the same chain in each: schedule → stopped runs → pending → read back → each as its event', () => {
-		const CHAIN = [
-			'Retry pending writes every 15 minutes',
-			'Claim writes of a stopped run',
-			'Claim pending writes',
-			'Writes this run claimed',
-			'Each pending write as its event',
-		];
-		const next = (connections: Workflow['connections']) =>
-			CHAIN.slice(0, -1).map((from) => connections[from].main[0][0].node);
-		expect(next(healing[0].connections)).toEqual(CHAIN.slice(1));
-		const shapes = healing.map(({ file, nodes, connections }) => ({
-			file,
-			next: next(connections),
-			// Each node but where it sits (its ID and position).
-			nodes: CHAIN.slice(1, -1).map((name) =>
-				Object.fromEntries(
-					Object.entries(nodes.find((n) => n.name === name)!).filter(
-						([setting]) => setting !== 'id' && setting !== 'position',
-					),
-				),
-			),
-		}));
-		expectSameInEach(shapes.map(({ file, ...value }) => ({ file, value })));
-	});
-
-	// Drop marks what the read-back found: the same filter, or a claimed row would be left
-	// `retrying` (or another run's row dropped). WooCommerce has no Drop: its Switch closes each row.
-	test('"Drop what no step wrote" filters as "Writes this run claimed" does', () => {
-		const filtersOf = (nodes: Node[], name: string) =>
-			(nodes.find((n) => n.name === name)?.parameters as { filters?: unknown } | undefined)
-				?.filters;
-		const dropping = healing.filter(({ nodes }) =>
-			nodes.some((n) => n.name === 'Drop what no step wrote'),
-		);
-		expect(dropping).toHaveLength(5);
-		for (const { file, nodes } of dropping)
-			expect({ file, filters: filtersOf(nodes, 'Drop what no step wrote') }).toEqual({
+	// A node's next nodes run top first (n8n's v1 order): each trigger and the schedule make the
+	// table first; the schedule reads what gave up last, after every claimed write has run.
+	test('each trigger and the schedule make the table first; the schedule reads what gave up last', () => {
+		for (const { file, nodes, connections } of templates) {
+			const at = (name: string) => nodes.find((n) => n.name === name)!;
+			const starts = nodes
+				.filter((n) => /Trigger$/.test((n as { type?: string }).type ?? ''))
+				.map((n) => n.name);
+			expect(starts.length).toBeGreaterThanOrEqual(2);
+			for (const start of starts) {
+				const next = connections[start].main[0].map((l) => l.node);
+				const byHeight = [...next].sort((a, b) => at(a).position![1] - at(b).position![1]);
+				expect({ file, start, next }).toEqual({ file, start, next: byHeight });
+				expect({ file, start, first: next[0] }).toEqual({
+					file,
+					start,
+					first: 'Pending writes table ID on n8n 1.x',
+				});
+			}
+			const schedule = connections['Retry pending writes every 15 minutes'].main[0];
+			expect({ file, last: schedule.at(-1)!.node }).toEqual({
 				file,
-				filters: filtersOf(nodes, 'Writes this run claimed'),
+				last: 'Writes that gave up in this run',
 			});
+		}
+	});
+
+	test('no Code node keeps or closes pending writes any more (Data table nodes do)', () => {
+		for (const { file, nodes } of templates)
+			expect({
+				file,
+				code: nodes
+					.filter((n) => (n as { type?: string }).type === 'n8n-nodes-base.code')
+					.map((n) => n.name)
+					.filter((name) => /pending|closed/i.test(name)),
+			}).toEqual({ file, code: [] });
 	});
 });

@@ -170,17 +170,20 @@ export async function tagWorkflow(rest, workflowId, names) {
 
 /**
  * The data table a template with a retry schedule keeps its pending Knolyx writes in: one per
- * workflow (its retry schedule claims every pending row of the table). The note asks the user to
- * create it with these columns and to choose it in the workflow's Data table nodes.
+ * workflow (its retry schedule claims every pending row of the table). On n8n 2 the workflow's
+ * "Pending writes table" node makes it, named after the workflow's ID (scripts/templates.mjs); on
+ * n8n 1.x the note asks the user to create it with these columns and to paste its ID into one node.
  */
 export const PENDING_TABLE_COLUMNS = [
 	{ name: 'key', type: 'string' },
 	{ name: 'status', type: 'string' },
 	{ name: 'attempts', type: 'number' },
 	{ name: 'detail', type: 'string' },
+	{ name: 'event', type: 'string' },
 ];
-
-const isDataTable = (node) => node.type === 'n8n-nodes-base.dataTable';
+export const pendingTableName = (workflowId) => `Knolyx pending writes ${workflowId}`;
+/** The one node a user of n8n 1.x edits for the table: its field `id`. */
+export const TABLE_ID_NODE = 'Pending writes table ID on n8n 1.x';
 
 /** The REST path of the owner's data tables (`rest` an N8nRest signed in as the owner). */
 async function dataTablesPath(rest) {
@@ -188,19 +191,41 @@ async function dataTablesPath(rest) {
 	return `/rest/projects/${encodeURIComponent(project.id)}/data-tables`;
 }
 
-/**
- * The owner's data table `name` with PENDING_TABLE_COLUMNS, created when it does not exist:
- * { id, rows() } (rows(): its rows, as the Data tables page lists them).
- */
-export async function pendingTable(rest, name) {
-	const base = await dataTablesPath(rest);
+/** The owner's data table named `name`, or undefined. */
+async function findTable(rest, base, name) {
 	const listed = await rest.request('GET', `${base}?take=100&skip=0`);
-	const have = [].concat(listed.data ?? listed).find((t) => t.name === name);
-	const table =
-		have ?? (await rest.request('POST', base, { name, columns: PENDING_TABLE_COLUMNS }));
+	return [].concat(listed.data ?? listed).find((t) => t.name === name);
+}
+
+/**
+ * The owner's data table `name`: { id(), rows(), exists() } (rows(): its rows, as the Data tables
+ * page lists them; none while it does not exist). `create`: made now with PENDING_TABLE_COLUMNS,
+ * as a user does by hand; otherwise found when asked (a workflow makes it).
+ */
+export async function pendingTable(rest, name, { create = true } = {}) {
+	const base = await dataTablesPath(rest);
+	let table = await findTable(rest, base, name);
+	if (!table && create)
+		table = await rest.request('POST', base, { name, columns: PENDING_TABLE_COLUMNS });
+	const found = async () => (table ??= await findTable(rest, base, name));
 	return {
-		id: table.id,
+		get id() {
+			return table?.id;
+		},
+		exists: async () => (await found()) !== undefined,
+		/** Delete the table, as *Overview → Data tables → Delete* does. */
+		async drop() {
+			if (!(await found())) return;
+			await rest.request('DELETE', `${base}/${table.id}`);
+			table = undefined;
+		},
+		/** Add rows ([{ key, status, attempts, detail }]), as the Data tables page does. */
+		async insert(rows) {
+			if (!(await found())) throw new Error(`no data table "${name}"`);
+			await rest.request('POST', `${base}/${table.id}/insert`, { data: rows, returnType: 'count' });
+		},
 		async rows() {
+			if (!(await found())) return [];
 			const got = await rest.request('GET', `${base}/${table.id}/rows?take=1000&skip=0`);
 			return got.data ?? got;
 		},
@@ -208,17 +233,24 @@ export async function pendingTable(rest, name) {
 }
 
 /**
- * Set up the Data table nodes of workflow `workflowId` as its note asks: a table of its own
- * (named after the workflow), chosen in each of them. Returns the table (pendingTable), or
- * undefined for a workflow without Data table nodes.
+ * Set up the pending-writes table of workflow `workflowId` as its note asks: nothing on n8n 2
+ * (`n8nMajor` 2 or more: the workflow makes its table the first time it needs it); on n8n 1.x a
+ * table made by hand, its ID in the one node the note names. Returns the table (pendingTable), or
+ * undefined for a workflow without one.
  */
-export async function useDataTable(rest, workflowId) {
+export async function useDataTable(rest, workflowId, { n8nMajor }) {
 	let table;
 	await editWorkflow(rest, workflowId, async (wf) => {
-		if (!wf.nodes.some(isDataTable)) return undefined;
-		table = await pendingTable(rest, `Knolyx pending writes (${wf.name})`.slice(0, 128));
-		for (const node of wf.nodes.filter(isDataTable))
-			node.parameters.dataTableId = { __rl: true, mode: 'id', value: table.id };
+		const idNode = wf.nodes.find((n) => n.name === TABLE_ID_NODE);
+		if (!idNode) return undefined;
+		const name = pendingTableName(wf.id);
+		if (n8nMajor >= 2) {
+			table = await pendingTable(rest, name, { create: false });
+			return undefined;
+		}
+		table = await pendingTable(rest, name);
+		const field = idNode.parameters.assignments.assignments.find((a) => a.name === 'id');
+		field.value = table.id;
 		return wf;
 	});
 	return table;

@@ -1,0 +1,530 @@
+#!/usr/bin/env node
+// The part the six payment and CRM templates (examples/template-*.json) share, written once:
+// skipping and remembering handled events, the pending-writes table, keeping a failed Knolyx
+// write as pending, the retry schedule's claims, closing and dropping rows, and the stop that
+// tells a person (docs/templates.md, "A failed Knolyx write heals itself").
+//
+//   node scripts/templates.mjs           writes these nodes and their connections into each template
+//   node scripts/templates.mjs --check   exits 1 naming each template whose shared part differs
+//
+// A change to the shared logic is made here and written into the six files by the first command;
+// test/repo/templates.test.ts runs the second, so a template whose shared nodes were edited by hand
+// (or copied from another template) fails. What differs per tool is in TOOLS below: the key of an
+// event, the words that name what was written, and the detail of a dropped row. The tool's own
+// nodes (the reads, the mapping, "Each pending write as its event", "Which write") stay in the
+// templates; this script never changes them.
+
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+// `--dir <folder>`: the templates of another folder (the repository's test checks a changed copy).
+const dirAt = process.argv.indexOf('--dir');
+const EXAMPLES = dirAt > 0 ? path.resolve(process.argv[dirAt + 1]) : path.join(ROOT, 'examples');
+const PRETTIER = path.join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
+
+/** Per template: what the shared nodes say about its tool. */
+export const TOOLS = {
+	'template-hubspot-deal-won-enrolment.json': {
+		keyLine: "HubSpot's event ID.",
+		keyOf: 'return String(event.eventId);',
+		subject: 'HubSpot deal',
+		reread: 'the deal from HubSpot',
+		dropped: "HubSpot's current state asks for no write (the deal not in a won stage)",
+	},
+	'template-paypal-enrolment.json': {
+		keyLine: "PayPal's event ID.",
+		keyOf: 'return String(event.id);',
+		subject: 'PayPal capture or refund',
+		reread: 'the capture from PayPal',
+		dropped:
+			"PayPal's current state asks for no write (the capture not completed, or not fully refunded)",
+	},
+	'template-pipedrive-deal-won-enrolment.json': {
+		keyLine: "Pipedrive's event ID (v2), or the object and the time of the change (v1).",
+		keyOf:
+			"const meta = event.meta || {};\n\treturn meta.version === '2.0' ? `v2:${meta.id}` : `v1:${meta.object}:${meta.id}:${meta.timestamp_micro}`;",
+		subject: 'Pipedrive deal',
+		reread: 'the deal from Pipedrive',
+		dropped: "Pipedrive's current state asks for no write (the deal not won)",
+	},
+	'template-shopify-enrolment.json': {
+		keyLine: 'the order (paid) or the refund ID.',
+		keyOf: "return `${'order_id' in event ? 'refund' : 'order'}:${event.id}`;",
+		subject: 'Shopify order or refund',
+		reread: 'the order from your shop',
+		dropped:
+			"Shopify's current state asks for no write (the order not paid, refunded, or a test order)",
+	},
+	'template-stripe-enrolment.json': {
+		keyLine: "Stripe's event ID.",
+		keyOf: 'return String(event.id);',
+		subject: 'Stripe event',
+		reread: 'the event and its objects from Stripe',
+		dropped:
+			"Stripe's current state asks for no write (refunded, canceled, not paid, or a subscription not running)",
+	},
+	// WooCommerce closes every claimed row on its own (its Switch has a branch for an order that
+	// is paid no more): no "Drop what no step wrote".
+	'template-woocommerce-enrolment.json': {
+		keyLine: 'the order, its status and the time it changed.',
+		keyOf:
+			'return `${event.id}:${event.status}:${event.date_modified_gmt || event.date_modified}`;',
+		subject: 'WooCommerce order',
+		reread: 'the order from the store',
+	},
+};
+
+export const MAX_ATTEMPTS = 96; // one day of tries, every 15 minutes
+
+const SCHEDULE = 'Retry pending writes every 15 minutes';
+const TABLE_ID = 'Pending writes table ID on n8n 1.x';
+const TABLE = 'Pending writes table';
+const SKIP = 'Skip events already handled';
+const SKIP_RETRIED = 'Skip events a retry completed';
+const REMEMBER = 'Remember the event as handled';
+const CLAIM_STOPPED = 'Claim writes of a stopped run';
+const CLAIM = 'Claim pending writes';
+const CLAIMED = 'Writes this run claimed';
+const EACH = 'Each pending write as its event';
+const CLOSE = 'Close its pending write';
+const KEEP = 'Keep the write as pending';
+const DELIVERY = 'A delivery?';
+const GAVE_UP = 'Writes that gave up in this run';
+const STOP = 'Stop: tell a person';
+const DROP = 'Drop what no step wrote';
+/** Nodes of the shared part before this script wrote it; removed from each template. */
+const RETIRED = ['Save the closed write', 'Save the pending write', 'Stop: the write is pending'];
+
+/** The table's columns, as the Data table nodes describe them. */
+const COLUMNS = [
+	['key', 'string'],
+	['status', 'string'],
+	['attempts', 'number'],
+	['detail', 'string'],
+	['event', 'string'],
+];
+const schemaOf = (names) =>
+	COLUMNS.filter(([name]) => names.includes(name)).map(([name, type]) => ({
+		id: name,
+		displayName: name,
+		required: false,
+		defaultMatch: false,
+		display: true,
+		type,
+		canBeUsedToMatch: true,
+	}));
+
+/** Every row operation finds the table through this one expression. */
+export const TABLE_EXPRESSION = `={{ $('${TABLE}').first().json.id }}`;
+const table = { __rl: true, mode: 'id', value: TABLE_EXPRESSION };
+
+const DATA_TABLE = { type: 'n8n-nodes-base.dataTable', typeVersion: 1 };
+/** n8n 1.123 on SQLite can report a data-table write failed that was made; each is tried again. */
+const RETRIED = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 };
+
+const thisRun = "={{ 'retrying in execution ' + $execution.id }}";
+const condition = (keyName, op, keyValue) => ({ keyName, condition: op, keyValue });
+const setColumns = (value) => ({
+	mappingMode: 'defineBelow',
+	value,
+	matchingColumns: [],
+	schema: schemaOf(Object.keys(value)),
+});
+/** The rows matching every condition, read as one list (the node runs once). */
+const readRows = (conditions) => ({
+	...DATA_TABLE,
+	...RETRIED,
+	executeOnce: true,
+	parameters: {
+		resource: 'row',
+		operation: 'get',
+		dataTableId: table,
+		matchType: 'allConditions',
+		filters: { conditions },
+		returnAll: true,
+		options: {},
+	},
+});
+/** Set `values` in the rows matching every condition, for each item. */
+const updateRows = (conditions, values) => ({
+	...DATA_TABLE,
+	...RETRIED,
+	parameters: {
+		resource: 'row',
+		operation: 'update',
+		dataTableId: table,
+		matchType: 'allConditions',
+		filters: { conditions },
+		columns: setColumns(values),
+		options: {},
+	},
+});
+const claim = (conditions) => {
+	const node = updateRows(conditions, { status: 'retrying', detail: thisRun });
+	return { ...node, executeOnce: true, alwaysOutputData: true, onError: 'continueRegularOutput' };
+};
+
+// The tries of a failed write: 1 for a delivery, one more than its row had for a retried one.
+const ATTEMPTS = `Number(((${`$('${EACH}')`}.isExecuted && $('${EACH}').all().find((r) => r.json.pendingKey === String($json.pendingKey))) || { json: {} }).json.pendingAttempts || 0) + 1`;
+
+const skipCode = ({
+	keyLine,
+	keyOf,
+}) => `// Events this workflow has completed: "${REMEMBER}" saves their key after Knolyx wrote.
+// A resend of one of them stops here. An event whose Knolyx write failed was never saved, so
+// its resend (or Retry) runs again. n8n saves this list after production executions only,
+// not after "Execute workflow"; it keeps the last 1000 keys.
+// The key: ${keyLine}
+const handled = $getWorkflowStaticData('global').handledEvents || [];
+const keyOf = (event) => {
+	${keyOf}
+};
+return $input
+	.all()
+	.map((item) => ({ ...item, json: { ...item.json, handledEventKey: keyOf(item.json) } }))
+	.filter((item) => !handled.includes(item.json.handledEventKey));
+`;
+
+const REMEMBER_CODE = `// Knolyx wrote (or the member was already gone): remember this execution's events as handled,
+// so that the tool's resend of them stops at "${SKIP}". A run that handled
+// no event (a run of a retry schedule) leaves the saved list alone: such a run must not save the
+// workflow's static data (docs/templates.md, "A failed Knolyx write").
+const skip = $('${SKIP}');
+const keys = skip.isExecuted ? skip.all().map((item) => item.json.handledEventKey) : [];
+if (keys.length > 0) {
+	const data = $getWorkflowStaticData('global');
+	data.handledEvents = [...(data.handledEvents || []).filter((key) => !keys.includes(key)), ...keys].slice(-1000);
+}
+return $input.all();
+`;
+
+/** The stop's message: each write the run leaves to a person, pending or given up. */
+const stopMessage = ({ subject, reread }) =>
+	`={{ $input.all().map((item) => item.json).map((row) => row.status === 'gave up' ? 'Knolyx did not take the write for ${subject} ' + row.key + ' in ${MAX_ATTEMPTS} tries, a day: ' + row.detail + '. No more tries: fix the cause, then set the row\\'s status back to pending in the data table ' + ($('${TABLE}').first().json.name || 'of this workflow') + '.' : 'Knolyx did not take the write for ${subject} ' + row.key + ': ' + row.detail + '. Kept as pending in the data table (try ' + row.attempts + ' of ${MAX_ATTEMPTS}); this workflow tries it again every 15 minutes, reading ${reread} first.').join(' ') }}`;
+
+/** The shared nodes of a template (without id and position), by name. */
+function sharedNodes(tool) {
+	const nodes = {
+		[TABLE_ID]: {
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			executeOnce: true,
+			notes:
+				'n8n 1.x only: the ID of the data table you made (see the note). Leave it empty on n8n 2.',
+			notesInFlow: true,
+			parameters: {
+				mode: 'manual',
+				assignments: {
+					assignments: [
+						{ id: '5a1e0000-0001-4000-8000-000000000001', name: 'id', value: '', type: 'string' },
+					],
+				},
+				options: {},
+			},
+		},
+		// n8n 2.x makes the table the first time a run needs it and finds it by name after that.
+		// n8n 1.x has no Table resource: the node fails, and its error output passes the ID above on.
+		[TABLE]: {
+			...DATA_TABLE,
+			executeOnce: true,
+			onError: 'continueRegularOutput',
+			notes: 'n8n 2: made by this workflow. n8n 1.x: fails and passes on the ID before it.',
+			notesInFlow: true,
+			parameters: {
+				resource: 'table',
+				operation: 'create',
+				tableName: '=Knolyx pending writes {{ $workflow.id }}',
+				columns: { column: COLUMNS.map(([name, type]) => ({ name, type })) },
+				options: { createIfNotExists: true },
+			},
+		},
+		[SKIP]: { type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: skipCode(tool) } },
+		// The static data above holds the events a delivery completed; an event whose write the
+		// schedule completed is a row of the table (a schedule run must not save static data).
+		[SKIP_RETRIED]: {
+			...DATA_TABLE,
+			...RETRIED,
+			parameters: {
+				resource: 'row',
+				operation: 'rowNotExists',
+				dataTableId: table,
+				matchType: 'allConditions',
+				filters: {
+					conditions: [
+						condition('event', 'eq', '={{ $json.handledEventKey }}'),
+						condition('status', 'eq', 'done'),
+					],
+				},
+				options: {},
+			},
+		},
+		[REMEMBER]: {
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			parameters: { jsCode: REMEMBER_CODE },
+		},
+		[SCHEDULE]: {
+			type: 'n8n-nodes-base.scheduleTrigger',
+			typeVersion: 1.2,
+			parameters: { rule: { interval: [{ field: 'minutes', minutesInterval: 15 }] } },
+		},
+		// A claim names the run that made it; the run reads back what names it (n8n 1.x on SQLite
+		// can report a write failed that was made).
+		[CLAIM_STOPPED]: claim([
+			condition('status', 'eq', 'retrying'),
+			condition('updatedAt', 'lt', "={{ $now.minus(1, 'hour').toISO() }}"),
+		]),
+		[CLAIM]: claim([condition('status', 'eq', 'pending')]),
+		[CLAIMED]: readRows([
+			condition('status', 'eq', 'retrying'),
+			condition('detail', 'eq', thisRun),
+		]),
+		// Knolyx took every write of the event (or the member was already gone).
+		[CLOSE]: updateRows([condition('key', 'eq', '={{ $json.pendingKey }}')], {
+			status: 'done',
+			detail:
+				"={{ ($json.removed === undefined && !$json.error ? 'enrolled ' : 'removed ') + $json.email + ' (workgroup ' + $json.workgroupId + ')' }}",
+		}),
+		// Knolyx did not take the write (down, busy past its retries, refused): kept as pending, tried
+		// again by the schedule, which reads the tool's current state first, up to MAX_ATTEMPTS tries.
+		[KEEP]: {
+			...DATA_TABLE,
+			...RETRIED,
+			parameters: {
+				resource: 'row',
+				operation: 'upsert',
+				dataTableId: table,
+				matchType: 'allConditions',
+				filters: { conditions: [condition('key', 'eq', '={{ String($json.pendingKey) }}')] },
+				columns: setColumns({
+					key: '={{ String($json.pendingKey) }}',
+					status: `={{ ${ATTEMPTS} >= ${MAX_ATTEMPTS} ? 'gave up' : 'pending' }}`,
+					attempts: `={{ ${ATTEMPTS} }}`,
+					// A write that gave up names its execution: the schedule's last step reads it back.
+					detail: `={{ (${ATTEMPTS} >= ${MAX_ATTEMPTS} ? 'gave up in execution ' + $execution.id + ': ' : '') + (($json.error || {}).message || 'no reason given') + ' (' + $json.email + ', workgroup ' + $json.workgroupId + ')' }}`,
+					// The event the write is for: once the schedule completes it, a resend of it is skipped.
+					event: `={{ $('${SKIP}').isExecuted ? $('${SKIP}').item.json.handledEventKey : $('${CLAIMED}').item.json.event }}`,
+				}),
+				options: {},
+			},
+		},
+		// A delivery's failed write stops its run at once (from the row just saved: the schedule may
+		// claim it at any moment); a retry run goes on, and tells only of what gave up, at its end.
+		[DELIVERY]: {
+			type: 'n8n-nodes-base.if',
+			typeVersion: 2.2,
+			parameters: {
+				conditions: {
+					options: { caseSensitive: true, leftValue: '', typeValidation: 'loose', version: 2 },
+					conditions: [
+						{
+							id: '5a1e0000-0002-4000-8000-000000000002',
+							leftValue: `={{ $('${SKIP}').isExecuted }}`,
+							rightValue: '',
+							operator: { type: 'boolean', operation: 'true', singleValue: true },
+						},
+					],
+					combinator: 'and',
+				},
+				looseTypeValidation: true,
+				options: {},
+			},
+		},
+		// The schedule's last step: the writes this run gave up on (none: the run ends here).
+		[GAVE_UP]: readRows([
+			condition('status', 'eq', 'gave up'),
+			condition('detail', 'like', "={{ 'gave up in execution ' + $execution.id + ':' }}"),
+		]),
+		// A failed execution reaches the workflow's Error workflow (Workflow settings).
+		[STOP]: {
+			type: 'n8n-nodes-base.stopAndError',
+			typeVersion: 1,
+			parameters: { errorMessage: stopMessage(tool) },
+		},
+	};
+	if (tool.dropped)
+		nodes[DROP] = updateRows(
+			[condition('status', 'eq', 'retrying'), condition('detail', 'eq', thisRun)],
+			{ status: 'dropped', detail: tool.dropped },
+		);
+	return nodes;
+}
+
+/** The shared connections: from each shared node, its main outputs (node names). */
+function sharedConnections(tool, triggers) {
+	const schedule = [TABLE_ID, CLAIM_STOPPED, ...(tool.dropped ? [DROP] : []), GAVE_UP];
+	return {
+		...Object.fromEntries(triggers.map((t) => [t, null])), // handled in build: TABLE_ID first
+		[SCHEDULE]: [schedule],
+		[TABLE_ID]: [[TABLE]],
+		[CLAIM_STOPPED]: [[CLAIM]],
+		[CLAIM]: [[CLAIMED]],
+		[CLAIMED]: [[EACH]],
+		[REMEMBER]: [[CLOSE]],
+		[KEEP]: [[DELIVERY]],
+		[DELIVERY]: [[STOP], []],
+		[GAVE_UP]: [[STOP]],
+	};
+}
+
+const link = (node) => ({ node, type: 'main', index: 0 });
+
+/** The set-up step every overview note has for the table and for failures (its number kept). */
+const noteStep = (n) =>
+	`${n}. **When a run needs you**: in *Workflow settings → Error workflow*, choose a workflow that starts with an *Error Trigger* and sends you a message (e-mail, Slack). It gets every run this workflow could not finish: an ID missing from the *(edit me)* mapping, a write Knolyx did not take (kept as pending and tried again every 15 minutes), a write that gave up after ${MAX_ATTEMPTS} tries. The pending writes are in *Overview → Data tables*, in the table named \`Knolyx pending writes\` and this workflow's ID: the workflow makes it the first time it needs it. **n8n 1.x** (its Data table node makes no tables): create it by hand with the columns \`key\` (string), \`status\` (string), \`attempts\` (number), \`detail\` (string), \`event\` (string), and paste its ID (the end of its address) into *${TABLE_ID}*.`;
+const OLD_STEP = /^(\d+)\. \*\*(Data table|When a run needs you)\*\*:.*$/m;
+const GAVE_UP_SAYS = [
+	/then `gave up` \(set it back to `pending` to try again\)/,
+	'then `gave up`, and the run stops to tell you (set it back to `pending` to try again)',
+];
+
+/** A sticky note with the shared sentences as this script writes them. */
+function note(n) {
+	let content = n.parameters.content.replace(OLD_STEP, (_, number) => noteStep(number));
+	content = content.replace(...GAVE_UP_SAYS);
+	return { ...n, parameters: { ...n.parameters, content } };
+}
+
+/** IDs of the nodes this script adds to a template (a template's node IDs are its own). */
+const NEW_IDS = {
+	[TABLE_ID]: '5a1e0000-0a01-4000-8000-000000000a01',
+	[TABLE]: '5a1e0000-0a02-4000-8000-000000000a02',
+	[GAVE_UP]: '5a1e0000-0a03-4000-8000-000000000a03',
+	[SKIP_RETRIED]: '5a1e0000-0a05-4000-8000-000000000a05',
+	[STOP]: '5a1e0000-0a04-4000-8000-000000000a04',
+};
+
+/** A node's settings in the order n8n writes them. */
+const ordered = ({ parameters, id, name, type, typeVersion, position, ...rest }) => ({
+	parameters,
+	id,
+	name,
+	type,
+	typeVersion,
+	position,
+	...rest,
+});
+
+/** The template with its shared part as this script writes it. */
+export function build(file, wf) {
+	const tool = TOOLS[file];
+	if (!tool) throw new Error(`${file}: not in TOOLS of scripts/templates.mjs`);
+	const shared = sharedNodes(tool);
+	const byName = new Map(wf.nodes.map((n) => [n.name, n]));
+	const triggers = wf.nodes
+		.filter((n) => /Trigger$/.test(n.type) && n.name !== SCHEDULE)
+		.map((n) => n.name);
+	// Where a new node goes: the table's two nodes above everything else, at the left; the
+	// gave-up read below the schedule's last step.
+	const top = Math.min(
+		...wf.nodes.filter((n) => !/stickyNote/.test(n.type)).map((n) => n.position[1]),
+	);
+	// Lowest of all: it runs after every other next node of the schedule.
+	const bottom = Math.max(
+		...wf.nodes.filter((n) => !/stickyNote/.test(n.type)).map((n) => n.position[1]),
+	);
+	const scheduleAt = byName.get(SCHEDULE).position;
+	const placeOf = {
+		[TABLE_ID]: [scheduleAt[0], top - 260],
+		[TABLE]: [scheduleAt[0] + 220, top - 260],
+		[GAVE_UP]: [scheduleAt[0] + 220, bottom + 200],
+		[STOP]: byName.get('Stop: the write is pending')?.position,
+		[SKIP_RETRIED]: [byName.get(SKIP).position[0], byName.get(SKIP).position[1] + 180],
+	};
+	const nodes = wf.nodes
+		.filter((n) => !RETIRED.includes(n.name))
+		.map((n) => {
+			const def = shared[n.name];
+			if (!def) {
+				if (/stickyNote$/.test(n.type)) return note(n);
+				// Every other row operation (the tool's own, e.g. Stripe's subscriptions) uses the same table.
+				if (n.type === DATA_TABLE.type && n.parameters.resource !== 'table')
+					return { ...n, parameters: { ...n.parameters, dataTableId: table } };
+				return n;
+			}
+			return ordered({ id: n.id, name: n.name, position: n.position, ...def });
+		});
+	for (const [name, def] of Object.entries(shared)) {
+		if (byName.has(name)) continue;
+		const retired = name === STOP ? byName.get('Stop: the write is pending') : undefined;
+		nodes.push(
+			ordered({ id: retired?.id ?? NEW_IDS[name], name, position: placeOf[name], ...def }),
+		);
+	}
+	const connections = {};
+	for (const [from, c] of Object.entries(wf.connections)) {
+		if (RETIRED.includes(from)) continue;
+		connections[from] = {
+			...c,
+			main: c.main.map((out) => (out ?? []).filter((l) => !RETIRED.includes(l.node))),
+		};
+	}
+	// The tool's nodes that led into a retired node lead into its successor.
+	for (const c of Object.values(connections))
+		c.main = c.main.map((out) =>
+			out.map((l) => (l.node === 'Stop: the write is pending' ? link(STOP) : l)),
+		);
+	// Skip → the table's check → what followed Skip.
+	const afterSkip = [
+		...(connections[SKIP_RETRIED]?.main?.[0] ?? []),
+		...(connections[SKIP]?.main?.[0] ?? []),
+	]
+		.map((l) => l.node)
+		.filter((n) => n !== SKIP_RETRIED);
+	connections[SKIP] = { main: [[link(SKIP_RETRIED)]] };
+	connections[SKIP_RETRIED] = { main: [[...new Set(afterSkip)].map(link)] };
+	for (const [from, outs] of Object.entries(sharedConnections(tool, triggers))) {
+		if (outs === null) {
+			// A delivery's trigger: the table first (placed highest: n8n runs a node's next nodes from the
+			// highest on the canvas down), then its own steps.
+			const own = (connections[from]?.main?.[0] ?? []).filter((l) => l.node !== TABLE_ID);
+			connections[from] = {
+				main: [[link(TABLE_ID), ...own], ...(connections[from]?.main?.slice(1) ?? [])],
+			};
+			continue;
+		}
+		connections[from] = { main: outs.map((out) => out.map(link)) };
+	}
+	return { ...wf, nodes, connections };
+}
+
+const FILES = Object.keys(TOOLS);
+const read = (file) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
+/** JSON with each object's keys sorted: two workflows compare equal whatever their layout. */
+const canonical = (value) =>
+	JSON.stringify(value, (_, v) =>
+		v && typeof v === 'object' && !Array.isArray(v)
+			? Object.fromEntries(
+					Object.keys(v)
+						.sort()
+						.map((k) => [k, v[k]]),
+				)
+			: v,
+	);
+
+/** The templates whose shared part differs from what build() writes. */
+export function differing() {
+	return FILES.filter((file) => canonical(read(file)) !== canonical(build(file, read(file))));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+	const check = process.argv.includes('--check');
+	const differ = differing();
+	if (!check && differ.length > 0) {
+		const written = differ.map((file) => path.join(EXAMPLES, file));
+		for (const [i, file] of differ.entries())
+			fs.writeFileSync(written[i], `${JSON.stringify(build(file, read(file)), null, '\t')}\n`);
+		// The repository's layout of JSON (package.json's format step checks it).
+		execFileSync(process.execPath, [PRETTIER, '--write', ...written], { stdio: 'inherit' });
+		console.log(`wrote ${differ.join(', ')}`);
+	}
+	if (check && differ.length > 0) {
+		console.error(
+			`The shared part differs from scripts/templates.mjs in: ${differ.join(', ')}.\nRun node scripts/templates.mjs to write it.`,
+		);
+		process.exit(1);
+	}
+}
