@@ -58,8 +58,9 @@ const statusUrl = (waitingUrl) => {
  * Upload `file` ({ name, type, content }) in field `fieldIndex` of the form at `formUrl`, with
  * `headers` (e.g. Basic Auth), then follow the execution to its ending page as the browser does.
  * Resolves { status, formWaitingUrl, executionId, uploadMs, endingMs, title, message, files,
- * finishStatus }: `title`/`message` are the ending page's text (undefined when the execution
- * ended without one), `endingMs` the time from the upload until the page was there.
+ * finishStatus, pollErrors }: `title`/`message` are the ending page's text (undefined when the
+ * execution ended without one), `endingMs` the time from the upload until the page was there,
+ * `pollErrors` the status polls that failed on the way (each asked again).
  */
 export async function uploadToForm(
 	formUrl,
@@ -90,8 +91,19 @@ export async function uploadToForm(
 		return { status: posted.status, answer: answer.slice(0, 500), uploadMs };
 	const executionId = new URL(formWaitingUrl).pathname.split('/').pop();
 	let state;
+	// A poll the server drops (a reused idle connection it closed meanwhile) is asked again.
+	const pollErrors = [];
 	for (const deadline = Date.now() + timeoutMs; ; ) {
-		state = (await (await fetch(statusUrl(formWaitingUrl))).text()).trim();
+		try {
+			state = (await (await fetch(statusUrl(formWaitingUrl))).text()).trim();
+		} catch (error) {
+			pollErrors.push(
+				`${error.message}${error.cause ? ` (${error.cause.code ?? error.cause.message})` : ''}`,
+			);
+			if (pollErrors.length > 20)
+				throw new Error(`the status poll failed: ${pollErrors.join('; ')}`);
+			state = 'running';
+		}
 		if (!['new', 'running', 'waiting'].includes(state)) break;
 		if (Date.now() > deadline)
 			throw new Error(
@@ -109,6 +121,7 @@ export async function uploadToForm(
 		executionState: state,
 		uploadMs,
 		endingMs,
+		pollErrors,
 		pageStatus: page.status,
 		title: state === 'form-waiting' ? pageText(inner(html, 'h1') ?? '') : undefined,
 		message: state === 'form-waiting' ? pageText(inner(html, 'p') ?? '') : undefined,
