@@ -12,11 +12,15 @@
 //      e-mail, each bad row reported with its row, e-mail and reason; counts exact.
 //   4. the report uploaded again with the failed rows fixed: the fixed rows enrolled, the others
 //      already existed, nothing written twice.
+//   5. the admin's own browser (Chromium): 2 000 rows uploaded through the form page, which waits
+//      for the import by itself and ends on the summary, downloading the report.
 // Run with `npm run test:e2e -- bulk-template` (and `-- --n8n 1.123.81 bulk-template`).
 
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 
 import { N8N_VERSION, readExample, waitForExecutions, execution, nodeOutput } from './lib/n8n.mjs';
+import { launchBrowser, screenshot } from './lib/browser.mjs';
 import { parseCsv, toCsv, uploadToForm } from './lib/form-upload.mjs';
 import { endTestFile, RUN_DIR } from './lib/processes.mjs';
 import { startTestFile } from './lib/n8n.mjs';
@@ -492,5 +496,56 @@ describe('3. a school file of 30 rows, under a rate limit of 20 requests a secon
 			expect(memberWrites.map(([, v]) => v)).toEqual(memberWrites.map(() => 1));
 			expect(memberWrites).toHaveLength(again.fixed.length);
 		});
+	});
+});
+
+// ----------------------------------------------------------------- 5.
+
+describe("5. the admin's own browser: 2 000 rows through the form page in Chromium", () => {
+	const N = 2000;
+	let browser;
+	let page;
+	let download;
+	let heading;
+	let after;
+
+	beforeAll(async () => {
+		({ page, ...browser } = await launchBrowser());
+		// The Basic Auth the form asks for, on every request of the page (its polls included).
+		await browser.context.setExtraHTTPHeaders(basic(FORM_AUTH));
+		const rows = Array.from({ length: N }, (_, i) => [
+			`browser${i}@school.example`,
+			'Browser',
+			`Student ${i}`,
+			[201, 202, 203][i % 3],
+		]);
+		await page.goto(formUrl);
+		await page.locator('input[type=file]').setInputFiles({
+			name: 'students.csv',
+			mimeType: 'text/csv',
+			buffer: Buffer.from(toCsv([HEADER, ...rows])),
+		});
+		const downloaded = page.waitForEvent('download', { timeout: 600_000 });
+		await page.locator('#submit-btn').click();
+		download = await downloaded;
+		heading = await page.locator('h1').first().textContent();
+		await screenshot(page, `bulk-template-ending-${N8N_VERSION}`);
+		after = await sb.state();
+	}, 660_000);
+
+	afterAll(async () => {
+		await browser?.close();
+	});
+
+	test('the page ends on the summary and downloads the report of every row; the sandbox has every student in their workgroup, and sent no welcome e-mail', async () => {
+		expect(heading?.trim()).toBe('Every student is enrolled');
+		expect(download.suggestedFilename()).toBe('knolyx-enrolment-report.csv');
+		const report = parseCsv(fs.readFileSync(await download.path(), 'utf8'));
+		expect(report).toHaveLength(N);
+		expect(report.filter((l) => l.result === 'created')).toHaveLength(N);
+		const members = membersByGroup(after);
+		const missing = report.filter((l) => !members[l.workgroup_id]?.includes(l.email));
+		expect(missing).toEqual([]);
+		expect(after.onboardingEmails).toEqual([]);
 	});
 });
