@@ -248,12 +248,12 @@ export async function benchBulkTemplate(sandbox: SandboxProcess): Promise<void> 
 				),
 				'',
 				trace?.length
-					? `As the sandbox saw it: ${fmtMs(first)} from the upload to the first Knolyx request (n8n takes the upload, Extract from File, Map the CSV columns, then the Knolyx node reads and checks every row before it sends anything), ${fmtMs(last - first)} of requests (${ratio((last - first) / floorMs)} the floor: the node's own pacing), then ${fmtMs(ms - last)} until the ending page (the result of each row, Merge, the report file, the counts, saving the execution, the page's next poll). The parts before and after the requests are n8n's own work on ${N} items (n8n 2.41 evaluates every expression in an isolate: ${fmtMs(n8nCpuMs)} of n8n CPU in all), and grow with the load of other processes on this shared machine (the table).`
+					? `As the sandbox saw it: ${fmtMs(first)} from the upload to the first Knolyx request (n8n takes the upload, Extract from File, Map the CSV columns, then the Knolyx node reads and checks every row before it sends anything), ${fmtMs(last - first)} of requests (${ratio((last - first) / floorMs)} the floor: the node's own pacing), then ${fmtMs(ms - last)} until the ending page (the result of each row, Merge, the report file, the counts, saving the execution, the page's next poll). The parts before and after the requests are n8n's own work on ${N} items (${fmtMs(n8nCpuMs)} of n8n CPU in all; row 7 shows where n8n 2.41 spends it: each expression is evaluated in an isolate), and grow with the load of other processes on this shared machine (the table).`
 					: 'No request trace of the run.',
 				...(got.pollErrors?.length
 					? [
 							'',
-							`Status polls that failed and were asked again: ${got.pollErrors.length} (${[...new Set(got.pollErrors)].join('; ')}): n8n's event loop was busy for seconds at a time with the ${N} items, and its server closed the idle kept-alive connection while the next poll was already on it. Browsers send a request again by themselves when a reused connection closes before any answer (not tried here with Chromium); the form page's own script does not poll again after a failed poll.`,
+							`Status polls that failed and were asked again: ${got.pollErrors.length} (${[...new Set(got.pollErrors)].join('; ')}): n8n's event loop was busy for seconds at a time with the ${N} items, and its server closed the idle kept-alive connection while the next poll was already on it. The form page's own script does not poll again after a failed poll, but a browser sends a request again by itself when a reused connection closes before any answer: in test/e2e/bulk-template.e2e.test.mjs (section 5) Chromium's form page takes 2 000 rows to the ending page and its report.`,
 						]
 					: []),
 			].join('\n'),
