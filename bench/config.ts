@@ -23,6 +23,7 @@ export const ROWS = [
 	'n8n-trigger',
 	'poll',
 	'json',
+	'bulk-template',
 ] as const;
 export type Row = (typeof ROWS)[number];
 

@@ -76,8 +76,11 @@ export interface RealN8n {
 	pid: number;
 	rest: InstanceType<Runtime['N8nRest']>;
 	credential: { id: string; name: string };
-	/** Creates and publishes a workflow (removed again by stop()); resolves with its id. */
-	addWorkflow(name: string, nodes: INode[]): Promise<string>;
+	/**
+	 * Creates and publishes a workflow (removed again by stop()); resolves with its id. Its nodes
+	 * run in a line unless `connections` are given.
+	 */
+	addWorkflow(name: string, nodes: INode[], connections?: Record<string, unknown>): Promise<string>;
 	stop(): Promise<void>;
 }
 
@@ -236,11 +239,15 @@ export async function startRealN8n(
 		const created = new Map<string, string>(); // variant key → webhook path
 		const workflowIds: string[] = [];
 
-		const addWorkflow = async (name: string, nodes: INode[]): Promise<string> => {
+		const addWorkflow = async (
+			name: string,
+			nodes: INode[],
+			connections?: Record<string, unknown>,
+		): Promise<string> => {
 			const workflow = await rest.request<{ id: string }>('POST', '/rest/workflows', {
 				name,
 				nodes,
-				connections: chain(nodes),
+				connections: connections ?? chain(nodes),
 				settings: { executionOrder: 'v1' },
 				active: false,
 			});

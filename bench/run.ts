@@ -18,6 +18,7 @@ import { resolveRuntimeDir } from './runtime-dir';
 import { benchPoll } from './poll';
 import { misses, notes, sections, summary, table } from './report';
 import { benchBulk } from './rows/bulk';
+import { benchBulkTemplate } from './rows/bulk-template';
 import { benchGetAll } from './rows/getall';
 import { benchGrowth } from './rows/growth';
 import { benchJson } from './rows/json';
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
 		if (wanted('growth')) await benchGrowth(sandbox);
 		if (wanted('n8n')) await benchRealN8n(sandbox);
 		if (wanted('n8n-trigger')) await benchTriggerInN8n(sandbox);
+		if (wanted('bulk-template')) await benchBulkTemplate(sandbox);
 		if (wanted('poll')) sections.push(await benchPoll({ quick: QUICK, log }));
 		if (wanted('json')) await benchJson();
 	} finally {
