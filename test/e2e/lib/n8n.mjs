@@ -166,19 +166,27 @@ export async function setSandboxUrl(rest, { sandboxUrl, apiKey, projectId }) {
 	});
 }
 
+/**
+ * The environment this file's n8n runs with on top of its own (startTestFile's `env`). n8n's
+ * environment is built from scratch (scripts/n8n/server.mjs drops every N8N_ and DB_ setting of
+ * this process), so a setting n8n needs goes here, not into process.env.
+ */
+let serverEnv = {};
+
 /** Start (or restart) the run's n8n on `port` (a free one when omitted); its group is tracked for cleanup. */
 export async function startServer({ port } = {}) {
-	const n8n = await startN8n({ port, userFolder: USER_FOLDER });
+	const n8n = await startN8n({ port, userFolder: USER_FOLDER, env: serverEnv });
 	trackPid(n8n.pid, 'n8n');
 	return n8n;
 }
 
 /**
  * The start of an e2e test file: the sandbox (demo seed), the user folder with the credential
- * and `workflows` imported, n8n started, its owner logged in and the credential set to the sandbox. Returns
+ * and `workflows` imported, n8n started (with `env` added to its environment, restarts too), its owner logged in and the credential set to the sandbox. Returns
  * { sandbox, sb, n8n, rest, timings }; what started is stopped again when a later step fails.
  */
-export async function startTestFile({ workflows }) {
+export async function startTestFile({ workflows, env = {} }) {
+	serverEnv = env;
 	const timings = {};
 	let t = Date.now();
 	const sandbox = await startSandboxProcess({ seed: 'demo' });
