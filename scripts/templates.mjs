@@ -26,7 +26,7 @@ const EXAMPLES = dirAt > 0 ? path.resolve(process.argv[dirAt + 1]) : path.join(R
 const PRETTIER = path.join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
 
 /** Per template: what the shared nodes say about its tool. */
-export const TOOLS = {
+const TOOLS = {
 	'template-hubspot-deal-won-enrolment.json': {
 		keyLine: "HubSpot's event ID.",
 		keyOf: 'return String(event.eventId);',
@@ -77,10 +77,11 @@ export const TOOLS = {
 	},
 };
 
-export const MAX_ATTEMPTS = 96; // one day of tries, every 15 minutes
+const MAX_ATTEMPTS = 96; // one day of tries, every 15 minutes
 
 const SCHEDULE = 'Retry pending writes every 15 minutes';
-const TABLE_ID = 'Pending writes table ID on n8n 1.x';
+/** The one node a user of n8n 1.x edits for the table: its field `id`. */
+export const TABLE_ID = 'Pending writes table ID on n8n 1.x';
 const TABLE = 'Pending writes table';
 const SKIP = 'Skip events already handled';
 const SKIP_RETRIED = 'Skip events a retry completed';
@@ -95,11 +96,8 @@ const DELIVERY = 'A delivery?';
 const GAVE_UP = 'Writes that gave up in this run';
 const STOP = 'Stop: tell a person';
 const DROP = 'Drop what no step wrote';
-/** Nodes of the shared part before this script wrote it; removed from each template. */
-const RETIRED = ['Save the closed write', 'Save the pending write', 'Stop: the write is pending'];
-
-/** The table's columns, as the Data table nodes describe them. */
-const COLUMNS = [
+/** The table's columns (n8n 1.x: the user makes the table with them). */
+export const COLUMNS = [
 	['key', 'string'],
 	['status', 'string'],
 	['attempts', 'number'],
@@ -117,9 +115,10 @@ const schemaOf = (names) =>
 		canBeUsedToMatch: true,
 	}));
 
+/** The name n8n 2 gives the table of workflow `id` ("Pending writes table" makes it). */
+export const tableName = (id) => `Knolyx pending writes ${id}`;
 /** Every row operation finds the table through this one expression. */
-export const TABLE_EXPRESSION = `={{ $('${TABLE}').first().json.id }}`;
-const table = { __rl: true, mode: 'id', value: TABLE_EXPRESSION };
+const table = { __rl: true, mode: 'id', value: `={{ $('${TABLE}').first().json.id }}` };
 
 const DATA_TABLE = { type: 'n8n-nodes-base.dataTable', typeVersion: 1 };
 /** n8n 1.123 on SQLite can report a data-table write failed that was made; each is tried again. */
@@ -168,7 +167,7 @@ const claim = (conditions) => {
 };
 
 // The tries of a failed write: 1 for a delivery, one more than its row had for a retried one.
-const ATTEMPTS = `Number(((${`$('${EACH}')`}.isExecuted && $('${EACH}').all().find((r) => r.json.pendingKey === String($json.pendingKey))) || { json: {} }).json.pendingAttempts || 0) + 1`;
+const ATTEMPTS = `Number((($('${EACH}').isExecuted && $('${EACH}').all().find((r) => r.json.pendingKey === String($json.pendingKey))) || { json: {} }).json.pendingAttempts || 0) + 1`;
 
 const skipCode = ({
 	keyLine,
@@ -236,7 +235,7 @@ function sharedNodes(tool) {
 			parameters: {
 				resource: 'table',
 				operation: 'create',
-				tableName: '=Knolyx pending writes {{ $workflow.id }}',
+				tableName: `=${tableName('{{ $workflow.id }}')}`,
 				columns: { column: COLUMNS.map(([name, type]) => ({ name, type })) },
 				options: { createIfNotExists: true },
 			},
@@ -375,16 +374,11 @@ const link = (node) => ({ node, type: 'main', index: 0 });
 /** The set-up step every overview note has for the table and for failures (its number kept). */
 const noteStep = (n) =>
 	`${n}. **When a run needs you**: in *Workflow settings → Error workflow*, choose a workflow that starts with an *Error Trigger* and sends you a message (e-mail, Slack; on n8n 2, publish it: n8n runs only a published one). It gets every run this workflow could not finish: an ID missing from the *(edit me)* mapping, a write Knolyx did not take (kept as pending and tried again every 15 minutes), a write that gave up after ${MAX_ATTEMPTS} tries. The pending writes are in *Overview → Data tables*, in the table named \`Knolyx pending writes\` and this workflow's ID: the workflow makes it the first time it needs it. **n8n 1.x** (its Data table node makes no tables): create it by hand with the columns \`key\` (string), \`status\` (string), \`attempts\` (number), \`detail\` (string), \`event\` (string), and paste its ID (the end of its address) into *${TABLE_ID}*.`;
-const OLD_STEP = /^(\d+)\. \*\*(Data table|When a run needs you)\*\*:.*$/m;
-const GAVE_UP_SAYS = [
-	/then `gave up` \(set it back to `pending` to try again\)/,
-	'then `gave up`, and the run stops to tell you (set it back to `pending` to try again)',
-];
+const STEP = /^(\d+)\. \*\*When a run needs you\*\*:.*$/m;
 
-/** A sticky note with the shared sentences as this script writes them. */
+/** A sticky note with the shared step as this script writes it. */
 function note(n) {
-	let content = n.parameters.content.replace(OLD_STEP, (_, number) => noteStep(number));
-	content = content.replace(...GAVE_UP_SAYS);
+	const content = n.parameters.content.replace(STEP, (_, number) => noteStep(number));
 	return { ...n, parameters: { ...n.parameters, content } };
 }
 
@@ -409,7 +403,7 @@ const ordered = ({ parameters, id, name, type, typeVersion, position, ...rest })
 });
 
 /** The template with its shared part as this script writes it. */
-export function build(file, wf) {
+function build(file, wf) {
 	const tool = TOOLS[file];
 	if (!tool) throw new Error(`${file}: not in TOOLS of scripts/templates.mjs`);
 	const shared = sharedNodes(tool);
@@ -419,54 +413,34 @@ export function build(file, wf) {
 		.map((n) => n.name);
 	// Where a new node goes: the table's two nodes above everything else, at the left; the
 	// gave-up read below the schedule's last step.
-	const top = Math.min(
-		...wf.nodes.filter((n) => !/stickyNote/.test(n.type)).map((n) => n.position[1]),
-	);
-	// Lowest of all: it runs after every other next node of the schedule.
-	const bottom = Math.max(
-		...wf.nodes.filter((n) => !/stickyNote/.test(n.type)).map((n) => n.position[1]),
-	);
+	// The gave-up read lowest of all: it runs after every other next node of the schedule.
+	const heights = wf.nodes.filter((n) => !/stickyNote/.test(n.type)).map((n) => n.position[1]);
+	const [top, bottom] = [Math.min(...heights), Math.max(...heights)];
 	const scheduleAt = byName.get(SCHEDULE).position;
+	const [skipX, skipY] = byName.get(SKIP).position;
+	const [keepX, keepY] = byName.get(KEEP).position;
 	const placeOf = {
 		[TABLE_ID]: [scheduleAt[0], top - 260],
 		[TABLE]: [scheduleAt[0] + 220, top - 260],
 		[GAVE_UP]: [scheduleAt[0] + 220, bottom + 200],
-		[STOP]: byName.get('Stop: the write is pending')?.position,
-		[SKIP_RETRIED]: [byName.get(SKIP).position[0], byName.get(SKIP).position[1] + 180],
+		[STOP]: [keepX + 660, keepY],
+		[SKIP_RETRIED]: [skipX, skipY + 180],
 	};
-	const nodes = wf.nodes
-		.filter((n) => !RETIRED.includes(n.name))
-		.map((n) => {
-			const def = shared[n.name];
-			if (!def) {
-				if (/stickyNote$/.test(n.type)) return note(n);
-				// Every other row operation (the tool's own, e.g. Stripe's subscriptions) uses the same table.
-				if (n.type === DATA_TABLE.type && n.parameters.resource !== 'table')
-					return { ...n, parameters: { ...n.parameters, dataTableId: table } };
-				return n;
-			}
-			return ordered({ id: n.id, name: n.name, position: n.position, ...def });
-		});
-	for (const [name, def] of Object.entries(shared)) {
-		if (byName.has(name)) continue;
-		const retired = name === STOP ? byName.get('Stop: the write is pending') : undefined;
-		nodes.push(
-			ordered({ id: retired?.id ?? NEW_IDS[name], name, position: placeOf[name], ...def }),
-		);
-	}
-	const connections = {};
-	for (const [from, c] of Object.entries(wf.connections)) {
-		if (RETIRED.includes(from)) continue;
-		connections[from] = {
-			...c,
-			main: c.main.map((out) => (out ?? []).filter((l) => !RETIRED.includes(l.node))),
-		};
-	}
-	// The tool's nodes that led into a retired node lead into its successor.
-	for (const c of Object.values(connections))
-		c.main = c.main.map((out) =>
-			out.map((l) => (l.node === 'Stop: the write is pending' ? link(STOP) : l)),
-		);
+	const nodes = wf.nodes.map((n) => {
+		const def = shared[n.name];
+		if (!def) {
+			if (/stickyNote$/.test(n.type)) return note(n);
+			// Every other row operation (the tool's own, e.g. Stripe's subscriptions) uses the same table.
+			if (n.type === DATA_TABLE.type && n.parameters.resource !== 'table')
+				return { ...n, parameters: { ...n.parameters, dataTableId: table } };
+			return n;
+		}
+		return ordered({ id: n.id, name: n.name, position: n.position, ...def });
+	});
+	for (const [name, def] of Object.entries(shared))
+		if (!byName.has(name))
+			nodes.push(ordered({ id: NEW_IDS[name], name, position: placeOf[name], ...def }));
+	const connections = structuredClone(wf.connections);
 	// Skip → the table's check → what followed Skip.
 	const afterSkip = [
 		...(connections[SKIP_RETRIED]?.main?.[0] ?? []),
@@ -506,8 +480,11 @@ const canonical = (value) =>
 	);
 
 /** The templates whose shared part differs from what build() writes. */
-export function differing() {
-	return FILES.filter((file) => canonical(read(file)) !== canonical(build(file, read(file))));
+function differing() {
+	return FILES.filter((file) => {
+		const wf = read(file);
+		return canonical(wf) !== canonical(build(file, wf));
+	});
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

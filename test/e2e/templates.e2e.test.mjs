@@ -2840,6 +2840,23 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 	// HubSpot: the trigger sets the app's target URL and subscription with the developer
 	// credential; deliveries carry HubSpot's signature (sha256 of the app secret and the body).
 	/**
+	 * HubSpot's delivery of the trigger fixture's events with `fields` (eventId, objectId, …):
+	 * { body, signed(secret) } with the signature of `secret`.
+	 */
+	const hubspotDelivery = (fields) => {
+		const body = JSON.stringify(
+			HUBSPOT.triggerOutput.map(({ dealId: _, ...e }) => ({ ...e, ...fields })),
+		);
+		return {
+			body,
+			signed: (secret) => ({
+				'content-type': 'application/json',
+				'x-hubspot-signature': crypto.createHash('sha256').update(`${secret}${body}`).digest('hex'),
+				'x-hubspot-signature-version': 'v1',
+			}),
+		};
+	};
+	/**
 	 * A deal `dealId` in a won stage whose contact `vid` is `first last <email>`: HubSpot has both
 	 * (hubspotHas, when `register()` is called), and HubSpot's delivery of the stage change (event
 	 * `eventId`): { body, signed(secret) } with the signature of `secret`.
@@ -2853,23 +2870,12 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		contact.properties.firstname.value = first;
 		contact.properties.lastname.value = last;
 		contact.properties.email.value = email;
-		const events = HUBSPOT.triggerOutput.map(({ dealId: _, ...e }) => ({
-			...e,
-			eventId,
-			objectId: dealId,
-		}));
-		const body = JSON.stringify(events);
 		return {
-			body,
+			...hubspotDelivery({ eventId, objectId: dealId }),
 			register() {
 				hubspotHas(`/deals/v1/deal/${dealId}`, deal);
 				hubspotHas(`/contacts/v1/contact/vid/${vid}/profile`, contact);
 			},
-			signed: (secret) => ({
-				'content-type': 'application/json',
-				'x-hubspot-signature': crypto.createHash('sha256').update(`${secret}${body}`).digest('hex'),
-				'x-hubspot-signature-version': 'v1',
-			}),
 		};
 	};
 	/** A won deal HubSpot has, and how many runs the Error workflow had before it is delivered. */
@@ -2968,22 +2974,12 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 				deal.associations.associatedVids = [706];
 				hubspotHas(`/deals/v1/deal/${deal.dealId}`, deal);
 				hubspotHas('/crm/v3/pipelines/deals/99998', { ...HUBSPOT.pipelineRenewals, id: '99998' });
-				const body = JSON.stringify(
-					HUBSPOT.triggerOutput.map(({ dealId: _, ...e }) => ({
-						...e,
-						eventId: 1837293660,
-						objectId: deal.dealId,
-						propertyValue: '18765437',
-					})),
-				);
-				const headers = {
-					'content-type': 'application/json',
-					'x-hubspot-signature': crypto
-						.createHash('sha256')
-						.update(`${HUBSPOT_APP.clientSecret}${body}`)
-						.digest('hex'),
-					'x-hubspot-signature-version': 'v1',
-				};
+				const { body, signed } = hubspotDelivery({
+					eventId: 1837293660,
+					objectId: deal.dealId,
+					propertyValue: '18765437',
+				});
+				const headers = signed(HUBSPOT_APP.clientSecret);
 				const told = await errorRuns();
 				const before = await sb.businessState();
 				const stopped = await postDelivery(

@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { COLUMNS, TABLE_ID, tableName } from '../../../scripts/templates.mjs';
+
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const FIXTURES_DIR = path.resolve(HERE, '..', 'fixtures');
 
@@ -174,16 +176,7 @@ export async function tagWorkflow(rest, workflowId, names) {
  * "Pending writes table" node makes it, named after the workflow's ID (scripts/templates.mjs); on
  * n8n 1.x the note asks the user to create it with these columns and to paste its ID into one node.
  */
-export const PENDING_TABLE_COLUMNS = [
-	{ name: 'key', type: 'string' },
-	{ name: 'status', type: 'string' },
-	{ name: 'attempts', type: 'number' },
-	{ name: 'detail', type: 'string' },
-	{ name: 'event', type: 'string' },
-];
-export const pendingTableName = (workflowId) => `Knolyx pending writes ${workflowId}`;
-/** The one node a user of n8n 1.x edits for the table: its field `id`. */
-export const TABLE_ID_NODE = 'Pending writes table ID on n8n 1.x';
+const PENDING_TABLE_COLUMNS = COLUMNS.map(([name, type]) => ({ name, type }));
 
 /** The REST path of the owner's data tables (`rest` an N8nRest signed in as the owner). */
 async function dataTablesPath(rest) {
@@ -241,9 +234,9 @@ export async function pendingTable(rest, name, { create = true } = {}) {
 export async function useDataTable(rest, workflowId, { n8nMajor }) {
 	let table;
 	await editWorkflow(rest, workflowId, async (wf) => {
-		const idNode = wf.nodes.find((n) => n.name === TABLE_ID_NODE);
+		const idNode = wf.nodes.find((n) => n.name === TABLE_ID);
 		if (!idNode) return undefined;
-		const name = pendingTableName(wf.id);
+		const name = tableName(wf.id);
 		if (n8nMajor >= 2) {
 			table = await pendingTable(rest, name, { create: false });
 			return undefined;
