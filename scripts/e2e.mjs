@@ -7,7 +7,8 @@
 //      ~10-12 min once, 1.123.81: ~2-5 min once; then cached in ~/.cache/n8n-nodes-knolyx/)
 //   4. jest under --experimental-vm-modules, two test files at a time (KNOLYX_E2E_WORKERS, default
 //      2; 1 runs them one after the other), in its own process group, with a hard time limit
-//      (KNOLYX_E2E_TIMEOUT_MS, default 30 min)
+//      (KNOLYX_E2E_TIMEOUT_MS, default 30 min); with KNOLYX_E2E_BESIDE, the files it matches in a
+//      second jest beside the first
 //   5. afterwards, whatever happened: kill every process group the tests recorded and every
 //      process still running inside the run folder (n8n, its task runner, the sandbox,
 //      Chromium); copy the n8n and sandbox logs to test-artifacts/e2e-<version>/; remove the run
@@ -33,6 +34,11 @@ const JEST_TIMEOUT_MS = Number(process.env.KNOLYX_E2E_TIMEOUT_MS ?? 30 * 60_000)
 // Test files run two at a time (KNOLYX_E2E_WORKERS): each file has its own n8n, sandbox and
 // Chromium on free ports, and most of a file's time is spent waiting on n8n (schedules, polls).
 const WORKERS = Math.max(1, Number(process.env.KNOLYX_E2E_WORKERS ?? 2));
+// KNOLYX_E2E_BESIDE (a jest path pattern, e.g. `poll`; .ci/run sets it): the test files it matches
+// run in a jest of their own at the same time as the others' jest. For a file that mostly waits on
+// n8n's clock (the poll file: in CI, 2026-11-28, its test of three one-minute polls took 135-160 s
+// of the file's 202-208 s) beside the files that keep a core busy. Only for a whole run: left aside when arguments are given.
+const BESIDE = process.env.KNOLYX_E2E_BESIDE ?? '';
 // One folder per n8n line, so .ci/run can run both lines side by side; exported to the tests
 // (test/e2e/lib/processes.mjs writes the screenshots and each file's logs there).
 const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', `e2e-${N8N_VERSION}`);
@@ -74,20 +80,29 @@ async function main() {
 	// Emptied now: the tests write their screenshots here, the end of the run adds the logs.
 	fs.rmSync(ARTIFACTS_DIR, { recursive: true, force: true });
 	fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
-	const code = await suite.run(
-		'jest',
-		[
-			'--experimental-vm-modules',
-			'--no-warnings=ExperimentalWarning',
-			path.join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
-			'--config',
-			path.join(REPO_ROOT, 'jest.e2e.config.js'),
-			`--maxWorkers=${WORKERS}`,
-			...process.argv.slice(2),
-		],
-		{ env: process.env, timeoutMs: JEST_TIMEOUT_MS },
-	);
-	await suite.finish(code);
+	const jest = (what, args) =>
+		suite.run(
+			what,
+			[
+				'--experimental-vm-modules',
+				'--no-warnings=ExperimentalWarning',
+				path.join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+				'--config',
+				path.join(REPO_ROOT, 'jest.e2e.config.js'),
+				...args,
+			],
+			{ env: process.env, timeoutMs: JEST_TIMEOUT_MS },
+		);
+	const args = process.argv.slice(2);
+	if (BESIDE && args.length) say(`KNOLYX_E2E_BESIDE=${BESIDE} left aside: arguments were given`);
+	const codes =
+		BESIDE && !args.length
+			? await Promise.all([
+					jest('jest', [`--maxWorkers=${WORKERS}`, '--testPathIgnorePatterns', BESIDE]),
+					jest(`jest beside (${BESIDE})`, ['--maxWorkers=1', BESIDE]),
+				])
+			: [await jest('jest', [`--maxWorkers=${WORKERS}`, ...args])];
+	await suite.finish(codes.find((c) => c !== 0) ?? 0);
 }
 
 main().catch(suite.abort);

@@ -65,7 +65,7 @@ export function ensureBuild(say) {
  * and `say(msg)` (`[<name> <seconds since start>] msg` on stderr) and:
  *
  * - `run(what, nodeArgs, { env, timeoutMs })` starts Node with `nodeArgs` in the repository as its
- *   own process group, stops it after `timeoutMs` (SIGTERM, SIGKILL 30 s later) and kills what is
+ *   own process group (several runs may go on at once), stops it after `timeoutMs` (SIGTERM, SIGKILL 30 s later) and kills what is
  *   left of the group when it exits; it says how long it ran and resolves to its exit code (1 when
  *   killed by a signal).
  * - `finish(code)` ends the run: kills every process the run left (endRunProcesses: leftovers fail
@@ -89,18 +89,23 @@ export function suiteRun(name, { artifactsDir, logs }) {
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), `knolyx-${name}-`));
 	process.env.KNOLYX_E2E_RUN_DIR = runDir;
 	const keep = process.env[`KNOLYX_${name.toUpperCase()}_KEEP`] === '1';
-	let child = null;
+	// The children running now: run() may be called again before an earlier run ended (e2e.mjs
+	// runs the poll file's jest beside the others').
+	const children = new Set();
+	let started = false;
 	let interrupted = null;
 	let timedOut = false;
 	for (const signal of ['SIGINT', 'SIGTERM']) {
 		process.on(signal, () => {
 			interrupted = signal;
-			if (!child) {
+			if (!started) {
 				fs.rmSync(runDir, { recursive: true, force: true });
 				process.exit(130);
 			}
-			killGroup(child.pid, 'SIGTERM');
-			setTimeout(() => killGroup(child.pid, 'SIGKILL'), 20_000).unref();
+			for (const child of children) {
+				killGroup(child.pid, 'SIGTERM');
+				setTimeout(() => killGroup(child.pid, 'SIGKILL'), 20_000).unref();
+			}
 		});
 	}
 	return {
@@ -110,12 +115,14 @@ export function suiteRun(name, { artifactsDir, logs }) {
 		async run(what, nodeArgs, { env, timeoutMs }) {
 			const tRun = Date.now();
 			say(`${what} (run folder ${runDir}, limit ${timeoutMs / 1000} s)`);
-			child = spawn(process.execPath, nodeArgs, {
+			started = true;
+			const child = spawn(process.execPath, nodeArgs, {
 				cwd: REPO_ROOT,
 				stdio: 'inherit',
 				detached: true,
 				env,
 			});
+			children.add(child);
 			const exited = new Promise((resolve) =>
 				child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))),
 			);
@@ -126,6 +133,7 @@ export function suiteRun(name, { artifactsDir, logs }) {
 				setTimeout(() => killGroup(child.pid, 'SIGKILL'), 30_000).unref();
 			}, timeoutMs);
 			const code = await exited;
+			children.delete(child);
 			clearTimeout(timer);
 			killGroup(child.pid, 'SIGKILL'); // anything the child left in its group
 			say(`${what} exited ${code} after ${secs(tRun)}`);
