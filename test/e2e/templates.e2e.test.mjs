@@ -1927,11 +1927,18 @@ async function expectResendAfterFailureEnrolsOnce(
 	return { failed, redone, replay };
 }
 
-/** Every sandbox request answers 503 (Knolyx down) until knolyxBack(). */
-const knolyxDown = () =>
+/**
+ * Every sandbox request answers 503 (Knolyx down) until knolyxBack(). By default with
+ * `Retry-After: 3600`, as a platform down for maintenance may say (the guides document no
+ * Retry-After: knolyx-facts.md): longer than the node waits for an item, so its write fails at once
+ * and the template's error branch runs. `{ retryAfter: false }`: a plain 503, which the node sends
+ * again with its backoff (8 tries over 15 to 31 s before the error branch), so that runs of the
+ * workflow overlap; the backoff itself is test/faults' and test/action's.
+ */
+const knolyxDown = ({ retryAfter = true } = {}) =>
 	sb.request('POST', '/sandbox/fault-burst', {
 		requests: 10_000,
-		faults: { errorRate: 1, errorStatuses: [503] },
+		faults: { errorRate: 1, errorStatuses: [503], ...(retryAfter ? { retryAfter: '3600' } : {}) },
 	});
 const knolyxBack = () => sb.request('DELETE', '/sandbox/fault-burst');
 
@@ -3072,7 +3079,9 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 						),
 					);
 					for (const d of deals) d.register();
-					await heal.knolyxDown();
+					// A plain 503: each write is sent again for 15 to 31 s, so the eight deliveries'
+					// runs and the schedule's overlap.
+					await heal.knolyxDown({ retryAfter: false });
 					try {
 						const failed = await heal.deliverAll(
 							productionUrl('hubspot', hubspotPublished.trigger),
