@@ -59,7 +59,16 @@ it('once the rate is learned, one 429 holds only its own request: it waits Retry
 		expect(retryIndex).toBeGreaterThan(0);
 		const retry = proxy.seen[retryIndex];
 		expect(retry.start - at).toBeGreaterThanOrEqual(1000);
-		expect(retry.status).toBe(200);
+		// It succeeds; or, on a machine busy enough to bunch the node's sends, the sandbox's own
+		// limit (50 in any second) refuses it once more (the proxy refuses one request only): then
+		// that member's write succeeds later, still once (every member is in, no duplicate write).
+		expect(retry.injected).toBeFalsy();
+		const accepted = proxy.seen.find(
+			(s) => s.path === (injected as Seen).path && s.start > at && s.status === 200,
+		);
+		expect(accepted).toBeDefined();
+		expect((accepted as Seen).start - at).toBeGreaterThanOrEqual(1000);
+		if (retry.status !== 200) expect(retry.status).toBe(429);
 		// Meanwhile the other items went on: requests that arrived after the 429 was answered and
 		// before its retry, accepted. Pausing every request for the Retry-After second would let
 		// none through but those already sent.
