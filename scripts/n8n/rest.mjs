@@ -58,9 +58,24 @@ export class N8nRest {
 		return this.request('POST', '/rest/login', { emailOrLdapLoginId: email, password });
 	}
 
-	/** Every node type description n8n loaded (what the node panel lists). */
-	nodeTypes() {
-		return this.request('GET', '/types/nodes.json');
+	/**
+	 * Every node type description n8n loaded (what the node panel lists). n8n writes this file anew
+	 * after a package is installed or removed: an answer that is no list yet (the file half written:
+	 * seen once on a loaded machine, 2026-11-28) is asked again for up to `timeoutMs`.
+	 */
+	async nodeTypes({ timeoutMs = 60_000 } = {}) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const types = await this.request('GET', '/types/nodes.json');
+			if (Array.isArray(types)) return types;
+			if (Date.now() > deadline) {
+				const got = typeof types === 'string' ? types : JSON.stringify(types);
+				throw new Error(
+					`n8n GET /types/nodes.json: no list of node types after ${timeoutMs / 1000} s: ${String(got).slice(0, 200)}`,
+				);
+			}
+			await sleep(500);
+		}
 	}
 
 	/** Tests a stored credential as the editor does: read it (secrets come back redacted, n8n restores them), send it back. */
