@@ -35,10 +35,10 @@ const JEST_TIMEOUT_MS = Number(process.env.KNOLYX_E2E_TIMEOUT_MS ?? 30 * 60_000)
 // Chromium on free ports, and most of a file's time is spent waiting on n8n (schedules, polls).
 const WORKERS = Math.max(1, Number(process.env.KNOLYX_E2E_WORKERS ?? 2));
 // KNOLYX_E2E_BESIDE (a jest path pattern, matched against each file's absolute path; .ci/run sets
-// `/poll\.e2e\.test\.mjs$`): the test files it matches
-// run in a jest of their own at the same time as the others' jest. For a file that mostly waits on
-// n8n's clock (the poll file: in CI, 2026-11-28, its test of three one-minute polls took 135-160 s
-// of the file's 202-208 s) beside the files that keep a core busy. Only for a whole run: left aside when arguments are given.
+// `/poll\.e2e\.test\.mjs$`): the test files it matches run in a jest of their own at the same time
+// as the others' jest. For a file that mostly waits on n8n's clock (the poll file: in CI,
+// 2026-11-28, its test of three one-minute polls took 135-160 s of the file's 202-208 s) beside the
+// files that keep a core busy. Only for a whole run: left aside when arguments are given.
 const BESIDE = process.env.KNOLYX_E2E_BESIDE ?? '';
 // One folder per n8n line, so .ci/run can run both lines side by side; exported to the tests
 // (test/e2e/lib/processes.mjs writes the screenshots and each file's logs there).

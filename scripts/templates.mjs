@@ -98,14 +98,14 @@ const STOP = 'Stop: tell a person';
 const DROP = 'Drop what no step wrote';
 /** The table's columns (n8n 1.x: the user makes the table with them). */
 export const COLUMNS = [
-	['key', 'string'],
-	['status', 'string'],
-	['attempts', 'number'],
-	['detail', 'string'],
-	['event', 'string'],
+	{ name: 'key', type: 'string' },
+	{ name: 'status', type: 'string' },
+	{ name: 'attempts', type: 'number' },
+	{ name: 'detail', type: 'string' },
+	{ name: 'event', type: 'string' },
 ];
 const schemaOf = (names) =>
-	COLUMNS.filter(([name]) => names.includes(name)).map(([name, type]) => ({
+	COLUMNS.filter(({ name }) => names.includes(name)).map(({ name, type }) => ({
 		id: name,
 		displayName: name,
 		required: false,
@@ -236,7 +236,7 @@ function sharedNodes(tool) {
 				resource: 'table',
 				operation: 'create',
 				tableName: `=${tableName('{{ $workflow.id }}')}`,
-				columns: { column: COLUMNS.map(([name, type]) => ({ name, type })) },
+				columns: { column: COLUMNS },
 				options: { createIfNotExists: true },
 			},
 		},

@@ -65,9 +65,9 @@ export function ensureBuild(say) {
  * and `say(msg)` (`[<name> <seconds since start>] msg` on stderr) and:
  *
  * - `run(what, nodeArgs, { env, timeoutMs })` starts Node with `nodeArgs` in the repository as its
- *   own process group (several runs may go on at once), stops it after `timeoutMs` (SIGTERM, SIGKILL 30 s later) and kills what is
- *   left of the group when it exits; it says how long it ran and resolves to its exit code (1 when
- *   killed by a signal).
+ *   own process group (several runs may go on at once), stops it after `timeoutMs` (SIGTERM,
+ *   SIGKILL 30 s later) and kills what is left of the group when it exits; it says how long it ran
+ *   and resolves to its exit code (1 when killed by a signal).
  * - `finish(code)` ends the run: kills every process the run left (endRunProcesses: leftovers fail
  *   a passing run), copies the logs into `artifactsDir` (`logs`: { wanted, skipDirs } for
  *   keepRunLogs, or a function (runDir, say) that copies them itself), removes the run

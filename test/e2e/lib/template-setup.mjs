@@ -176,7 +176,6 @@ export async function tagWorkflow(rest, workflowId, names) {
  * "Pending writes table" node makes it, named after the workflow's ID (scripts/templates.mjs); on
  * n8n 1.x the note asks the user to create it with these columns and to paste its ID into one node.
  */
-const PENDING_TABLE_COLUMNS = COLUMNS.map(([name, type]) => ({ name, type }));
 
 /** The REST path of the owner's data tables (`rest` an N8nRest signed in as the owner). */
 async function dataTablesPath(rest) {
@@ -192,14 +191,13 @@ async function findTable(rest, base, name) {
 
 /**
  * The owner's data table `name`: { id(), rows(), exists() } (rows(): its rows, as the Data tables
- * page lists them; none while it does not exist). `create`: made now with PENDING_TABLE_COLUMNS,
+ * page lists them; none while it does not exist). `create`: made now with COLUMNS,
  * as a user does by hand; otherwise found when asked (a workflow makes it).
  */
 export async function pendingTable(rest, name, { create = true } = {}) {
 	const base = await dataTablesPath(rest);
 	let table = await findTable(rest, base, name);
-	if (!table && create)
-		table = await rest.request('POST', base, { name, columns: PENDING_TABLE_COLUMNS });
+	if (!table && create) table = await rest.request('POST', base, { name, columns: COLUMNS });
 	const found = async () => (table ??= await findTable(rest, base, name));
 	return {
 		get id() {
