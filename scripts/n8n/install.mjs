@@ -5,7 +5,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 
 import { log, run } from './children.mjs';
-import { CACHE_DIR, LINE, N8N_LINES, N8N_VERSION, runtimePaths } from './version.mjs';
+import { CACHE_DIR, CACHE_ROOT, LINE, N8N_LINES, N8N_VERSION, runtimePaths } from './version.mjs';
 
 /** The environment for npm in a cache folder, without an outer `npm run`'s settings (e.g. npm_config_ignore_scripts). */
 export function cleanNpmEnv(extra = {}) {
@@ -310,6 +310,52 @@ async function installSteps(cacheDir, paths, { t0, step }) {
 	return { nodeBin: paths.nodeBin, n8nBin: paths.n8nBin, cacheDir };
 }
 
+/** A module's package.json in a cache folder, or undefined. */
+function modulePackage(cacheDir, m) {
+	try {
+		return JSON.parse(
+			fs.readFileSync(path.join(cacheDir, 'node_modules', m, 'package.json'), 'utf8'),
+		);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The binary another line's install built of the same version of `m` (both lines have sqlite3
+ * 5.1.7), copied into this install when `m` builds against Node-API (its package.json lists
+ * `binary.napi_versions`: one binary loads in Node 20 and Node 24) and the copy loads in this
+ * line's Node: the build from source (about 80 s of a core, 2026-11-28) is made once for both
+ * lines. False when there is none yet (ci-prepare installs the lines at once) or it does not load.
+ */
+async function reuseBuild(cacheDir, paths, m, nModuleDir) {
+	const own = modulePackage(cacheDir, m);
+	if (!own?.binary?.napi_versions) return false;
+	const release = path.join('node_modules', m, 'build', 'Release');
+	for (const other of Object.keys(N8N_LINES).filter((v) => v !== N8N_VERSION)) {
+		const otherDir = path.join(CACHE_ROOT, `n8n-${other}`);
+		if (modulePackage(otherDir, m)?.version !== own.version) continue;
+		const from = path.join(otherDir, release);
+		try {
+			const binaries = fs.readdirSync(from).filter((f) => f.endsWith('.node'));
+			if (binaries.length === 0) continue;
+			const to = path.join(cacheDir, release);
+			fs.mkdirSync(to, { recursive: true });
+			for (const file of binaries) fs.copyFileSync(path.join(from, file), path.join(to, file));
+		} catch {
+			continue; // not built there (yet), or that install is being made anew
+		}
+		if (!(await loadError(paths.nodeBin, [m], nModuleDir))) {
+			log(
+				`${m} ${own.version}: the Node-API binary n8n ${other}'s install built loads here, no build needed`,
+			);
+			return true;
+		}
+		fs.rmSync(path.join(cacheDir, 'node_modules', m, 'build'), { recursive: true, force: true });
+	}
+	return false;
+}
+
 /**
  * The native modules of LINE.native, loading in the Node that runs n8n (`version`). One whose
  * package ships a prebuilt binary for that Node (isolated-vm 7 has linux-x64 glibc ones for Node 24
@@ -320,8 +366,9 @@ async function nativeModules(cacheDir, paths, version, step) {
 	const nModuleDir = path.join(cacheDir, 'node_modules', 'n8n');
 	const toBuild = [];
 	for (const m of LINE.native) {
-		if (await loadError(paths.nodeBin, [m], nModuleDir)) toBuild.push(m);
-		else log(`${m}: its prebuilt binary loads in Node ${version}, no build needed`);
+		if (!(await loadError(paths.nodeBin, [m], nModuleDir)))
+			log(`${m}: its prebuilt binary loads in Node ${version}, no build needed`);
+		else if (!(await reuseBuild(cacheDir, paths, m, nModuleDir))) toBuild.push(m);
 	}
 	if (toBuild.length) {
 		step(LINE.node ? 3 : 2, `native build of ${toBuild.join(' and ')} from source (minutes)`);
