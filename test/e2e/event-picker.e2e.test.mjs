@@ -57,14 +57,17 @@ const EDITOR_LOAD_MS = 90_000;
 /** A test that opens a node: the paint, the double-click and the rest of the test. */
 const EDITOR_TEST_MS = 2 * EDITOR_LOAD_MS + 60_000;
 
-async function openNode(workflowId, nodeName) {
+/** The workflow's Register node opened in the editor: its panel and its Event field, in view. */
+async function openEventPicker(workflowId) {
 	await page.goto(`${n8n.url}/workflow/${workflowId}`);
-	const node = page.locator('[data-test-id=canvas-node]', { hasText: nodeName });
+	const node = page.locator('[data-test-id=canvas-node]', { hasText: REGISTER });
 	await node.waitFor({ timeout: EDITOR_LOAD_MS });
 	await node.dblclick({ timeout: EDITOR_LOAD_MS });
 	const ndv = page.locator('[data-test-id=ndv]');
 	await ndv.waitFor();
-	return ndv;
+	const event = ndv.locator('[data-test-id=resource-locator-eventId]');
+	await event.scrollIntoViewIfNeeded();
+	return { ndv, event };
 }
 
 async function runAndRead(workflowId) {
@@ -83,9 +86,7 @@ test('a workflow saved with a plain event ID string runs as before', async () =>
 test(
 	'its node shows the saved ID in the Event picker',
 	async () => {
-		const ndv = await openNode(flowA.id, REGISTER);
-		const event = ndv.locator('[data-test-id=resource-locator-eventId]');
-		await event.scrollIntoViewIfNeeded();
+		const { ndv, event } = await openEventPicker(flowA.id);
 		await screenshot(page, 'event-picker-1-saved-plain-id');
 		await expect(event.locator('[data-test-id=rlc-input]').first().inputValue()).resolves.toBe(
 			String(SEED.event),
@@ -100,9 +101,7 @@ test(
 test(
 	'From List lists the events of the community typed; the picked one is saved and runs',
 	async () => {
-		const ndv = await openNode(picked.id, REGISTER);
-		const event = ndv.locator('[data-test-id=resource-locator-eventId]');
-		await event.scrollIntoViewIfNeeded();
+		const { ndv, event } = await openEventPicker(picked.id);
 		await event.locator('[data-test-id=rlc-input]').first().click();
 		const item = page.locator('[data-test-id=rlc-item]', { hasText: SEED.title });
 		await item.first().waitFor({ timeout: 30_000 });
