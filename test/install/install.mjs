@@ -296,7 +296,11 @@ async function checkTrigger(inst, cred, sb, sink) {
  * (nodes/Knolyx/trigger/dedupe.ts; the same reading as test/queue/queue.mjs).
  */
 async function storedWindow(inst, wf) {
-	const stored = await inst.rest.request('GET', `/rest/workflows/${wf.id}`);
+	// Read just after a package swap: in fresh CI run C (2026-11-29), beside queue mode's four n8n
+	// processes, 2.41.1 took longer than the client's 30 s to answer this read after the rollback.
+	const stored = await inst.rest.request('GET', `/rest/workflows/${wf.id}`, undefined, {
+		timeoutMs: 90_000,
+	});
 	const data =
 		typeof stored.staticData === 'string'
 			? JSON.parse(stored.staticData)
