@@ -46,13 +46,7 @@ function npmEnv(paths, extra = {}) {
 
 /** The n8n version installed in a cache folder, or undefined. */
 function installedN8nVersion(cacheDir) {
-	try {
-		return JSON.parse(
-			fs.readFileSync(path.join(cacheDir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
-		).version;
-	} catch {
-		return undefined;
-	}
+	return modulePackage(cacheDir, 'n8n')?.version;
 }
 
 /** True when a process with this pid is running. */
