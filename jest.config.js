@@ -16,7 +16,10 @@ module.exports = {
 		'/test/variants/',
 	],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', diagnostics: false }],
+		'^.+\\.ts$': [
+			'<rootDir>/test/ts-transform.js',
+			{ tsconfig: 'tsconfig.dev.json', diagnostics: false },
+		],
 	},
 	testTimeout: 30000,
 	// Jest's default (one worker less than the cores) runs everything in one process on two

@@ -18,7 +18,10 @@ module.exports = {
 	roots: ['<rootDir>/test/faults'],
 	testMatch: ['**/*.test.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', diagnostics: false }],
+		'^.+\\.ts$': [
+			'<rootDir>/test/ts-transform.js',
+			{ tsconfig: 'tsconfig.dev.json', diagnostics: false },
+		],
 	},
 	testTimeout: 120000,
 	// Four workers: the suite mostly waits (Retry-After, 1 s timeouts, settling): with two it

@@ -9,7 +9,10 @@
 const { groups: GROUPS } = require('./test/variants/groups.js');
 
 const transform = {
-	'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', diagnostics: false }],
+	'^.+\\.ts$': [
+		'<rootDir>/test/ts-transform.js',
+		{ tsconfig: 'tsconfig.dev.json', diagnostics: false },
+	],
 };
 
 module.exports = {
