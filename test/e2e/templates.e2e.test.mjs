@@ -2174,6 +2174,23 @@ async function expectForgedStartsNothing(key, url, body, headers) {
 	expect(await sb.businessState()).toEqual(state);
 }
 
+/**
+ * The template's retry schedule switched off (disabled) or on again. Published, it runs every 15
+ * minutes at a second n8n derives from the workflow's and the node's ids (PayPal's at hh:00:15,
+ * :15:15, :30:15, :45:15): a run of it inside a test of deliveries is an execution no delivery
+ * started, and it may claim the pending row the test's resend is to write (fresh run D,
+ * 2026-11-29, 2.41.1: PayPal's resend test found 12 executions where its delivery made the 11th).
+ * The schedule's own tests, every 2 s: describeHealing.
+ */
+const switchRetrySchedule = (key, { off }) =>
+	editWorkflow(rest, WF[key].id, (wf) => {
+		for (const node of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.scheduleTrigger')) {
+			if (off) node.disabled = true;
+			else delete node.disabled;
+		}
+		return wf;
+	});
+
 const productionUrl = (key, trigger) =>
 	`${n8n.url}/webhook/${WF[key].nodes.find((n) => n.name === trigger).webhookId}/webhook`;
 
@@ -2191,11 +2208,13 @@ function describePublished(
 	describe(title, () => {
 		beforeAll(async () => {
 			await setUp();
+			await switchRetrySchedule(key, { off: true });
 			await rest.activateWorkflow(WF[key].id);
 		}, 60_000);
 
 		afterAll(async () => {
 			await rest.deactivateWorkflow(WF[key].id);
+			await switchRetrySchedule(key, { off: false });
 		}, 60_000);
 
 		test(`${forgedWhat}: nothing starts, nobody enrolled`, async () => {
