@@ -10,7 +10,7 @@
 //      workflow runs with it.
 // Screenshots (test-artifacts/e2e-<version>/): event-picker-*.png.
 
-import { launchBrowser, screenshot, signIn } from './lib/browser.mjs';
+import { EDITOR_LOAD_MS, launchBrowser, screenshot, signIn } from './lib/browser.mjs';
 import { nodeOutput, OWNER, readExample, runManually, startTestFile, TYPES } from './lib/n8n.mjs';
 import { endTestFile, waitFor } from './lib/processes.mjs';
 
@@ -48,12 +48,6 @@ afterAll(async () => {
 	await endTestFile('event-picker', { n8n, sandbox });
 }, 60_000);
 
-/**
- * How long the editor may take to paint a workflow and answer its first double-click: in fresh CI
- * run B (2026-11-29), beside the other lane, 1.123.81's editor had the node drawn but took the rest
- * of playwright's 30 s to take the double-click (the templates' editor section waits as long).
- */
-const EDITOR_LOAD_MS = 90_000;
 /** A test that opens a node: the paint, the double-click and the rest of the test. */
 const EDITOR_TEST_MS = 2 * EDITOR_LOAD_MS + 60_000;
 

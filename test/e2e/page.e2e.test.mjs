@@ -12,7 +12,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 
-import { launchBrowser, screenshot, signIn } from './lib/browser.mjs';
+import { EDITOR_LOAD_MS, launchBrowser, screenshot, signIn } from './lib/browser.mjs';
 import { fitsWidth, lowContrastTexts } from './lib/contrast.mjs';
 import {
 	execution,
@@ -356,15 +356,14 @@ describe('a course access change after an approval (examples/rule-change-with-ap
 			// The execution's canvas: in the page (n8n 2.x) or in the preview's iframe (1.x).
 			const nodeIn = (root) =>
 				root.locator('[data-test-id=canvas-node]').filter({ hasText: PREVIEW }).first();
-			// The editor's first paint and its double-click may take 90 s under load: in fresh CI run D
-			// (2026-11-29) 1.123.81's took longer than playwright's 30 s, as the event picker's had.
+			// The editor's first paint and its double-click under load: EDITOR_LOAD_MS.
 			const root = await Promise.any(
 				[editor.page, editor.page.frameLocator('iframe').first()].map(async (candidate) => {
-					await nodeIn(candidate).waitFor({ timeout: 90_000 });
+					await nodeIn(candidate).waitFor({ timeout: EDITOR_LOAD_MS });
 					return candidate;
 				}),
 			);
-			await nodeIn(root).dblclick({ timeout: 90_000 });
+			await nodeIn(root).dblclick({ timeout: EDITOR_LOAD_MS });
 			const ndv = root.locator('[data-test-id=ndv]');
 			await ndv.getByText('gains course', { exact: false }).first().waitFor();
 			await screenshot(editor.page, 'rule-preview-difference');

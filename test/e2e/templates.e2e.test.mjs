@@ -45,7 +45,7 @@ import {
 	startTestFile,
 	waitForExecutions,
 } from './lib/n8n.mjs';
-import { launchBrowser, screenshot, signIn } from './lib/browser.mjs';
+import { EDITOR_LOAD_MS, launchBrowser, screenshot, signIn } from './lib/browser.mjs';
 import { parseCsv, toCsv, uploadToForm } from './lib/form-upload.mjs';
 import { endTestFile, REPO_ROOT, RUN_DIR, sleep, waitFor } from './lib/processes.mjs';
 import { SHOPIFY_SHOP, startToolApis, WOOCOMMERCE_STORE } from './lib/tool-apis.mjs';
@@ -1729,8 +1729,7 @@ describe("10. the editor's own import (Chromium): two imports of one template ge
 	let browser;
 	let page;
 
-	/** How long an import waits for the editor to paint, and a test of two or four imports in all. */
-	const EDITOR_LOAD_MS = 90_000;
+	/** A test of two or four imports in all, each waiting up to EDITOR_LOAD_MS for the editor. */
 	const EDITOR_TEST_MS = 4 * EDITOR_LOAD_MS + 60_000;
 
 	/** The workflows this section's imports saved: a save is looked for among the others only. */

@@ -8,6 +8,14 @@ import { chromium } from 'playwright-core';
 
 import { ARTIFACTS_DIR, RUN_DIR } from './processes.mjs';
 
+/**
+ * How long n8n's editor may take to paint a workflow and to take its first double-click: beside
+ * the other CI lane, 1.123.81's editor took longer than playwright's 30 s (fresh runs B and D,
+ * 2026-11-29: the event picker's node drawn but its double-click not taken; the rule preview's
+ * node not drawn). The editor tests of event-picker, page and templates wait this long.
+ */
+export const EDITOR_LOAD_MS = 90_000;
+
 export const CHROMIUM = process.env.KNOLYX_E2E_CHROMIUM ?? '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [
