@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // What the suites in a real n8n need and a fresh machine lacks, made ready in one go: .ci/run starts
-// this in the background before `npm ci` (it needs nothing from node_modules), so that the installs
-// overlap the checks and the suites that need no n8n; each real-n8n suite waits only for what it
-// uses (`--ready-dir`).
+// this in the background once `npm ci` is done (it needs nothing from node_modules), so that the
+// installs overlap the checks and the suites that need no n8n; each real-n8n suite waits only for
+// what it uses (`--ready-dir`).
 //
 //   debian         Debian's chromium (test:e2e), redis-server and postgresql (test:queue,
 //                  test:install on 2.x) in one apt-get run (scripts/lib/debian.mjs)
