@@ -30,6 +30,8 @@ export interface ProxiedRequest {
 export interface ProxyScript {
 	/** Awaited before the request is forwarded. */
 	before?(request: ProxiedRequest): Promise<void> | void;
+	/** An answer of the proxy's own: the request is then not forwarded (the platform never sees it). */
+	answer?(request: ProxiedRequest): { status: number; body: string } | undefined;
 	/** Called once the platform answered (the request was handled), before the client gets it. */
 	after?(request: ProxiedRequest, status: number, body: string): void;
 }
@@ -80,6 +82,12 @@ export async function startScriptedProxy(
 				if (!res.writableFinished) entry.clientGone = true;
 			});
 			await script.before?.(entry);
+			const own = script.answer?.(entry);
+			if (own) {
+				entry.status = own.status;
+				res.writeHead(own.status, { 'Content-Type': 'application/json' }).end(own.body);
+				return;
+			}
 			const headers = {
 				...req.headers,
 				host: targetUrl.host,

@@ -582,3 +582,66 @@ describe('two n8n processes editing the same course (no shared lock)', () => {
 		]);
 	});
 });
+
+describe('rule saves Knolyx does not take (503s and resets; nobody else edits the rules)', () => {
+	const addA = {
+		resource: 'rule',
+		operation: 'addWorkgroup',
+		ruleName: 'A',
+		workgroupId: 1,
+	};
+
+	it('a failed save whose re-read shows the course unchanged is made again after a pause, not counted as a conflict: the edit lands once', async () => {
+		// The counterexample of the fault properties in fresh CI run G (2026-11-29): with these
+		// seeded faults the first five saves failed (503s, a reset), and the node gave up with
+		// "kept changing under this edit; another workflow or person is editing them".
+		const sandbox = ctx.sandbox;
+		const courseId = newCourse(sandbox, []);
+		sandbox.setFaults({
+			resetRate: 0.2,
+			resetAfterApplyRate: 0,
+			errorRate: 0.15,
+			errorStatuses: [503],
+			seed: 627,
+		});
+		let result;
+		try {
+			result = await run(sandbox, { ...addA, courseId: rl(courseId) }, [{}], {
+				continueOnFail: true,
+			});
+		} finally {
+			sandbox.resetFaults();
+		}
+		expect(result.json.map((json) => json.error)).toEqual([undefined]);
+		expect(read(courseId).map((rule) => [rule.name, wgs(rule)])).toEqual([['A', [1]]]);
+		expect(faultTotal(sandbox.stats())).toBeGreaterThanOrEqual(5);
+		expect(sandbox.stats().duplicateWrites).toBe(0);
+	});
+
+	it("a save Knolyx refuses every time: after the transport's attempts the item fails with Knolyx's own answer, not as a conflict; nothing saved", async () => {
+		const sandbox = ctx.sandbox;
+		const courseId = newCourse(sandbox, [KEEP]);
+		const before = read(courseId);
+		const proxy = await startScriptedProxy(sandbox.url, '/refusing', {
+			answer: (request) =>
+				request.method === 'POST'
+					? { status: 503, body: '{"message":"Service Unavailable"}' }
+					: undefined,
+		});
+		try {
+			const result = await run(sandbox, { ...addA, courseId: rl(courseId) }, [{}], {
+				continueOnFail: true,
+				credentials: { baseUrl: proxy.url },
+			});
+			const [error] = result.json.map((json) => String(json.error ?? ''));
+			expect(error).toMatch(/\[503\]$/);
+			expect(error).not.toMatch(/kept changing/);
+			const saves = proxy.log.filter((request) => request.method === 'POST');
+			// DEFAULT_RETRY.maxAttempts; each followed by a read that found the course unchanged.
+			expect(saves).toHaveLength(8);
+			expect(read(courseId)).toEqual(before);
+		} finally {
+			await proxy.close();
+		}
+	});
+});

@@ -17,7 +17,7 @@
  */
 export { CREDENTIAL_TYPE, KnolyxClient } from './client';
 export type { CallOptions, KnolyxContext, KnolyxResponse, PagedCallOptions } from './client';
-export { outcomeUnknown } from './retry';
+export { backoff, outcomeUnknown } from './retry';
 export type { RetryPolicy } from './retry';
 export { API_PREFIX } from './url';
 export { AdaptiveLimiter } from './limiter';

@@ -3,6 +3,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { KnolyxClient } from '../../transport';
 import {
 	asNodeError,
+	backoff,
 	networkErrorCode,
 	outcomeUnknown,
 	readRules,
@@ -227,11 +228,17 @@ class RuleEditor {
 
 	private async rounds(courseId: number, entries: Entry[], mode: EditMode): Promise<void> {
 		const firstItem = entries[0].itemIndex;
+		const policy = this.client.policy;
 		let before: Rule[] | undefined;
+		/** The read that decides a failed save, made right after it; the next round starts from it. */
+		let decided: Rule[] | undefined;
+		/** Saves Knolyx did not take (they failed and the course still held the list they started from). */
+		let notTaken = 0;
 		for (let round = 1; round <= MAX_ROUNDS; round++) {
 			// After a save this read is the check: it also sees a change another process saved over
 			// this one since (the save's own answer could not show that).
-			const list = await this.read(courseId, firstItem);
+			const list = decided ?? (await this.read(courseId, firstItem));
+			decided = undefined;
 			const next = this.applyAll(list, entries);
 			if (round === 1 && mode.kind === 'apply')
 				this.checkPreviewed(courseId, list, next, mode, firstItem);
@@ -251,7 +258,27 @@ class RuleEditor {
 				// again before reading, so that the read sees it rather than a list it then replaces
 				// (with this batch's list, over whatever was saved in between).
 				const code = networkErrorCode(error);
-				if (code && TIMEOUT_CODES.has(code)) await sleep(this.client.policy.timeoutMs);
+				if (code && TIMEOUT_CODES.has(code)) await sleep(policy.timeoutMs);
+				decided = await this.read(courseId, firstItem);
+				// The course still holds the list this save started from: Knolyx did not take it, and
+				// nobody saved meanwhile. That is not a conflict (no round is spent): the save is made
+				// again from a fresh read after a pause, as the transport retries a request, and after
+				// the policy's attempts the save's own error is the item's.
+				if (sameContent(decided, list)) {
+					notTaken++;
+					if (notTaken >= policy.maxAttempts) throw asNodeError(this.client.node, error, firstItem);
+					decided = undefined;
+					await sleep(backoff(notTaken, policy));
+					round--;
+				}
+			}
+		}
+		// The read after a last save that failed may show it applied after all.
+		if (decided) {
+			const next = this.applyAll(decided, entries);
+			if (next === decided || sameContent(next, decided)) {
+				this.resolveAll(entries, before ?? decided, decided);
+				return;
 			}
 		}
 		throw new NodeOperationError(
