@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // What the suites in a real n8n need and a fresh machine lacks, made ready in one go: .ci/run starts
-// this in the background once `npm ci` is done (it needs nothing from node_modules), so that the
+// this in the background before `npm ci` (it needs nothing from node_modules), so that the
 // installs overlap the checks and the suites that need no n8n; each real-n8n suite waits only for
 // what it uses (`--ready-dir`).
 //
