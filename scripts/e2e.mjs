@@ -18,6 +18,9 @@
 // `--n8n <version>` (or KNOLYX_N8N_VERSION) picks the n8n line: 2.41.1 (default) or 1.123.81.
 // Other arguments go to jest, e.g. `npm run test:e2e -- --n8n 1.123.81 -t "Knolyx Trigger"`.
 // KNOLYX_E2E_KEEP=1 keeps the run folder (n8n's database and logs) for a look afterwards.
+// KNOLYX_E2E_LEAVE_OUT (a jest path pattern) leaves the files it matches out of the run, and
+// KNOLYX_E2E_ARTIFACTS_DIR names the artifacts folder: .ci/run runs a line's files in two parts,
+// one in each lane, each part with its own folder.
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,8 +45,12 @@ const WORKERS = Math.max(1, Number(process.env.KNOLYX_E2E_WORKERS ?? 2));
 const BESIDE = process.env.KNOLYX_E2E_BESIDE ?? '';
 // One folder per n8n line, so .ci/run can run both lines side by side; exported to the tests
 // (test/e2e/lib/processes.mjs writes the screenshots and each file's logs there).
-const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', `e2e-${N8N_VERSION}`);
+const ARTIFACTS_DIR = path.resolve(
+	REPO_ROOT,
+	process.env.KNOLYX_E2E_ARTIFACTS_DIR ?? path.join('test-artifacts', `e2e-${N8N_VERSION}`),
+);
 process.env.KNOLYX_E2E_ARTIFACTS_DIR = ARTIFACTS_DIR;
+const LEAVE_OUT = process.env.KNOLYX_E2E_LEAVE_OUT ?? '';
 
 const { secs, say, ...suite } = suiteRun('e2e', { artifactsDir: ARTIFACTS_DIR, logs: keepLogs });
 
@@ -96,13 +103,19 @@ async function main() {
 		);
 	const args = process.argv.slice(2);
 	if (BESIDE && args.length) say(`KNOLYX_E2E_BESIDE=${BESIDE} left aside: arguments were given`);
+	if (LEAVE_OUT) say(`left out of this run (KNOLYX_E2E_LEAVE_OUT): ${LEAVE_OUT}`);
+	// Last on jest's command line: the option takes every argument after it as a pattern.
+	const leaveOut = (...patterns) =>
+		[LEAVE_OUT, ...patterns]
+			.filter(Boolean)
+			.flatMap((pattern) => ['--testPathIgnorePatterns', pattern]);
 	const codes =
 		BESIDE && !args.length
 			? await Promise.all([
-					jest('jest', [`--maxWorkers=${WORKERS}`, '--testPathIgnorePatterns', BESIDE]),
-					jest(`jest beside (${BESIDE})`, ['--maxWorkers=1', BESIDE]),
+					jest('jest', [`--maxWorkers=${WORKERS}`, ...leaveOut(BESIDE)]),
+					jest(`jest beside (${BESIDE})`, ['--maxWorkers=1', BESIDE, ...leaveOut()]),
 				])
-			: [await jest('jest', [`--maxWorkers=${WORKERS}`, ...args])];
+			: [await jest('jest', [`--maxWorkers=${WORKERS}`, ...args, ...leaveOut()])];
 	await suite.finish(codes.find((c) => c !== 0) ?? 0);
 }
 
