@@ -234,6 +234,14 @@ class RuleEditor {
 		let decided: Rule[] | undefined;
 		/** Saves Knolyx did not take (they failed and the course still held the list they started from). */
 		let notTaken = 0;
+		// Done when the batch changes nothing on `list`: by content, not identity, as items that set
+		// the same rule to different values (upsert) change it away and back, and the list they mean
+		// is then the one already saved.
+		const settled = (list: Rule[], next: Rule[]): boolean => {
+			if (next !== list && !sameContent(next, list)) return false;
+			this.resolveAll(entries, before ?? list, list);
+			return true;
+		};
 		for (let round = 1; round <= MAX_ROUNDS; round++) {
 			// After a save this read is the check: it also sees a change another process saved over
 			// this one since (the save's own answer could not show that).
@@ -242,12 +250,7 @@ class RuleEditor {
 			const next = this.applyAll(list, entries);
 			if (round === 1 && mode.kind === 'apply')
 				this.checkPreviewed(courseId, list, next, mode, firstItem);
-			// By content, not identity: items that set the same rule to different values (upsert)
-			// change it away and back, and the list they mean is then the one already saved.
-			if (next === list || sameContent(next, list)) {
-				this.resolveAll(entries, before ?? list, list);
-				return;
-			}
+			if (settled(list, next)) return;
 			before = list;
 			try {
 				await saveRules(this.client, courseId, next, firstItem);
@@ -274,13 +277,7 @@ class RuleEditor {
 			}
 		}
 		// The read after a last save that failed may show it applied after all.
-		if (decided) {
-			const next = this.applyAll(decided, entries);
-			if (next === decided || sameContent(next, decided)) {
-				this.resolveAll(entries, before ?? decided, decided);
-				return;
-			}
-		}
+		if (decided && settled(decided, this.applyAll(decided, entries))) return;
 		throw new NodeOperationError(
 			this.client.node,
 			`The rules of course ${courseId} kept changing under this edit (${MAX_ROUNDS} rounds); another workflow or person is editing them. Retry later.`,
