@@ -476,6 +476,10 @@ async function main() {
 
 	// ---------------------------------------------------------------- update, rollback, uninstall (on way 1's n8n)
 	if (way1 && LIFE) await life({ way1, sb, sink, verdaccio, publisher, v1 });
+	// The update and the rollback under load are over: .ci/run's other lane waits for this file
+	// before it starts queue mode, whose load made n8n's SQLite time out during a swap.
+	if (process.env.KNOLYX_INSTALL_LIFE_DONE)
+		fs.writeFileSync(process.env.KNOLYX_INSTALL_LIFE_DONE, '');
 
 	// ---------------------------------------------------------------- way 2: N8N_COMMUNITY_PACKAGES at start
 	if (WAYS.has(2)) {
