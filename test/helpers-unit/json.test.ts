@@ -15,7 +15,10 @@ import fc from 'fast-check';
 import {
 	idText,
 	JsonTooDeepError,
-	LongInteger,
+	digitsOf,
+	isLongInteger,
+	longInteger,
+	type LongInteger,
 	MAX_JSON_DEPTH,
 	nestingDepth,
 	parseJson,
@@ -230,9 +233,9 @@ describe('the reader of text with long integers (not JSON.parse) agrees with JSO
 					const [, read] = parseLossless(`[${LONG}, ${literal}]`) as unknown[];
 					if (String(Number(literal)) === literal) expect(read).toBe(Number(literal));
 					else {
-						expect(read).toBeInstanceOf(LongInteger);
-						expect((read as LongInteger).digits).toBe(literal);
-						expect(read).toEqual(new LongInteger(literal));
+						expect(isLongInteger(read)).toBe(true);
+						expect(digitsOf(read as LongInteger)).toBe(literal);
+						expect(read).toEqual(longInteger(literal));
 					}
 				},
 			),
@@ -309,7 +312,7 @@ describe('long integers', () => {
 		const check = (digits: bigint) => {
 			for (const literal of [digits.toString(), (-digits).toString()]) {
 				const [read] = parseLossless(`[${literal}]`) as unknown[];
-				if (changed(literal)) expect(read).toEqual(new LongInteger(literal));
+				if (changed(literal)) expect(read).toEqual(longInteger(literal));
 				else expect(read).toBe(Number(literal));
 			}
 		};
@@ -355,7 +358,7 @@ describe('long integers', () => {
 
 	it('a long integer written by JSON.stringify is its digits as a string; by stringifyLossless, the literal', () => {
 		const read = parseLossless('{"id":12345678901234567890}') as { id: unknown };
-		expect(read.id).toBeInstanceOf(LongInteger);
+		expect(isLongInteger(read.id)).toBe(true);
 		expect(JSON.stringify(read)).toBe('{"id":"12345678901234567890"}');
 		expect(stringifyLossless(read)).toBe('{"id":12345678901234567890}');
 		expect(stringifyLossless(read.id)).toBe('12345678901234567890');
@@ -397,16 +400,16 @@ describe('what a long integer holds', () => {
 		'000000000000000012',
 		'1e400',
 	])('%s: its digits as written, equal to another exactly when the digits are', (literal) => {
-		const long = new LongInteger(literal);
-		expect(long.digits).toBe(literal);
+		const long = longInteger(literal);
+		expect(digitsOf(long)).toBe(literal);
 		expect(String(long)).toBe(literal);
 		expect(stringifyLossless([long])).toBe(`[${literal}]`);
-		expect(new LongInteger(` ${literal} `, 1, literal.length + 1)).toEqual(long);
+		expect(longInteger(` ${literal} `, 1, literal.length + 1)).toEqual(long);
 		const other = literal.startsWith('-') ? literal.slice(1) : `-${literal}`;
-		expect(new LongInteger(other)).not.toEqual(long);
-		expect(
-			new LongInteger(`${literal.slice(0, -1)}${(Number(literal.at(-1)) + 1) % 10}`),
-		).not.toEqual(long);
+		expect(longInteger(other)).not.toEqual(long);
+		expect(longInteger(`${literal.slice(0, -1)}${(Number(literal.at(-1)) + 1) % 10}`)).not.toEqual(
+			long,
+		);
 	});
 });
 
@@ -418,10 +421,23 @@ describe('no mark data can forge', () => {
 		const read = parseLossless(text) as { name: string; ids: unknown[] };
 		expect(read.name).toBe(name);
 		expect(read.ids[0]).toBe(name);
-		expect(read.ids[1]).toBeInstanceOf(LongInteger);
+		expect(isLongInteger(read.ids[1])).toBe(true);
 		expect(plainCopy(read)).toEqual({ name, ids: [name, '9007199254740993'] });
 		expect(idText(name)).toBe(name.trim());
 		expect(stringifyLossless(read)).toBe(text);
+	});
+
+	it('an object of the data with the fields of a long integer is an object: never read, copied or written as one', () => {
+		const text =
+			'[{"high":12,"middle":345678901,"low":234567890,"toJSON":1,"toString":"x"},9007199254740993]';
+		const read = parseLossless(text) as unknown[];
+		expect(isLongInteger(read[0])).toBe(false);
+		expect(isLongInteger(read[1])).toBe(true);
+		expect(read[0]).not.toEqual(longInteger('12345678901234567890'));
+		expect(plainCopy(read)).toEqual([JSON.parse(text)[0], '9007199254740993']);
+		expect(stringifyLossless(read)).toBe(text);
+		// What JSON.parse gives (a parameter an expression set) is no long integer either.
+		expect(isLongInteger(JSON.parse(text)[0])).toBe(false);
 	});
 
 	it('a string holding the mark chosen for a write makes the write choose another', () => {
@@ -499,12 +515,12 @@ describe(`no deeper than ${MAX_JSON_DEPTH} levels`, () => {
 	it('a JSON parameter: text parsed losslessly, a value checked as given', () => {
 		expect(readJsonParameter('[{"id":9007199254740993}]')).toEqual({
 			ok: true,
-			value: [{ id: new LongInteger('9007199254740993') }],
+			value: [{ id: longInteger('9007199254740993') }],
 		});
 		const read = readJsonParameter('[{"id":9007199254740993}]') as {
 			value: Array<{ id: unknown }>;
 		};
-		expect(read.value[0].id).toBeInstanceOf(LongInteger);
+		expect(isLongInteger(read.value[0].id)).toBe(true);
 		expect(readJsonParameter(list(33))).toEqual({
 			ok: false,
 			problem: 'is nested more than 32 levels deep (at position 32)',

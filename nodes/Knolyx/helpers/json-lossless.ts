@@ -2,7 +2,7 @@
  * The JSON reader's second pass (see json.ts), for text that holds a long integer literal: the
  * value JSON.parse would give, but with a LongInteger for each integer a number cannot hold.
  */
-import { LongInteger } from './json-long';
+import { longFromParts, longInteger, type LongInteger } from './json-long';
 import {
 	BACKSLASH,
 	CARRIAGE_RETURN,
@@ -99,16 +99,14 @@ function longOf(
 		// b holds the last count - 9 digits; the first 18 - count of a's nine are the middle part.
 		const shift = POWERS[count - 9];
 		const split = POWERS[18 - count];
-		return new LongInteger(text, start, end, 1, 0, Math.floor(a / split), (a % split) * shift + b);
+		return longFromParts(text, start, 0, Math.floor(a / split), (a % split) * shift + b);
 	}
 	// c holds the last count - 18 digits.
 	const shift = POWERS[count - 18];
 	const split = POWERS[27 - count];
-	return new LongInteger(
+	return longFromParts(
 		text,
 		start,
-		end,
-		1,
 		Math.floor(a / split),
 		(a % split) * shift + Math.floor(b / split),
 		(b % split) * shift + c,
@@ -124,7 +122,7 @@ function readNumber(start: number): number | LongInteger {
 	if (start === knownLongStart) {
 		knownLongStart = -1;
 		at = lastLongEnd();
-		return new LongInteger(text, start, at);
+		return longInteger(text, start, at);
 	}
 	const digits = text.charCodeAt(start) === MINUS ? start + 1 : start;
 	// The digits are read once, summed as they pass in parts of nine from the left (a, b, c):
@@ -164,9 +162,7 @@ function readNumber(start: number): number | LongInteger {
 			count > 15 &&
 			(count === 17 ? changes17(text, start, digits, a, b) : isLong(text, start, digits, end))
 		)
-			return count <= 27
-				? longOf(text, start, end, count, a, b, c)
-				: new LongInteger(text, start, end);
+			return count <= 27 ? longOf(text, start, end, count, a, b, c) : longInteger(text, start, end);
 		// Exact up to 15 digits; 16 digits rounded once at the last step, 17 as a·10^8 + b (see
 		// changes17), as reading the literal rounds them.
 		const value =

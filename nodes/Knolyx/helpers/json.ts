@@ -5,7 +5,7 @@
  * above 2^53 (9007199254740993 becomes …992), so a rule list read and saved back through
  * JSON.parse/JSON.stringify would change ids the node never meant to touch. A lossless read keeps
  * an integer literal that a number cannot hold exactly as a LongInteger (its digits), an object
- * JSON cannot produce: no string of the data, whatever it holds, is ever taken for a number.
+ * JSON cannot produce (it is branded with a symbol): no string of the data, whatever it holds, is ever taken for a number.
  * stringifyLossless writes a LongInteger back as the same digits; plainCopy makes it its digits
  * as a plain string for an output item.
  *
@@ -19,7 +19,15 @@
 import { NOT_READ, readLossless } from './json-lossless';
 import { JsonTooDeepError, MAX_JSON_DEPTH, scan } from './json-scan';
 
-export { idText, LongInteger, plainCopy, stringifyLossless } from './json-long';
+export {
+	digitsOf,
+	idText,
+	isLongInteger,
+	longInteger,
+	plainCopy,
+	stringifyLossless,
+	type LongInteger,
+} from './json-long';
 export { JsonTooDeepError, MAX_JSON_DEPTH } from './json-scan';
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { idText, LongInteger, plainCopy, readJsonParameter, stringifyLossless } from './json';
+import { idText, isLongInteger, plainCopy, readJsonParameter, stringifyLossless } from './json';
 import type { Rule } from './rules';
 import { asRuleList, sameContent } from './rules';
 
@@ -27,10 +27,7 @@ export interface AccessChange extends IDataObject {
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' &&
-	value !== null &&
-	!Array.isArray(value) &&
-	!(value instanceof LongInteger);
+	typeof value === 'object' && value !== null && !Array.isArray(value) && !isLongInteger(value);
 
 /** The rules of two lists that are the same rule: by id, else by name; then the ones on one side. */
 function pairRules(before: Rule[], after: Rule[]): Array<[Rule | undefined, Rule | undefined]> {
