@@ -59,28 +59,47 @@ interface Timing {
 }
 
 /**
- * Milliseconds of `run`, after a full GC: the process's CPU time, the measure (on 2 cores shared
- * with other work, wall-clock time mostly measures the wait for a core), and the wall clock; and
- * the young-generation collections V8 made meanwhile.
+ * A timed sample lasts at least this long: a read shorter than that is repeated inside it (as
+ * often in every round, for each reader apart). The process's CPU time counts every thread, and
+ * what the full GC before a sample leaves to V8's background threads (sweeping, freeing) is
+ * charged to the sample: a few milliseconds, which on a read of 1 MiB (1-4 ms) moved single
+ * medians up to 2x (2026-11-29: one number of a million digits, 2.38-3.41x in one bench run,
+ * 1.51-1.77x read alone).
  */
-function timed(run: () => unknown): Timing {
+const SAMPLE_MS = 25;
+
+/** How many times to repeat `run` in a sample of SAMPLE_MS, from the time of one run. */
+function repeatsFor(run: () => unknown): number {
+	const started = process.hrtime.bigint();
+	run();
+	const ms = Number(process.hrtime.bigint() - started) / 1e6;
+	return Math.min(100, Math.max(1, Math.ceil(SAMPLE_MS / Math.max(ms, 0.01))));
+}
+
+/**
+ * Milliseconds of one `run`, after a full GC, from a sample of `repeats` runs: the process's CPU
+ * time, the measure (on 2 cores shared with other work, wall-clock time mostly measures the wait
+ * for a core), and the wall clock; and the young-generation collections V8 made meanwhile (per
+ * run, the count rounded up).
+ */
+function timed(run: () => unknown, repeats = 1): Timing {
 	gc();
 	const profiler = new GCProfiler();
 	profiler.start();
 	const cpu = process.cpuUsage();
 	const started = process.hrtime.bigint();
-	run();
+	for (let i = 0; i < repeats; i++) run();
 	const wall = Number(process.hrtime.bigint() - started) / 1e6;
 	const used = process.cpuUsage(cpu);
 	const young = profiler
 		.stop()
 		.statistics.filter((s) => s.gcType === 'Scavenge' || s.gcType.startsWith('MinorMark'));
 	return {
-		cpu: (used.user + used.system) / 1000,
-		wall,
-		youngGcs: young.length,
+		cpu: (used.user + used.system) / 1000 / repeats,
+		wall: wall / repeats,
+		youngGcs: Math.ceil(young.length / repeats),
 		// GCProfiler gives each collection's cost in microseconds.
-		youngGcMs: young.reduce((sum, s) => sum + s.cost, 0) / 1000,
+		youngGcMs: young.reduce((sum, s) => sum + s.cost, 0) / 1000 / repeats,
 	};
 }
 
@@ -108,26 +127,28 @@ function measurePattern(
 	// Two reads by each before the timed rounds, so that both run compiled code (JSON.parse is
 	// native code from the start; the node's reader is compiled once it has run).
 	const { outcome, value } = outcomeOf(text);
-	outcomeOf(text);
+	const readerRepeats = repeatsFor(() => outcomeOf(text));
 	const reader: Timing[] = [];
 	const parse: Timing[] = [];
 	const write: Timing[] = [];
 	const stringify: Timing[] = [];
 	const readBoth = pattern.valid && outcome === 'read';
 	const parsed = readBoth ? (JSON.parse(text) as unknown) : undefined;
-	if (readBoth) JSON.parse(text);
+	const parseRepeats = readBoth ? repeatsFor(() => JSON.parse(text)) : 1;
 	// Write back is compared only where both wrote the same text (JSON.parse reads a number of
 	// a million digits as Infinity, written "null"; the lossless value keeps the digits).
 	const writeBoth = readBoth && !readsOnly && stringifyLossless(value) === JSON.stringify(parsed);
+	const writeRepeats = writeBoth ? repeatsFor(() => stringifyLossless(value)) : 1;
+	const stringifyRepeats = writeBoth ? repeatsFor(() => JSON.stringify(parsed)) : 1;
 	for (let round = 0; round < rounds; round++) {
 		const steps: Array<() => void> = [
-			() => reader.push(timed(() => outcomeOf(text))),
-			...(readBoth ? [() => parse.push(timed(() => JSON.parse(text)))] : []),
+			() => reader.push(timed(() => outcomeOf(text), readerRepeats)),
+			...(readBoth ? [() => parse.push(timed(() => JSON.parse(text), parseRepeats))] : []),
 		];
 		const writes: Array<() => void> = writeBoth
 			? [
-					() => write.push(timed(() => stringifyLossless(value))),
-					() => stringify.push(timed(() => JSON.stringify(parsed))),
+					() => write.push(timed(() => stringifyLossless(value), writeRepeats)),
+					() => stringify.push(timed(() => JSON.stringify(parsed), stringifyRepeats)),
 				]
 			: [];
 		for (const list of [steps, writes]) {
