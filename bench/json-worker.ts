@@ -64,7 +64,7 @@ interface Timing {
  * what the full GC before a sample leaves to V8's background threads (sweeping, freeing) is
  * charged to the sample: a few milliseconds, which on a read of 1 MiB (1-4 ms) moved single
  * medians up to 2x (2026-11-29: one number of a million digits, 2.38-3.41x in one bench run,
- * 1.51-1.77x read alone).
+ * 1.51-1.83x read alone).
  */
 const SAMPLE_MS = 25;
 

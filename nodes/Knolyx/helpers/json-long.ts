@@ -16,7 +16,7 @@ function partOf(text: string, from: number, to: number): number {
 /** A part after the leading one, written with its nine digits. */
 const nine = (part: number) => String(part).padStart(9, '0');
 
-/** The brand of a LongInteger: a symbol of this module's, which no JSON text and no other code holds. */
+/** The brand of a LongInteger: a symbol of this module's, held by no JSON text and no other code. */
 const LONG: unique symbol = Symbol('n8n-nodes-knolyx long integer');
 
 /**

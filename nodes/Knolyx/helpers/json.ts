@@ -5,8 +5,8 @@
  * above 2^53 (9007199254740993 becomes …992), so a rule list read and saved back through
  * JSON.parse/JSON.stringify would change ids the node never meant to touch. A lossless read keeps
  * an integer literal that a number cannot hold exactly as a LongInteger (its digits), an object
- * JSON cannot produce (it is branded with a symbol): no string of the data, whatever it holds, is ever taken for a number.
- * stringifyLossless writes a LongInteger back as the same digits; plainCopy makes it its digits
+ * JSON cannot produce (it is branded with a symbol): no string of the data, whatever it holds, is
+ * ever taken for a number. stringifyLossless writes a LongInteger back as the same digits; plainCopy makes it its digits
  * as a plain string for an output item.
  *
  * How: one pass over the text (each character looked at a bounded number of times; a string
