@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { readBoolean } from '../helpers/validation';
 import type { AgentDeclaration, Consent, Effect } from './effects';
 import { EFFECTS } from './effects';
 import type { KnolyxResource } from './common';
@@ -108,6 +109,20 @@ function runsAsAgentTool(ctx: IExecuteFunctions): boolean {
 }
 
 /**
+ * Whether a person switched `consent` on in the node: its stored value read as every boolean is
+ * (helpers/validation.ts: true or "true"); left out, false, "false" or an expression: off. Any
+ * other stored value (1, "yes", "TRUE": a workflow written by hand) fails naming the switch,
+ * before anything is sent.
+ */
+function switchIsOn(ctx: IExecuteFunctions, consent: Consent): boolean {
+	const stored = ctx.getNode().parameters[consent.name];
+	if (stored === undefined) return false;
+	// An expression, as stored ("={{ … }}"; a tool's parameters may hold it without the "=").
+	if (typeof stored === 'string' && (stored.startsWith('=') || stored.includes('{{'))) return false;
+	return readBoolean(ctx, 0, stored, consent.displayName);
+}
+
+/**
  * Throws, before anything is read or sent, when an agent asks for a guarded
  * operation that no person has allowed in the node. The message is written
  * for the model: what was refused, why, what to do instead.
@@ -120,9 +135,10 @@ export function refuseUnconfirmedAgentUse(
 	const needed = consentsNeeded(resource, operation);
 	if (needed.length === 0 || !runsAsAgentTool(ctx)) return;
 	const node = ctx.getNode();
-	// The stored values, not evaluated ones: only a switch a person set counts, and every
-	// effect of the operation the agent actually chose needs its own.
-	if (needed.every((consent) => node.parameters[consent.name] === true)) return;
+	// The stored values, not evaluated ones: only a switch a person set counts (an expression,
+	// `$fromAI` included, never does), read the one way every boolean is; and every effect of the
+	// operation the agent actually chose needs its own.
+	if (needed.every((consent) => switchIsOn(ctx, consent))) return;
 	// consentsNeeded found it, as an own property.
 	const found = operationNamed(resource, operation) as {
 		resource: KnolyxResource;

@@ -5,7 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { invalid, optionalApiDate } from '../helpers/validation';
+import { booleanParameter, invalid, optionalApiDate } from '../helpers/validation';
 import type { KnolyxOperation } from './types';
 
 /**
@@ -53,7 +53,7 @@ export interface PagedParams {
 }
 
 export function readPaged(ctx: IExecuteFunctions, itemIndex: number): PagedParams {
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const returnAll = booleanParameter(ctx, itemIndex, 'returnAll', 'Return All', false);
 	if (returnAll) return { returnAll, limit: 0 };
 	const raw = ctx.getNodeParameter('limit', itemIndex, 50) as unknown;
 	const limit = typeof raw === 'number' || typeof raw === 'string' ? Math.floor(Number(raw)) : NaN;

@@ -3,19 +3,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readJsonParameter } from '../../helpers/json';
 import type { Rule } from '../../helpers/rules';
 import { asRuleList, holdsList, sameContent } from '../../helpers/rules';
-import { invalid, requireId } from '../../helpers/validation';
+import { booleanOption, invalid, requireId } from '../../helpers/validation';
 import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 import type { EditMode } from './editor';
 import { changedSince, readRuleList, replaceRules } from './replace';
-import {
-	optionsOf,
-	previewItem,
-	readWriteMode,
-	withChange,
-	writeOptions,
-	PREVIEW_IN_README,
-} from './shared';
+import { previewItem, readWriteMode, withChange, writeOptions, PREVIEW_IN_README } from './shared';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['replaceAll'] } };
 
@@ -80,7 +73,9 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[]; mode
 				'must be a JSON array of rules, each with a "name"',
 			);
 		}
-		const { allowEmpty } = optionsOf(this, itemIndex);
+		const allowEmpty =
+			booleanOption(this, itemIndex, 'allowEmpty', 'Allow Empty List', 'to refuse an empty list') ??
+			false;
 		if (rules.length === 0 && !allowEmpty) {
 			throw invalid(
 				this,

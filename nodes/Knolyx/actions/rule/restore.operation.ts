@@ -4,12 +4,12 @@ import { idText } from '../../helpers/json';
 import type { Rule } from '../../helpers/rules';
 import { holdsList, sameContent } from '../../helpers/rules';
 import type { RuleListChange } from '../../helpers/rule-changes';
+import { booleanOption } from '../../helpers/validation';
 import type { KnolyxOperation } from '../types';
 import { changedSince, readRuleList, replaceRules } from './replace';
 import {
 	isPreview,
 	optionsField,
-	optionsOf,
 	previewItem,
 	PREVIEW_IN_README,
 	previewOption,
@@ -78,8 +78,15 @@ export const restore: KnolyxOperation<RestoreParams> = {
 			this.getNodeParameter('change', itemIndex, ''),
 			'Change',
 		);
-		const { overwrite } = optionsOf(this, itemIndex);
-		return { change, overwrite: overwrite === true, preview: isPreview(this, itemIndex) };
+		const overwrite =
+			booleanOption(
+				this,
+				itemIndex,
+				'overwrite',
+				'Overwrite Later Changes',
+				'to keep later changes',
+			) ?? false;
+		return { change, overwrite, preview: isPreview(this, itemIndex) };
 	},
 	async execute({ change, overwrite, preview }, { client, itemIndex }) {
 		const { courseId } = change;

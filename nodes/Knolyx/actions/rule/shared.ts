@@ -11,7 +11,7 @@ import {
 	ruleChanges,
 } from '../../helpers/rule-changes';
 import { plainCopy } from '../../helpers/json';
-import { invalid, requireId } from '../../helpers/validation';
+import { booleanOption, invalid, requireId } from '../../helpers/validation';
 import type { OperationRuntime } from '../types';
 import { ruleEditorOf } from './editor';
 import type { EditMode, RuleEditResult } from './editor';
@@ -56,8 +56,10 @@ export function readRuleTarget(
 // ---------------------------------------------------------------------------------------------
 // Preview and Apply Previewed Change: options of every rule write.
 
+const PREVIEW = 'Preview (Send Nothing)';
+
 export const previewOption: INodeProperties = {
-	displayName: 'Preview (Send Nothing)',
+	displayName: PREVIEW,
 	name: 'preview',
 	type: 'boolean',
 	default: false,
@@ -104,18 +106,25 @@ export function optionsOf(ctx: IExecuteFunctions, itemIndex: number): IDataObjec
 	return options && typeof options === 'object' ? (options as IDataObject) : {};
 }
 
-/** Whether an item of a rule write is a preview (it then reads only). */
+/**
+ * Whether an item of a rule write is a preview (it then reads only), read the one way every
+ * boolean is (helpers/validation.ts): any value other than true or false, from an expression
+ * too, fails naming the field and the item, before anything is sent. A preview never saves.
+ */
 export function isPreview(ctx: IExecuteFunctions, itemIndex: number): boolean {
+	return booleanOption(ctx, itemIndex, 'preview', PREVIEW, 'to save the change') ?? false;
+}
+
+/**
+ * An operation's `readsOnly`: the item is a preview. A value that is no boolean is no preview
+ * here (the item then needs an agent's consent); `prepare` refuses it before anything is sent.
+ */
+export function previewItem(this: IExecuteFunctions, itemIndex: number): boolean {
 	try {
-		return optionsOf(ctx, itemIndex).preview === true;
+		return isPreview(this, itemIndex);
 	} catch {
 		return false;
 	}
-}
-
-/** An operation's `readsOnly`: the item is a preview. */
-export function previewItem(this: IExecuteFunctions, itemIndex: number): boolean {
-	return isPreview(this, itemIndex);
 }
 
 /** A change as read from a parameter (`field` names it in the error), for the course given. */

@@ -1,15 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
+	booleanOption,
 	GENDER_UNCHANGED,
-	invalid,
 	optionalGender,
 	requireEmail,
 	requireString,
 } from '../../helpers/validation';
 import type { UserInput } from '../../transport';
 import { emailField } from '../common';
-import { isRecord } from '../../helpers/objects';
 
 /** The fields of a user to provision (User → Provision, User → Enrol, Event → Register). */
 export const userFields: INodeProperties[] = [
@@ -86,26 +85,13 @@ function readUserOptions(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 ): Pick<UserInput, 'sendWelcomeEmail'> {
-	// Added or not is read from the parameters as written: an expression that resolves to no value
-	// must not pass for an option left out (that sends nothing, and Knolyx e-mails the person).
-	const written = ctx.getNodeParameter('options', itemIndex, {}, { rawExpressions: true });
-	if (!isRecord(written) || !Object.prototype.hasOwnProperty.call(written, 'sendWelcomeEmail'))
-		return {};
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const send = options.sendWelcomeEmail;
-	if (send === undefined || send === null || send === '')
-		throw invalid(
-			ctx,
-			itemIndex,
-			'Send Welcome Email',
-			'was added but has no value; set it to true or false, or remove the option to leave the e-mail to Knolyx',
-		);
-	if (typeof send !== 'boolean')
-		throw invalid(
-			ctx,
-			itemIndex,
-			'Send Welcome Email',
-			`${JSON.stringify(send).slice(0, 60)} is not true or false`,
-		);
-	return { sendWelcomeEmail: send };
+	// Not added: nothing is sent (Knolyx e-mails a new user); added, it is read the one way.
+	const send = booleanOption(
+		ctx,
+		itemIndex,
+		'sendWelcomeEmail',
+		'Send Welcome Email',
+		'to leave the e-mail to Knolyx',
+	);
+	return send === undefined ? {} : { sendWelcomeEmail: send };
 }
