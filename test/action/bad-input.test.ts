@@ -31,7 +31,7 @@ const BAD_IDS: unknown[] = [
 	'1%2F2',
 	'١٢', // Arabic-Indic digits
 	'１２', // full-width digits
-	'99999999999999999',
+	'9223372036854775808', // 2^63: past a long (a 17-digit id is a long, read exactly since issue 55)
 	1.5,
 	-3,
 	...NOT_TEXT,

@@ -25,6 +25,7 @@ import {
 	TAB,
 	UPPER_E,
 	ZERO,
+	beyondSafe,
 	changes17,
 	digitsEnd,
 	isLong,
@@ -46,6 +47,11 @@ let depthLimit = MAX_JSON_DEPTH;
 let at = 0;
 /** The long integer literal scan found: it is one, and where it ends (-1 once read). */
 let knownLongStart = -1;
+/**
+ * Whether an integer literal past 2^53 - 1 is read as its digits (a string) rather than a number
+ * or a LongInteger (parseExact).
+ */
+let longAsDigits = false;
 
 /** Where the whitespace from `from` ends (nearly always no whitespace: one comparison). */
 function spaceEnd(from: number): number {
@@ -116,13 +122,16 @@ function longOf(
 /** 10^k for k = 0 … 9. */
 const POWERS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
 
-/** A number literal: a number, or a LongInteger where a number would change its digits. */
-function readNumber(start: number): number | LongInteger {
+/**
+ * A number literal: a number, or where a number would change its digits a LongInteger (or, when
+ * longAsDigits, the literal's text: an integer literal of JSON is its sign and digits).
+ */
+function readNumber(start: number): number | LongInteger | string {
 	const text = source;
 	if (start === knownLongStart) {
 		knownLongStart = -1;
 		at = lastLongEnd();
-		return longInteger(text, start, at);
+		return longAsDigits ? text.slice(start, at) : longInteger(text, start, at);
 	}
 	const digits = text.charCodeAt(start) === MINUS ? start + 1 : start;
 	// The digits are read once, summed as they pass in parts of nine from the left (a, b, c):
@@ -158,11 +167,14 @@ function readNumber(start: number): number | LongInteger {
 	if (code !== DOT && code !== LOWER_E && code !== UPPER_E) {
 		at = end;
 		const count = end - digits;
-		if (
+		if (longAsDigits) {
+			if (count > 15 && beyondSafe(text, digits, end)) return text.slice(start, end);
+		} else if (
 			count > 15 &&
 			(count === 17 ? changes17(text, start, digits, a, b) : isLong(text, start, digits, end))
-		)
+		) {
 			return count <= 27 ? longOf(text, start, end, count, a, b, c) : longInteger(text, start, end);
+		}
 		// Exact up to 15 digits; 16 digits rounded once at the last step, 17 as a·10^8 + b (see
 		// changes17), as reading the literal rounds them.
 		const value =
@@ -284,9 +296,15 @@ function readObject(open: number, depth: number): Record<string, unknown> {
  * for LongIntegers; nothing past `maxDepth` levels is built. Text it refuses is refused as
  * parseJson refuses it: too deep anywhere, else with JSON.parse's message.
  */
-export function readLossless(text: string, maxDepth: number, firstLong: number): unknown {
+export function readLossless(
+	text: string,
+	maxDepth: number,
+	firstLong: number,
+	digits = false,
+): unknown {
 	source = text;
 	knownLongStart = firstLong;
+	longAsDigits = digits;
 	depthLimit = maxDepth;
 	try {
 		const value = readValue(spaceEnd(0), 0);
@@ -297,6 +315,7 @@ export function readLossless(text: string, maxDepth: number, firstLong: number):
 	} finally {
 		source = '';
 		knownLongStart = -1;
+		longAsDigits = false;
 	}
 	return NOT_READ;
 }

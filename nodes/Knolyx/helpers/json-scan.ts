@@ -148,13 +148,33 @@ export function isLong(text: string, start: number, digits: number, end: number)
 	return String(Number(literal)) !== literal;
 }
 
+/** 2^53 - 1, the largest integer a number holds with every integer below it. */
+const SAFE_LIMIT = '9007199254740991';
+
+/**
+ * Whether the integer literal of digits text[digits, end) is past 2^53 - 1 (whether a number
+ * holds it or not): where an id's output form turns from a number to its digits (parseExact).
+ * A leading zero is not JSON: never.
+ */
+export function beyondSafe(text: string, digits: number, end: number): boolean {
+	const count = end - digits;
+	if (count < 16 || text.charCodeAt(digits) === ZERO) return false;
+	if (count > 16) return true;
+	for (let i = 0; i < 16; i++) {
+		const difference = text.charCodeAt(digits + i) - SAFE_LIMIT.charCodeAt(i);
+		if (difference !== 0) return difference > 0;
+	}
+	return false;
+}
+
 /**
  * One pass over the text that refuses nesting deeper than `maxDepth` (JsonTooDeepError where
  * the level past it opens). With `findLongs` it stops at the first integer literal a number
  * cannot hold exactly and tells where that is (the lossless reader then bounds the nesting);
- * else, or when there is none, -1. Invalid text is left to the readers to refuse.
+ * else, or when there is none, -1. With `unsafe` too, it stops at the first integer literal past
+ * 2^53 - 1 instead (beyondSafe). Invalid text is left to the readers to refuse.
  */
-export function scan(text: string, maxDepth: number, findLongs: boolean): number {
+export function scan(text: string, maxDepth: number, findLongs: boolean, unsafe = false): number {
 	let depth = 0;
 	const length = text.length;
 	for (let at = 0; at < length; at++) {
@@ -206,9 +226,11 @@ export function scan(text: string, maxDepth: number, findLongs: boolean): number
 				next !== LOWER_E &&
 				next !== UPPER_E &&
 				// 17 digits from the sums; with a leading 0 (not JSON) isLong says no, as for any.
-				(count === 17 && text.charCodeAt(digits) !== ZERO
-					? changes17(text, at, digits, hi, lo)
-					: isLong(text, at, digits, end))
+				(unsafe
+					? beyondSafe(text, digits, end)
+					: count === 17 && text.charCodeAt(digits) !== ZERO
+						? changes17(text, at, digits, hi, lo)
+						: isLong(text, at, digits, end))
 			) {
 				firstLongEnd = end;
 				return at;

@@ -52,6 +52,21 @@ export function parseLossless(text: string, maxDepth = MAX_JSON_DEPTH): unknown 
 }
 
 /**
+ * As parseLossless, but an integer literal past 2^53 - 1 comes as its digits, a string (its sign
+ * and digits as written), whether a number would round it or not: the form of a long id in an
+ * output item (docs/api.md, "Ids"), for answers and bodies that are read and output, never
+ * written back. An id is a number up to 2^53 - 1 and its digits above, whatever its value.
+ */
+export function parseExact(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+	const firstLong = scan(text, maxDepth, true, true);
+	if (firstLong < 0) return JSON.parse(text) as unknown;
+	const value = readLossless(text, maxDepth, firstLong, true);
+	if (value !== NOT_READ) return value;
+	parseJson(text, maxDepth);
+	throw new SyntaxError('The JSON text could not be read exactly');
+}
+
+/**
  * How deep `value` is nested (a scalar is 0, `{}` and `[]` are 1), counted without recursion
  * and stopping once past `limit`: the answer is then `limit + 1`. For JSON that arrives already
  * parsed (a trigger body n8n read, a JSON parameter set by an expression).

@@ -110,29 +110,95 @@ export function parseId(value: unknown): number | undefined {
 	return undefined;
 }
 
-/** A required numeric id, from a plain parameter or a resource locator. */
+/**
+ * An id of the platform (the contract's `integer, long`) in the one form the node outputs and
+ * reads: a number up to 2^53 - 1, its digits (a string) above, which a number would round
+ * (docs/api.md, "Ids").
+ */
+export type Id = number | string;
+
+/** 2^63 - 1, the largest long. */
+const MAX_LONG = '9223372036854775807';
+
+/**
+ * A positive long id given as a number or digits, in its one form (`Id`): digits beyond what a
+ * number holds come as their digits, exactly; a number that is no safe integer (it may have been
+ * rounded already) is refused, as is anything past 2^63 - 1.
+ */
+export function parseLongId(value: unknown): Id | undefined {
+	if (typeof value === 'number') return parseId(value);
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	if (!/^\d{1,40}$/.test(text)) return undefined;
+	let first = 0;
+	while (first < text.length - 1 && text[first] === '0') first++;
+	const digits = text.slice(first);
+	if (digits === '0') return undefined;
+	const number = Number(digits);
+	if (Number.isSafeInteger(number)) return number;
+	if (digits.length > MAX_LONG.length || (digits.length === MAX_LONG.length && digits > MAX_LONG))
+		return undefined;
+	return digits;
+}
+
+/** A required id read by `parse`, from a plain parameter or a resource locator. */
+function requireParsedId<T>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	field: string,
+	parse: (value: unknown) => T | undefined,
+	description: (value: unknown) => string,
+): T {
+	let value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	if (value && typeof value === 'object' && '__rl' in (value as IDataObject)) {
+		value = (value as INodeParameterResourceLocator).value;
+	}
+	if (isBlank(value)) throw invalid(ctx, itemIndex, field, 'is required and was empty');
+	const id = parse(value);
+	if (id === undefined)
+		throw invalid(
+			ctx,
+			itemIndex,
+			field,
+			`${describeValue(value)} is not a numeric ID`,
+			description(value),
+		);
+	return id;
+}
+
+/**
+ * A required long id (`Id`), from a plain parameter or a resource locator: what a list, a picker
+ * or an event gave, mapped by expression, reaches the platform exactly.
+ */
+export function requireLongId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	field: string,
+): Id {
+	return requireParsedId(ctx, itemIndex, name, field, parseLongId, (value) =>
+		typeof value === 'number' && Number.isInteger(value) && value > 0
+			? 'This number is past 2^53 - 1, where a number is no longer exact: give the ID as its digits (a string), as the Knolyx nodes output it.'
+			: 'IDs are positive whole numbers (at most 2^63 - 1), e.g. 42.',
+	);
+}
+
+/** A required numeric id (at most 15 digits), from a plain parameter or a resource locator. */
 export function requireId(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	name: string,
 	field: string,
 ): number {
-	let value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	if (value && typeof value === 'object' && '__rl' in (value as IDataObject)) {
-		value = (value as INodeParameterResourceLocator).value;
-	}
-	if (isBlank(value)) throw invalid(ctx, itemIndex, field, 'is required and was empty');
-	const id = parseId(value);
-	if (id === undefined) {
-		throw invalid(
-			ctx,
-			itemIndex,
-			field,
-			`${describeValue(value)} is not a numeric ID`,
-			'IDs are positive whole numbers, e.g. 42.',
-		);
-	}
-	return id;
+	return requireParsedId(
+		ctx,
+		itemIndex,
+		name,
+		field,
+		parseId,
+		() => 'IDs are positive whole numbers, e.g. 42.',
+	);
 }
 
 /** The Gender option that sends no gender: an existing user keeps theirs, a new one gets the platform's default. */

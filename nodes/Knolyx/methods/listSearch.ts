@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { parseId } from '../helpers/validation';
+import type { Id } from '../helpers/validation';
+import { parseLongId } from '../helpers/validation';
 import { KnolyxClient, listCourses, listEvents, listWorkgroups } from '../transport';
 import type { Paging } from '../transport';
 
@@ -60,9 +61,9 @@ export async function searchWorkgroups(
 }
 
 /** The Community ID typed in the node (Knolyx has no list of communities): the event list needs it. */
-function typedCommunityId(ctx: ILoadOptionsFunctions): number {
+function typedCommunityId(ctx: ILoadOptionsFunctions): Id {
 	const value = ctx.getCurrentNodeParameter('communityId') as unknown;
-	const id = parseId(value);
+	const id = parseLongId(value);
 	if (id !== undefined) return id;
 	if (typeof value === 'string' && value.startsWith('=')) {
 		throw new NodeOperationError(

@@ -1,7 +1,8 @@
 import type { INodeParameterResourceLocator, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { parseId } from '../helpers/validation';
+import type { Id } from '../helpers/validation';
+import { parseLongId } from '../helpers/validation';
 
 /** The Poll Trigger's parameters, read and checked before any request. */
 
@@ -10,17 +11,17 @@ export type AttendeeScope = 'event' | 'community';
 
 export type PollSettings =
 	| { event: 'newCourse' }
-	| { event: 'newEvent'; communityId: number }
-	| { event: 'newAttendee'; scope: 'community'; communityId: number }
-	| { event: 'newAttendee'; scope: 'event'; communityId: number; eventId: number };
+	| { event: 'newEvent'; communityId: Id }
+	| { event: 'newAttendee'; scope: 'community'; communityId: Id }
+	| { event: 'newAttendee'; scope: 'event'; communityId: Id; eventId: Id };
 
 type ParameterContext = Pick<IPollFunctions, 'getNode' | 'getNodeParameter'>;
 
-function idParameter(ctx: ParameterContext, name: string, field: string, what: string): number {
+function idParameter(ctx: ParameterContext, name: string, field: string, what: string): Id {
 	let value = ctx.getNodeParameter(name, '') as unknown;
 	if (value && typeof value === 'object' && '__rl' in value)
 		value = (value as INodeParameterResourceLocator).value;
-	const id = parseId(value);
+	const id = parseLongId(value);
 	if (id === undefined) {
 		const shown =
 			value === undefined || value === null || value === '' ? 'empty' : `"${String(value)}"`;

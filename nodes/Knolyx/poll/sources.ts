@@ -1,6 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
 import { KnolyxClient, listAttendees, listCourses, listEvents } from '../transport';
+import type { Id } from '../helpers/validation';
 
 /** The complete lists a poll reads, each through the transport's paging (all pages, 100 a page). */
 
@@ -9,17 +10,14 @@ export function pollClient(ctx: IPollFunctions | ILoadOptionsFunctions): KnolyxC
 	return new KnolyxClient(ctx);
 }
 
-export async function readEvents(
-	client: KnolyxClient,
-	communityId: number,
-): Promise<IDataObject[]> {
+export async function readEvents(client: KnolyxClient, communityId: Id): Promise<IDataObject[]> {
 	return await listEvents(client, communityId, { returnAll: true });
 }
 
 export async function readAttendees(
 	client: KnolyxClient,
-	communityId: number,
-	eventId: number | string,
+	communityId: Id,
+	eventId: Id,
 ): Promise<IDataObject[]> {
 	return await listAttendees(client, { communityId, eventId }, { returnAll: true });
 }

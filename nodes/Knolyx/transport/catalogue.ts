@@ -19,8 +19,12 @@ import type { KnolyxPermission, RequestSubject } from './errors';
  */
 export type Resend = 'yes' | 'afterCheck';
 
-/** How a 2xx answer is read: JSON; JSON keeping long integers exact; bytes. */
-export type AnswerFormat = 'json' | 'lossless' | 'binary';
+/**
+ * How a 2xx answer is read: JSON; JSON keeping long integers exact to be written back (rule
+ * lists: LongIntegers); JSON whose long integers come as their digits, a string (what is read and
+ * output: lists, courses, events; docs/api.md "Ids"); bytes.
+ */
+export type AnswerFormat = 'json' | 'lossless' | 'exact' | 'binary';
 
 /**
  * What a 2xx answer of a read must be: one JSON object, a plain list, or a page (a list, or a
@@ -103,7 +107,7 @@ export const ENDPOINTS = {
 		path: '/course',
 		permission: 'COURSE_LIST',
 		resend: 'yes',
-		answer: 'json',
+		answer: 'exact',
 		shape: 'page',
 	},
 	courseGet: {
@@ -112,7 +116,7 @@ export const ENDPOINTS = {
 		permission: 'COURSE_GET',
 		notFound: 'course {courseId}',
 		resend: 'yes',
-		answer: 'json',
+		answer: 'exact',
 		shape: 'object',
 	},
 	courseImage: {
@@ -128,7 +132,7 @@ export const ENDPOINTS = {
 		path: '/workgroup',
 		permission: 'WORKGROUP_LIST',
 		resend: 'yes',
-		answer: 'json',
+		answer: 'exact',
 		shape: 'page',
 	},
 	// Create-if-missing, else update: a repeat finds the user and sends no second e-mail.
@@ -145,7 +149,7 @@ export const ENDPOINTS = {
 		permission: 'WORKGROUP_ADD_MEMBER',
 		notFound: 'workgroup {workgroupId} or user {email}; a user must be provisioned first',
 		resend: 'yes',
-		answer: 'json',
+		answer: 'exact',
 	},
 	memberRemove: {
 		method: 'DELETE',
@@ -197,7 +201,7 @@ export const ENDPOINTS = {
 		permission: 'EVENT_READ',
 		notFound: 'community {communityId}',
 		resend: 'yes',
-		answer: 'json',
+		answer: 'exact',
 		shape: 'page',
 	},
 	eventGet: {
@@ -206,7 +210,7 @@ export const ENDPOINTS = {
 		permission: 'EVENT_READ',
 		notFound: 'event {eventId} of community {communityId}',
 		resend: 'yes',
-		answer: 'json',
+		answer: 'exact',
 		shape: 'object',
 	},
 	eventAttendees: {
@@ -215,7 +219,7 @@ export const ENDPOINTS = {
 		permission: 'EVENT_READ',
 		notFound: 'event {eventId} of community {communityId}',
 		resend: 'yes',
-		answer: 'json',
+		answer: 'exact',
 		shape: 'page',
 	},
 	key: { method: 'GET', path: '/key', resend: 'yes', answer: 'json', shape: 'object' },

@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { AnswerFormat, AnswerShape } from './catalogue';
 import { oddAnswer, wrongBaseUrl } from './errors';
 import { fileOf } from './file';
-import { JsonTooDeepError, parseJson, parseLossless } from '../helpers/json';
+import { JsonTooDeepError, parseExact, parseJson, parseLossless } from '../helpers/json';
 import { isRecord } from '../helpers/objects';
 import { cutOnCodePoint } from '../helpers/readableText';
 
@@ -147,12 +147,10 @@ function bodyOf(node: INode, answer: RawAnswer, format: AnswerFormat, asked: Ask
 	const text = body.trim();
 	const type = contentType(answer.headers);
 	if (text === '')
-		return (
-			writeAnswer(node, answer, asked, type, text) ?? (format === 'lossless' ? undefined : body)
-		);
-	if (format === 'lossless' && (type.includes('json') || /^[[{]/.test(text))) {
+		return writeAnswer(node, answer, asked, type, text) ?? (format === 'json' ? body : undefined);
+	if (format !== 'json' && (type.includes('json') || /^[[{]/.test(text))) {
 		try {
-			return parseLossless(text);
+			return format === 'exact' ? parseExact(text) : parseLossless(text);
 		} catch (error) {
 			if (error instanceof JsonTooDeepError)
 				throw answerTooDeep(node, asked, answer.statusCode, error, text.length);

@@ -3,12 +3,13 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getCourseImage } from '../../transport';
 import { safeFileName } from '../../helpers/fileName';
-import { requireId, requireString } from '../../helpers/validation';
+import type { Id } from '../../helpers/validation';
+import { requireLongId, requireString } from '../../helpers/validation';
 import { resourceLocator } from '../common';
 import type { FileResult, KnolyxOperation } from '../types';
 
 interface GetImageParams {
-	courseId: number;
+	courseId: Id;
 	binaryPropertyName: string;
 }
 
@@ -41,7 +42,7 @@ export const getImage: KnolyxOperation<GetImageParams> = {
 	outputsFile: true,
 	prepare(itemIndex) {
 		return {
-			courseId: requireId(this, itemIndex, 'courseId', 'Course'),
+			courseId: requireLongId(this, itemIndex, 'courseId', 'Course'),
 			binaryPropertyName: requireString(
 				this,
 				itemIndex,

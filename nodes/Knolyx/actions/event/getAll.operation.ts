@@ -1,7 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listEvents } from '../../transport';
-import { requireId } from '../../helpers/validation';
+import type { Id } from '../../helpers/validation';
+import { requireLongId } from '../../helpers/validation';
 import { readPaged, returnAllAndLimit } from '../common';
 import type { PagedParams } from '../common';
 import type { KnolyxOperation } from '../types';
@@ -9,7 +10,7 @@ import { communityField } from './shared';
 
 const displayOptions = { show: { resource: ['event'], operation: ['getAll'] } };
 
-export const getAll: KnolyxOperation<PagedParams & { communityId: number }> = {
+export const getAll: KnolyxOperation<PagedParams & { communityId: Id }> = {
 	option: {
 		name: 'Get Many',
 		description: 'List the events of a community. Needs EVENT_READ.',
@@ -20,7 +21,7 @@ export const getAll: KnolyxOperation<PagedParams & { communityId: number }> = {
 	description: updateDisplayOptions(displayOptions, [communityField, ...returnAllAndLimit]),
 	prepare(itemIndex) {
 		return {
-			communityId: requireId(this, itemIndex, 'communityId', 'Community ID'),
+			communityId: requireLongId(this, itemIndex, 'communityId', 'Community ID'),
 			...readPaged(this, itemIndex),
 		};
 	},

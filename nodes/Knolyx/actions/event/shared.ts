@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requireId } from '../../helpers/validation';
+import type { Id } from '../../helpers/validation';
+import { requireLongId } from '../../helpers/validation';
 import { idField, resourceLocator } from '../common';
 
 /** Fields of community events: attendance (EVENT_MANAGE) and reads (EVENT_READ). */
@@ -13,7 +14,7 @@ export const communityField = idField(
 );
 /**
  * The Event picker, the Poll Trigger's: the events of the community typed in Community ID, or an ID.
- * Workflows saved before it was a picker hold a plain ID string here; `requireId` reads both shapes.
+ * Workflows saved before it was a picker hold a plain ID string here; `requireLongId` reads both shapes.
  */
 export const eventField = resourceLocator(
 	'event',
@@ -21,19 +22,19 @@ export const eventField = resourceLocator(
 );
 
 export interface EventRef {
-	communityId: number;
-	eventId: number;
+	communityId: Id;
+	eventId: Id;
 }
 
 export function readEventRef(ctx: IExecuteFunctions, itemIndex: number): EventRef {
 	return {
-		communityId: requireId(ctx, itemIndex, 'communityId', 'Community ID'),
-		eventId: requireId(ctx, itemIndex, 'eventId', 'Event'),
+		communityId: requireLongId(ctx, itemIndex, 'communityId', 'Community ID'),
+		eventId: requireLongId(ctx, itemIndex, 'eventId', 'Event'),
 	};
 }
 
 export interface AttendanceParams extends EventRef {
-	userId: number;
+	userId: Id;
 }
 
 /** Community, event and user: the fields of Attend and Cancel Attendance. */
@@ -50,6 +51,6 @@ export const attendanceFields: INodeProperties[] = [
 export function readAttendance(ctx: IExecuteFunctions, itemIndex: number): AttendanceParams {
 	return {
 		...readEventRef(ctx, itemIndex),
-		userId: requireId(ctx, itemIndex, 'userId', 'User ID'),
+		userId: requireLongId(ctx, itemIndex, 'userId', 'User ID'),
 	};
 }

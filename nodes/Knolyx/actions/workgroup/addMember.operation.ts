@@ -1,12 +1,13 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireEmail, requireId } from '../../helpers/validation';
+import type { Id } from '../../helpers/validation';
+import { requireEmail, requireLongId } from '../../helpers/validation';
 import { addMember as addMemberCall } from '../../transport';
 import { emailField, readRemovalDate, removalDateField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 
 interface AddMemberParams {
-	workgroupId: number;
+	workgroupId: Id;
 	email: string;
 	removalDate: string | null;
 }
@@ -31,7 +32,7 @@ export const addMember: KnolyxOperation<AddMemberParams> = {
 	]),
 	prepare(itemIndex) {
 		return {
-			workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup'),
+			workgroupId: requireLongId(this, itemIndex, 'workgroupId', 'Workgroup'),
 			email: requireEmail(this, itemIndex),
 			removalDate: readRemovalDate(this, itemIndex),
 		};

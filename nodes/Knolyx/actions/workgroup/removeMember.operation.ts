@@ -1,12 +1,13 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { removeMember as removeMemberCall } from '../../transport';
-import { requireEmail, requireId } from '../../helpers/validation';
+import type { Id } from '../../helpers/validation';
+import { requireEmail, requireLongId } from '../../helpers/validation';
 import { asObject, emailField, resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 
 interface RemoveMemberParams {
-	workgroupId: number;
+	workgroupId: Id;
 	email: string;
 }
 
@@ -26,7 +27,7 @@ export const removeMember: KnolyxOperation<RemoveMemberParams> = {
 	]),
 	prepare(itemIndex) {
 		return {
-			workgroupId: requireId(this, itemIndex, 'workgroupId', 'Workgroup'),
+			workgroupId: requireLongId(this, itemIndex, 'workgroupId', 'Workgroup'),
 			email: requireEmail(this, itemIndex),
 		};
 	},

@@ -5,6 +5,7 @@ import { ENDPOINTS } from '../catalogue';
 import { readPages } from '../paging';
 import type { KnolyxFile } from '../file';
 import type { Paging } from './types';
+import type { Id } from '../../helpers/validation';
 
 /** Courses. */
 
@@ -16,7 +17,7 @@ export async function listCourses(client: KnolyxClient, paging: Paging): Promise
 /** `courseGet`. */
 export async function getCourse(
 	client: KnolyxClient,
-	courseId: number,
+	courseId: Id,
 	itemIndex?: number,
 ): Promise<KnolyxResponse<IDataObject>> {
 	return await client.call<IDataObject>(ENDPOINTS.courseGet, { params: { courseId }, itemIndex });
@@ -25,7 +26,7 @@ export async function getCourse(
 /** `courseImage`: the course's image file. */
 export async function getCourseImage(
 	client: KnolyxClient,
-	courseId: number,
+	courseId: Id,
 	itemIndex?: number,
 ): Promise<KnolyxResponse<KnolyxFile>> {
 	return await client.call<KnolyxFile>(ENDPOINTS.courseImage, {

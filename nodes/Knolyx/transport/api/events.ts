@@ -5,24 +5,25 @@ import { ENDPOINTS } from '../catalogue';
 import { readPages } from '../paging';
 import type { Paging } from './types';
 import { isRecord } from '../../helpers/objects';
+import type { Id } from '../../helpers/validation';
 
 /** Events of a community, and their attendance. */
 
 export interface EventRef {
-	communityId: number;
-	eventId: number | string;
+	communityId: Id;
+	eventId: Id;
 }
 
 export interface Attendance {
-	communityId: number;
-	eventId: number;
-	userId: number;
+	communityId: Id;
+	eventId: Id;
+	userId: Id;
 }
 
 /** `eventList`: the events of a community. */
 export async function listEvents(
 	client: KnolyxClient,
-	communityId: number,
+	communityId: Id,
 	paging: Paging,
 ): Promise<IDataObject[]> {
 	return await readPages<IDataObject>(client, ENDPOINTS.eventList, {

@@ -5,6 +5,7 @@ import { ENDPOINTS } from '../catalogue';
 import { readPages } from '../paging';
 import type { Paging } from './types';
 import { isRecord } from '../../helpers/objects';
+import type { Id } from '../../helpers/validation';
 
 /** Workgroups and their members. */
 
@@ -16,7 +17,7 @@ export async function listWorkgroups(client: KnolyxClient, paging: Paging): Prom
 /** `memberAdd`: adds (or updates) a membership; removalDate null = never removed. */
 export async function addMember(
 	client: KnolyxClient,
-	member: { workgroupId: number; email: string; removalDate: string | null },
+	member: { workgroupId: Id; email: string; removalDate: string | null },
 	itemIndex?: number,
 ): Promise<IDataObject> {
 	const { workgroupId, email, removalDate } = member;
@@ -31,7 +32,7 @@ export async function addMember(
 /** `memberRemove`. */
 export async function removeMember(
 	client: KnolyxClient,
-	member: { workgroupId: number; email: string },
+	member: { workgroupId: Id; email: string },
 	itemIndex?: number,
 ): Promise<KnolyxResponse> {
 	return await client.call(ENDPOINTS.memberRemove, { params: member, itemIndex });
