@@ -207,6 +207,27 @@ const publishHere = ({ file, wf }) =>
 			['n8n-nodes-base.formTrigger', 'n8n-nodes-base.webhook'].includes(n.type),
 		));
 
+/** The credential an inbound trigger's `authentication` asks for: [credential type, its name in the editor]. */
+const INBOUND_AUTH = {
+	basicAuth: ['httpBasicAuth', 'Basic Auth'],
+	headerAuth: ['httpHeaderAuth', 'Header Auth'],
+	bearerAuth: ['httpBearerAuth', 'Bearer Auth'],
+	jwtAuth: ['jwtAuth', 'JWT Auth'],
+};
+
+/**
+ * The trigger of a workflow that is closed by default and has no credential here yet:
+ * { node, label } (n8n refuses to publish it until the user creates one), or undefined.
+ */
+function missingInboundCredential(wf) {
+	for (const node of wf.nodes) {
+		if (!isActivatingTrigger(node.type) || node.disabled) continue;
+		const auth = INBOUND_AUTH[node.parameters?.authentication];
+		if (auth && !node.credentials?.[auth[0]]) return { node: node.name, label: auth[1] };
+	}
+	return undefined;
+}
+
 /**
  * The example workflows, prepared for this n8n: a stable id, this package's
  * community node types (a `CUSTOM.` type from an N8N_CUSTOM_EXTENSIONS setup is
@@ -404,9 +425,17 @@ async function main() {
 	}
 
 	const published = [];
+	// Closed by default (the bulk form's Basic Auth, the MCP trigger's Bearer token): n8n publishes
+	// them only once the user made the credential their note asks for; said in words below.
+	const needCredential = [];
 	for (const example of examples) {
 		const { wf } = example;
 		if (!publishHere(example)) continue;
+		const missing = missingInboundCredential(wf);
+		if (missing) {
+			needCredential.push({ wf, ...missing });
+			continue;
+		}
 		try {
 			const current = await rest.request('GET', `/rest/workflows/${wf.id}`);
 			const isPublished = current.activeVersionId && current.activeVersionId === current.versionId;
@@ -440,6 +469,16 @@ async function main() {
 						`  - ${wf.name}${published.includes(wf) ? ' (published)' : ''}: ${n8n.url}/workflow/${wf.id}`,
 				)
 			: ['  (none in examples/ yet)']),
+		...(needCredential.length
+			? [
+					'',
+					'Not published: each needs a credential of your own first (closed by default, as its note says):',
+					...needCredential.map(
+						({ wf, node, label }) =>
+							`  - "${wf.name}": open "${node}", create a ${label} credential in it, then publish.`,
+					),
+				]
+			: []),
 		'',
 		'Try:',
 		'  - Open a workflow and click "Execute workflow"; then look at the sandbox page.',

@@ -11,6 +11,7 @@
 import { KNOLYX_CREDENTIALS, readExample, startTestFile, TYPES } from './lib/n8n.mjs';
 import { callTool, connectMcp, MCP_TRIGGER_TYPE, mcpTriggerInstalled, mcpUrl } from './lib/mcp.mjs';
 import { endTestFile, RUN_DIR } from './lib/processes.mjs';
+import { editWorkflow } from './lib/template-setup.mjs';
 
 const TOOL_TYPE = `${TYPES.action}Tool`;
 const installed = mcpTriggerInstalled();
@@ -139,6 +140,11 @@ const KATHERINE = {
 };
 const DOROTHY = { email: 'dorothy.vaughan@example.com', firstName: 'Dorothy', lastName: 'Vaughan' };
 
+// The token a person sets up as the note says (a Bearer Auth credential on the trigger); the
+// client sends it on every request.
+const MCP_TOKEN = 'e2e-only-mcp-token-not-a-secret-0123456789';
+const BEARER = { Authorization: `Bearer ${MCP_TOKEN}` };
+
 // ----------------------------------------------------------------- the run
 
 let sandbox;
@@ -189,10 +195,59 @@ describeIfMcp(
 			}
 		});
 
-		test('publishing the workflow serves the MCP endpoint', async () => {
+		test('closed by default: the trigger asks for a Bearer credential; without one no client gets the tools', async () => {
+			expect(trigger.parameters.authentication).toBe('bearerAuth');
+			expect(trigger.credentials).toBeUndefined();
+			// n8n 2 refuses to publish a trigger without its required credential; n8n 1.x publishes it,
+			// and then its authentication check answers every request with an error (Webhook/utils:
+			// "No authentication data defined on node!").
+			const published = await rest.activateWorkflow(WORKFLOW_ID).then(
+				() => true,
+				() => false,
+			);
+			expect({ line: installed.n8nVersion, published }).toEqual({
+				line: installed.n8nVersion,
+				published: !installed.n8nVersion.startsWith('2.'),
+			});
+			const transport = trigger.typeVersion >= 2 ? 'streamableHttp' : 'sse';
+			for (const headers of [{}, BEARER]) {
+				const refused = await connectMcp(url, transport, headers).then(
+					async (c) => {
+						await c.close();
+						return 'connected';
+					},
+					(e) => e.message,
+				);
+				expect(refused).not.toBe('connected');
+			}
+			if (published) await rest.deactivateWorkflow(WORKFLOW_ID);
+		});
+
+		test('with the credential set (as the note says), publishing serves the MCP endpoint, to the token only', async () => {
+			const credential = await rest.request('POST', '/rest/credentials', {
+				name: 'MCP client token',
+				type: 'httpBearerAuth',
+				data: { token: MCP_TOKEN },
+			});
+			await editWorkflow(rest, WORKFLOW_ID, (wf) => {
+				const node = wf.nodes.find((n) => n.type === MCP_TRIGGER_TYPE);
+				node.credentials = { httpBearerAuth: { id: credential.id, name: credential.name } };
+				return wf;
+			});
 			// The production URL answering MCP is the proof of publication (the REST answer differs between n8n lines).
 			await rest.activateWorkflow(WORKFLOW_ID);
-			client = await connectMcp(url, trigger.typeVersion >= 2 ? 'streamableHttp' : 'sse');
+			const transport = trigger.typeVersion >= 2 ? 'streamableHttp' : 'sse';
+			for (const headers of [{}, { Authorization: 'Bearer wrong-token' }]) {
+				const refused = await connectMcp(url, transport, headers).then(
+					async (c) => {
+						await c.close();
+						return 'connected';
+					},
+					(e) => e.message,
+				);
+				expect(refused).toMatch(/Authorization data is wrong|\b40[13]\b/);
+			}
+			client = await connectMcp(url, transport, BEARER);
 			expect(client.getServerVersion()).toMatchObject({ name: expect.any(String) });
 		});
 
@@ -243,7 +298,7 @@ describeIfMcp(
 
 		test('the same tools over the other transport (SSE)', async () => {
 			if (trigger.typeVersion < 2) return; // version 1.x serves SSE only: already used above
-			const sse = await connectMcp(url, 'sse');
+			const sse = await connectMcp(url, 'sse', BEARER);
 			try {
 				const { tools } = await sse.listTools();
 				expect(tools.map((t) => t.name).sort()).toEqual(toolNodes.map(toolName).sort());

