@@ -8,6 +8,7 @@ import { booleanOption } from '../../helpers/validation';
 import type { KnolyxOperation } from '../types';
 import { changedSince, readRuleList, replaceRules } from './replace';
 import {
+	checkTenant,
 	isPreview,
 	optionsField,
 	previewItem,
@@ -90,6 +91,8 @@ export const restore: KnolyxOperation<RestoreParams> = {
 	},
 	async execute({ change, overwrite, preview }, { client, itemIndex }) {
 		const { courseId } = change;
+		await checkTenant(client, itemIndex, 'Change', change.tenant);
+		const tenant = await client.credentialScope();
 		const now = await readRuleList(client, courseId, itemIndex);
 		const target = change.before.map((rule) =>
 			rule.id === undefined ||
@@ -105,7 +108,7 @@ export const restore: KnolyxOperation<RestoreParams> = {
 					changed: restored,
 					ruleCount: after.length,
 				},
-				{ courseId, operation: 'restore', before: now, after },
+				{ courseId, operation: 'restore', tenant, before: now, after },
 				shown,
 			);
 		// Restored already (an earlier run): nothing is sent again.
@@ -122,6 +125,7 @@ export const restore: KnolyxOperation<RestoreParams> = {
 			);
 		}
 		if (preview) return output(target, true, true);
-		return output(await replaceRules(client, courseId, target, itemIndex, now), true, false);
+		// Read back after the save: the list restored, or the item names what is there instead.
+		return output(await replaceRules(client, courseId, target, itemIndex, now, true), true, false);
 	},
 };
