@@ -46,6 +46,19 @@ function accessCourse(): number {
 	]);
 }
 
+/**
+ * A preview's requests: the rules read once, nothing written; besides, the names of its summary
+ * (the course's title and the workgroup list, issue 55 §6), each read at most once.
+ */
+function expectPreviewReads(): void {
+	const { [RULE_READ]: ruleReads, ...names } = routes(ctx.sandbox);
+	expect(ruleReads).toBe(1);
+	// One read of the course; the workgroup list as many pages as it has, once.
+	for (const route of Object.keys(names))
+		expect(['GET /public/api/v1/course/{id}', 'GET /public/api/v1/workgroup']).toContain(route);
+	expect(names['GET /public/api/v1/course/{id}'] ?? 1).toBe(1);
+}
+
 const preview = { preview: true };
 const edits: Record<string, (courseId: number) => INodeParameters> = {
 	addWorkgroup: (courseId) => ({
@@ -133,7 +146,7 @@ describe('Preview', () => {
 			const before = stored(courseId);
 			const params = edits[operation](courseId);
 			const [out] = await runOk(ctx.sandbox, { ...params, options: preview });
-			expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+			expectPreviewReads();
 			expect(stored(courseId)).toEqual(before);
 			const { ruleChanges, accessChanges } = expectedDifference[operation];
 			expect(out).toMatchObject({
@@ -165,7 +178,7 @@ describe('Preview', () => {
 			},
 			[{ workgroup: 7 }, { workgroup: 8 }],
 		);
-		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		expectPreviewReads();
 		expect(out).toHaveLength(2);
 		for (const item of out) {
 			expect(item.ruleChanges).toEqual([
@@ -182,10 +195,12 @@ describe('Preview', () => {
 		}
 		expect(out[0].workgroupId).toBe(7);
 		expect(out[1].workgroupId).toBe(8);
+		// The course is named (issue 55 §6); workgroups 7 and 8 are in no list, so by id, and why.
 		expect(out[0].summary).toBe(
 			'Rule "Access" changed: associations.WORKGROUP [9] → [9,7,8]. WORKGROUP 7 gains course ' +
-				`${courseId}. WORKGROUP 8 gains course ${courseId}.`,
+				`"Preview course" (${courseId}). WORKGROUP 8 gains course "Preview course" (${courseId}).`,
 		);
+		expect(out[0].namesNotRead).toEqual(["workgroup 7, 8: not in the platform's workgroup list"]);
 	});
 
 	it('a summary names 20 changes of each kind and counts the rest; the arrays hold them all', async () => {
@@ -213,7 +228,7 @@ describe('Preview', () => {
 		expect(out.accessChanges).toEqual([
 			{ association: 'WORKGROUP', id: '7', courseId, access: 'gains' },
 		]);
-		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		expectPreviewReads();
 	});
 
 	it('run as an AI agent tool with no switch on, a preview runs (a read); the same edit without preview is refused', async () => {
@@ -226,13 +241,13 @@ describe('Preview', () => {
 			{ toolName: 'Preview_add_workgroup' },
 		);
 		expect(answerText(answer)).toContain('WORKGROUP 7 gains course');
-		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		expectPreviewReads();
 		const refused = await callAgentTool(ctx.sandbox, params, {}, { toolName: 'Add_workgroup' });
 		// Both lines hand the agent the refusal's description (n8n-core 1.84 only that).
 		expect(answerText(refused)).toMatch(
 			/a person must switch on "Allow the Agent to Grant Course Access"/,
 		);
-		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		expectPreviewReads();
 	});
 });
 
@@ -687,5 +702,77 @@ describe('Apply and Restore save exactly that list, or nothing', () => {
 		);
 		expect(ctx.sandbox.stats().requests).toBe(0);
 		expect(stored(courseId)).toEqual(now);
+	});
+});
+
+/** A preview a person can approve (issue 55 §6): its summary names the course and the workgroups. */
+describe('names in the summary of a preview', () => {
+	const RULES_ONLY = { apiKey: 'rules-only-key', projectId: 'demo-project' };
+
+	function namedCourse(): { courseId: number; staff: number } {
+		const [courseId] = ctx.sandbox.seed({ courses: [{ title: 'Intro to approvals' }] }).courses;
+		const [staff] = ctx.sandbox.seed({ workgroups: [{ name: 'Staff of "North"' }] }).workgroups;
+		ctx.sandbox.seed({
+			rules: { [courseId]: [aRule('Access', { type: 'PRIVATE', associations: { USER: [501] } })] },
+			apiKeys: [{ ...RULES_ONLY, permissions: ['BUSINESS_RULE_MANAGE'] }],
+		});
+		ctx.sandbox.resetStats();
+		return { courseId, staff };
+	}
+
+	it('names the course and the workgroup as well as their ids, so the sentence reads on its own', async () => {
+		const { courseId, staff } = namedCourse();
+		const [out] = await runOk(ctx.sandbox, {
+			...edits.addWorkgroup(courseId),
+			workgroupId: rl(staff),
+			options: preview,
+		});
+		expect(out.summary).toBe(
+			`Rule "Access" changed: associations.WORKGROUP (none) → [${staff}]. ` +
+				`Workgroup "Staff of \\"North\\"" (${staff}) gains course "Intro to approvals" (${courseId}).`,
+		);
+		expect(out.namesNotRead).toBeUndefined();
+		expectPreviewReads();
+	});
+
+	it('a user is given by id, and the item says why', async () => {
+		const { courseId } = namedCourse();
+		const [out] = await runOk(ctx.sandbox, {
+			...edits.delete(courseId),
+			ruleName: 'Access',
+			options: preview,
+		});
+		expect(out.summary).toBe(
+			`Rule "Access" removed. USER 501 loses course "Intro to approvals" (${courseId}).`,
+		);
+		expect(out.namesNotRead).toEqual(['USER ids: the Knolyx API has no read of a user by id']);
+	});
+
+	it('a key without COURSE_GET and WORKGROUP_LIST: ids, the item says why, and the preview runs', async () => {
+		const { courseId, staff } = namedCourse();
+		const [out] = await runOk(
+			ctx.sandbox,
+			{ ...edits.addWorkgroup(courseId), workgroupId: rl(staff), options: preview },
+			[{}],
+			{ credentials: RULES_ONLY },
+		);
+		expect(out.summary).toBe(
+			`Rule "Access" changed: associations.WORKGROUP (none) → [${staff}]. WORKGROUP ${staff} gains course ${courseId}.`,
+		);
+		expect(out.namesNotRead).toEqual([
+			expect.stringMatching(new RegExp(`^course ${courseId}: .*COURSE_GET`)),
+			expect.stringMatching(/^workgroup names: .*WORKGROUP_LIST/),
+		]);
+		expect(routes(ctx.sandbox)[RULE_SAVE]).toBeUndefined();
+	});
+
+	it('a save names nothing more: it reads no names', async () => {
+		const { courseId, staff } = namedCourse();
+		const [out] = await runOk(ctx.sandbox, {
+			...edits.addWorkgroup(courseId),
+			workgroupId: rl(staff),
+		});
+		expect(out.summary).toContain(`WORKGROUP ${staff} gains course ${courseId}.`);
+		expect(Object.keys(routes(ctx.sandbox)).sort()).toEqual([RULE_READ, RULE_SAVE]);
 	});
 });

@@ -140,11 +140,35 @@ export function describeRuleChanges(changes: RuleChange[]): string {
 	return sentences(each, 'rule changes').join(' ');
 }
 
-/** The whole difference as sentences, for a glance in n8n's table view. */
-export function describeDifference(rules: RuleChange[], access: AccessChange[]): string {
+/**
+ * Names for the sentences of a difference (a preview's): the course's title, and per
+ * "WORKGROUP 7" the workgroup's name; and why a name could not be read.
+ */
+export interface Naming {
+	course?: string;
+	who: Map<string, string>;
+	notRead: string[];
+}
+
+const quoted = (name: string) => JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+
+/** The whole difference as sentences, for a glance in n8n's table view (or an approval form). */
+export function describeDifference(
+	rules: RuleChange[],
+	access: AccessChange[],
+	naming?: Naming,
+): string {
 	const who = access.map(({ association, id, courseId, access: gainsOrLoses }) => {
-		const name = association === EVERYONE ? 'Everyone on the platform' : `${association} ${id}`;
-		return `${name} ${gainsOrLoses} course ${courseId}.`;
+		const named = naming?.who.get(`${association} ${id}`);
+		const name =
+			association === EVERYONE
+				? 'Everyone on the platform'
+				: named !== undefined
+					? `${association.charAt(0)}${association.slice(1).toLowerCase()} ${quoted(named)} (${id})`
+					: `${association} ${id}`;
+		const course =
+			naming?.course !== undefined ? `${quoted(naming.course)} (${courseId})` : `${courseId}`;
+		return `${name} ${gainsOrLoses} course ${course}.`;
 	});
 	return [describeRuleChanges(rules), ...sentences(who, 'access changes')].join(' ');
 }

@@ -107,8 +107,10 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[]; mode
 			await checkTenant(client, itemIndex, 'Apply Previewed Change', mode.tenant);
 		const tenant = await client.credentialScope();
 		const before = await readRuleList(client, courseId, itemIndex);
-		const output = (after: Rule[], preview: boolean, alreadyApplied?: boolean) =>
-			withChange(
+		const output = async (after: Rule[], preview: boolean, alreadyApplied?: boolean) =>
+			await withChange(
+				client,
+				itemIndex,
 				{
 					courseId,
 					ruleCount: after.length,
@@ -118,10 +120,10 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[]; mode
 				{ courseId, operation: 'replaceAll', tenant, before, after },
 				preview,
 			);
-		if (mode.kind === 'preview') return output(rules, true);
+		if (mode.kind === 'preview') return await output(rules, true);
 		if (mode.kind === 'apply') {
 			// Applied already (an earlier run): nothing is sent again.
-			if (holdsList(before, rules)) return output(before, false, true);
+			if (holdsList(before, rules)) return await output(before, false, true);
 			if (!sameContent(before, mode.before)) {
 				throw changedSince(
 					client,
@@ -143,6 +145,6 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[]; mode
 			before,
 			mode.kind === 'apply',
 		);
-		return output(saved, false);
+		return await output(saved, false);
 	},
 };

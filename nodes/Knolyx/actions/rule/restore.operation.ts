@@ -100,8 +100,10 @@ export const restore: KnolyxOperation<RestoreParams> = {
 				? rule
 				: withoutId(rule),
 		);
-		const output = (after: Rule[], restored: boolean, shown: boolean) =>
-			withChange(
+		const output = async (after: Rule[], restored: boolean, shown: boolean) =>
+			await withChange(
+				client,
+				itemIndex,
 				{
 					courseId,
 					action: restored ? 'restored' : 'alreadyRestored',
@@ -112,7 +114,7 @@ export const restore: KnolyxOperation<RestoreParams> = {
 				shown,
 			);
 		// Restored already (an earlier run): nothing is sent again.
-		if (holdsList(now, target)) return output(now, false, preview);
+		if (holdsList(now, target)) return await output(now, false, preview);
 		if (!overwrite && !sameContent(now, change.after)) {
 			throw changedSince(
 				client,
@@ -124,8 +126,12 @@ export const restore: KnolyxOperation<RestoreParams> = {
 				'Someone else saved rules of this course after the change. Read them with Get Many; to put the list back anyway (undoing their edits too), turn on Overwrite Later Changes.',
 			);
 		}
-		if (preview) return output(target, true, true);
+		if (preview) return await output(target, true, true);
 		// Read back after the save: the list restored, or the item names what is there instead.
-		return output(await replaceRules(client, courseId, target, itemIndex, now, true), true, false);
+		return await output(
+			await replaceRules(client, courseId, target, itemIndex, now, true),
+			true,
+			false,
+		);
 	},
 };

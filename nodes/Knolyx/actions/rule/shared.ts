@@ -17,6 +17,7 @@ import { booleanOption, invalid, requireId } from '../../helpers/validation';
 import type { KnolyxClient } from '../../transport';
 import type { OperationRuntime } from '../types';
 import { ruleEditorOf } from './editor';
+import { namingOf } from './names';
 import type { EditMode, RuleEditResult } from './editor';
 
 /**
@@ -205,19 +206,24 @@ export function readWriteMode(
  * it) and Change, the same two lists exactly (long ids as their digits), for Restore and Apply
  * Previewed Change.
  */
-export function withChange(
+export async function withChange(
+	client: KnolyxClient,
+	itemIndex: number,
 	own: IDataObject,
 	change: RuleListChange,
 	preview: boolean,
-): IDataObject {
+): Promise<IDataObject> {
 	const { courseId, before, after } = change;
 	const rules = ruleChanges(before, after);
 	const access = accessChanges(courseId, before, after);
+	// A preview is for a person to approve: its sentences name the course and the workgroups.
+	const naming = preview ? await namingOf(client, courseId, access, itemIndex) : undefined;
 	return {
 		courseId,
 		preview,
-		summary: describeDifference(rules, access),
+		summary: describeDifference(rules, access, naming),
 		...own,
+		...(naming && naming.notRead.length > 0 && { namesNotRead: naming.notRead }),
 		ruleChanges: rules,
 		accessChanges: access,
 		before: plainCopy(before),
@@ -277,7 +283,11 @@ const actionWords: Record<
 	delete: ['', 'deleted', 'notFound'],
 };
 
-function editResult(params: EditParams, result: RuleEditResult, tenant: string): IDataObject {
+async function editResult(
+	params: EditParams,
+	result: RuleEditResult,
+	runtime: OperationRuntime,
+): Promise<IDataObject> {
 	const { courseId, edit, mode, operation } = params;
 	const { outcome } = result;
 	const [whenNew, whenExisting, whenUnchanged] = actionWords[edit.kind];
@@ -294,8 +304,10 @@ function editResult(params: EditParams, result: RuleEditResult, tenant: string):
 	if ('workgroupId' in edit) json.workgroupId = edit.workgroupId;
 	if (result.rule) json.rule = result.rule;
 	json.ruleCount = result.ruleCount;
+	const { client, itemIndex } = runtime;
+	const tenant = await client.credentialScope();
 	const change = { courseId, operation, tenant, before: result.before, after: result.after };
-	return withChange(json, change, mode.kind === 'preview');
+	return await withChange(client, itemIndex, json, change, mode.kind === 'preview');
 }
 
 /** A safe edit's `execute`: the run's rule editor applies it (merged with the run's other edits of the course). */
@@ -307,5 +319,5 @@ export async function runRuleEdit(
 	const { client, itemIndex } = runtime;
 	if (mode.kind === 'apply') await checkTenant(client, itemIndex, PREVIEWED_CHANGE, mode.tenant);
 	const result = await ruleEditorOf(client).edit(courseId, edit, itemIndex, mode);
-	return editResult(params, result, await client.credentialScope());
+	return await editResult(params, result, runtime);
 }
