@@ -15,7 +15,7 @@ import { EFFECTS } from '../../nodes/Knolyx/actions/effects';
 import { resources } from '../../nodes/Knolyx/actions/operations';
 import { answerText, callAgentTool, expectedSwitches, KnolyxTool } from './agent-tool';
 import { fieldValues } from './field-values';
-import { routes, rulesOf, useSandbox } from './setup';
+import { changeFor, routes, rulesOf, useSandbox } from './setup';
 
 const ctx = useSandbox();
 
@@ -40,7 +40,7 @@ beforeEach(() => {
 function parameters(): INodeParameters {
 	const course = Object.values(ctx.demo.courses)[0];
 	return {
-		...fieldValues(ctx.demo),
+		...fieldValues(ctx.demo, ctx.sandbox),
 		// Ada: a user and a member of the community workgroup, for Workgroup → Add and Remove Member.
 		email: 'ada@example.com',
 		userId: String(USER()),
@@ -51,7 +51,7 @@ function parameters(): INodeParameters {
 			rulesOf(ctx.sandbox, course).map((rule) => ({ ...rule, type: 'PUBLIC' })),
 		),
 		// A change whose list the course still holds, for Course Access Rule → Restore.
-		change: JSON.stringify({
+		change: changeFor(ctx.sandbox, {
 			courseId: course,
 			operation: 'replaceAll',
 			before: rulesOf(ctx.sandbox, course),

@@ -109,7 +109,11 @@ const REFUSED: unknown[] = [
 ];
 
 function parametersWith(field: BooleanField, [resource, operation]: Pair, value: unknown) {
-	const parameters: INodeParameters = { ...fieldValues(ctx.demo), resource, operation };
+	const parameters: INodeParameters = {
+		...fieldValues(ctx.demo, ctx.sandbox),
+		resource,
+		operation,
+	};
 	if (field.collection)
 		parameters[field.collection] = { [field.name]: value } as INodeParameters[string];
 	else parameters[field.name] = value as INodeParameters[string];
@@ -224,7 +228,7 @@ describe('the agent switches', () => {
 		value: unknown,
 	) => {
 		const parameters: INodeParameters = {
-			...fieldValues(ctx.demo),
+			...fieldValues(ctx.demo, ctx.sandbox),
 			resource: pair[0],
 			operation: pair[1],
 			ruleName: 'Staff early access',

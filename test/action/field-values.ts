@@ -4,10 +4,11 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { DemoIds } from './setup';
-import { rl } from './setup';
+import type { DemoIds, Sandbox } from './setup';
+import { changeFor, rl } from './setup';
 
-export function fieldValues(demo: DemoIds): INodeParameters {
+/** `sandbox`: where the Change of Restore is made (its tenant). */
+export function fieldValues(demo: DemoIds, sandbox: Pick<Sandbox, 'url'>): INodeParameters {
 	const course = Object.values(demo.courses)[0];
 	const communityWorkgroup = demo.workgroups['Community Members'];
 	return {
@@ -30,7 +31,12 @@ export function fieldValues(demo: DemoIds): INodeParameters {
 		endDateTime: '',
 		workgroupIds: '',
 		rules: JSON.stringify([{ name: 'ONLY_RULE', type: 'PRIVATE' }]),
-		change: JSON.stringify({ courseId: course, operation: 'replaceAll', before: [], after: [] }),
+		change: changeFor(sandbox, {
+			courseId: course,
+			operation: 'replaceAll',
+			before: [],
+			after: [],
+		}),
 		options: {},
 		webhookId: '1',
 		name: 'Code map check',

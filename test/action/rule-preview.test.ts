@@ -11,6 +11,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { readRules } from '../../sandbox/rules';
 import { answerText, callAgentTool } from './agent-tool';
+import { startScriptedProxy, type ScriptedProxy } from '../faults/proxy';
 import { RULE_READ, RULE_SAVE, aRule, rl, routes, run, runChain, runOk, useSandbox } from './setup';
 
 const ctx = useSandbox();
@@ -43,6 +44,19 @@ function accessCourse(): number {
 		}),
 		aRule('Other', { type: 'PRIVATE', associations: { WORKGROUP: [3] } }),
 	]);
+}
+
+/**
+ * A preview's requests: the rules read once, nothing written; besides, the names of its summary
+ * (the course's title and the workgroup list, issue 55 §6), each read at most once.
+ */
+function expectPreviewReads(): void {
+	const { [RULE_READ]: ruleReads, ...names } = routes(ctx.sandbox);
+	expect(ruleReads).toBe(1);
+	// One read of the course; the workgroup list as many pages as it has, once.
+	for (const route of Object.keys(names))
+		expect(['GET /public/api/v1/course/{id}', 'GET /public/api/v1/workgroup']).toContain(route);
+	expect(names['GET /public/api/v1/course/{id}'] ?? 1).toBe(1);
 }
 
 const preview = { preview: true };
@@ -132,7 +146,7 @@ describe('Preview', () => {
 			const before = stored(courseId);
 			const params = edits[operation](courseId);
 			const [out] = await runOk(ctx.sandbox, { ...params, options: preview });
-			expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+			expectPreviewReads();
 			expect(stored(courseId)).toEqual(before);
 			const { ruleChanges, accessChanges } = expectedDifference[operation];
 			expect(out).toMatchObject({
@@ -164,7 +178,7 @@ describe('Preview', () => {
 			},
 			[{ workgroup: 7 }, { workgroup: 8 }],
 		);
-		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		expectPreviewReads();
 		expect(out).toHaveLength(2);
 		for (const item of out) {
 			expect(item.ruleChanges).toEqual([
@@ -181,10 +195,12 @@ describe('Preview', () => {
 		}
 		expect(out[0].workgroupId).toBe(7);
 		expect(out[1].workgroupId).toBe(8);
+		// The course is named (issue 55 §6); workgroups 7 and 8 are in no list, so by id, and why.
 		expect(out[0].summary).toBe(
 			'Rule "Access" changed: associations.WORKGROUP [9] → [9,7,8]. WORKGROUP 7 gains course ' +
-				`${courseId}. WORKGROUP 8 gains course ${courseId}.`,
+				`"Preview course" (${courseId}). WORKGROUP 8 gains course "Preview course" (${courseId}).`,
 		);
+		expect(out[0].namesNotRead).toEqual(["workgroup 7, 8: not in the platform's workgroup list"]);
 	});
 
 	it('a summary names 20 changes of each kind and counts the rest; the arrays hold them all', async () => {
@@ -212,7 +228,7 @@ describe('Preview', () => {
 		expect(out.accessChanges).toEqual([
 			{ association: 'WORKGROUP', id: '7', courseId, access: 'gains' },
 		]);
-		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		expectPreviewReads();
 	});
 
 	it('run as an AI agent tool with no switch on, a preview runs (a read); the same edit without preview is refused', async () => {
@@ -225,13 +241,13 @@ describe('Preview', () => {
 			{ toolName: 'Preview_add_workgroup' },
 		);
 		expect(answerText(answer)).toContain('WORKGROUP 7 gains course');
-		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		expectPreviewReads();
 		const refused = await callAgentTool(ctx.sandbox, params, {}, { toolName: 'Add_workgroup' });
 		// Both lines hand the agent the refusal's description (n8n-core 1.84 only that).
 		expect(answerText(refused)).toMatch(
 			/a person must switch on "Allow the Agent to Grant Course Access"/,
 		);
-		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		expectPreviewReads();
 	});
 });
 
@@ -476,5 +492,287 @@ describe('a save answered 200 "OK" without being applied', () => {
 			await new Promise((resolve) => fake.server.close(resolve));
 		}
 		expect(stored(courseId)).toEqual(before);
+	});
+});
+
+/**
+ * Apply Previewed Change and Restore save exactly the previewed (or restored) list, on the course
+ * and tenant it came from, or send nothing and say why (issue 55 §2). Each case is one an attacker
+ * played against 1ecdaca.
+ */
+describe('Apply and Restore save exactly that list, or nothing', () => {
+	const applyChange = (params: INodeParameters): INodeParameters => ({
+		...params,
+		options: { previewedChange: '={{ $json.change }}' },
+	});
+	let proxies: ScriptedProxy[] = [];
+	afterEach(async () => {
+		for (const proxy of proxies) await proxy.close();
+		proxies = [];
+	});
+
+	it('a preview of "add workgroup 7" in place already, applied by a node that adds 8: nothing is sent, the item says so', async () => {
+		const courseId = accessCourse();
+		const [shown] = await runOk(ctx.sandbox, { ...edits.addWorkgroup(courseId), options: preview });
+		await runOk(ctx.sandbox, applyChange(edits.addWorkgroup(courseId)), [shown]);
+		const applied = stored(courseId);
+		ctx.sandbox.resetStats();
+		const [again] = await runOk(
+			ctx.sandbox,
+			applyChange({ ...edits.addWorkgroup(courseId), workgroupId: rl(8) }),
+			[shown],
+		);
+		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		expect(stored(courseId)).toEqual(applied);
+		expect(stored(courseId)[0].associations).toEqual({ WORKGROUP: [9, 7], USER: [501] });
+		expect(again).toMatchObject({ action: 'alreadyApplied', changed: false, alreadyApplied: true });
+	});
+
+	it('a preview of "delete Other" in place already, applied by a node deleting "Access": nothing is sent', async () => {
+		const courseId = accessCourse();
+		const [shown] = await runOk(ctx.sandbox, { ...edits.delete(courseId), options: preview });
+		await runOk(ctx.sandbox, applyChange(edits.delete(courseId)), [shown]);
+		ctx.sandbox.resetStats();
+		const [again] = await runOk(
+			ctx.sandbox,
+			applyChange({ ...edits.delete(courseId), ruleName: 'Access' }),
+			[shown],
+		);
+		expect(routes(ctx.sandbox)).toEqual({ [RULE_READ]: 1 });
+		expect(stored(courseId).map((rule) => rule.name)).toEqual(['Access']);
+		expect(again).toMatchObject({ action: 'alreadyApplied', changed: false });
+	});
+
+	/**
+	 * A proxy in front of the sandbox that lets another writer save right after each rule save
+	 * from the `armed` one on (1: the first).
+	 */
+	async function writerAfterSave(courseId: number, armed = 1): Promise<ScriptedProxy> {
+		let saves = 0;
+		const proxy = await startScriptedProxy(ctx.sandbox.url, '/tenant', {
+			after(request) {
+				if (request.method === 'POST' && ++saves >= armed)
+					ctx.sandbox.seed({ rules: { [courseId]: [aRule('Sneaky', { type: 'PRIVATE' })] } });
+			},
+		});
+		proxies.push(proxy);
+		return proxy;
+	}
+
+	it.each(['addWorkgroup', 'replaceAll'])(
+		"%s: a writer who saves right after the apply's save: the run fails naming what is there, with no second save",
+		async (operation) => {
+			const courseId = accessCourse();
+			const proxy = await writerAfterSave(courseId);
+			const params = edits[operation](courseId);
+			const credentials = { baseUrl: proxy.url };
+			const [shown] = await runOk(ctx.sandbox, { ...params, options: preview }, [{}], {
+				credentials,
+			});
+			const result = await run(ctx.sandbox, applyChange(params), [shown], { credentials });
+			expect(result.error?.message).toBe(
+				`The rules of course ${courseId} are not the list saved: read back after the save, Rule "Sneaky" added. Someone else saved rules of this course meanwhile; nothing was sent again`,
+			);
+			expect(proxy.log.filter((r) => r.method === 'POST')).toHaveLength(1);
+		},
+	);
+
+	it('Restore: a writer who saves right after its save: the run fails naming what is there', async () => {
+		const courseId = accessCourse();
+		const proxy = await writerAfterSave(courseId, 2);
+		const credentials = { baseUrl: proxy.url };
+		const [edited] = await runOk(ctx.sandbox, edits.upsert(courseId), [{}], { credentials });
+		const result = await run(ctx.sandbox, restore(), [edited], { credentials });
+		expect(result.error?.message).toMatch(
+			new RegExp(
+				`^The rules of course ${courseId} are not the list saved: read back after the save, .*Rule "Sneaky" added`,
+			),
+		);
+		// The edit's save, then Restore's one save.
+		expect(proxy.log.filter((r) => r.method === 'POST')).toHaveLength(2);
+	});
+
+	it("LIMITATION (docs/reliability.md): a writer in another process who saves between Restore's read and its save is overwritten (the API has no version check)", async () => {
+		const courseId = accessCourse();
+		let saves = 0;
+		const proxy = await startScriptedProxy(ctx.sandbox.url, '/tenant', {
+			before(request) {
+				// Right before Restore's save (the second save) reaches the platform.
+				if (request.method === 'POST' && ++saves === 2)
+					ctx.sandbox.seed({ rules: { [courseId]: [aRule('Sneaky', { type: 'PRIVATE' })] } });
+			},
+		});
+		proxies.push(proxy);
+		const credentials = { baseUrl: proxy.url };
+		const [edited] = await runOk(ctx.sandbox, edits.upsert(courseId), [{}], { credentials });
+		const [out] = await runOk(ctx.sandbox, restore(), [edited], { credentials });
+		expect(out).toMatchObject({ action: 'restored' });
+		expect(stored(courseId).map((rule) => rule.name)).toEqual(['Access', 'Other']);
+	});
+
+	const OTHER_TENANT = { apiKey: 'other-tenant-key', projectId: 'other-project' };
+	const otherTenant = () =>
+		ctx.sandbox.seed({
+			apiKeys: [{ ...OTHER_TENANT, permissions: ['BUSINESS_RULE_MANAGE'] }],
+		});
+
+	it("a preview applied with another tenant's credential is refused; nothing is sent", async () => {
+		const courseId = accessCourse();
+		otherTenant();
+		const [shown] = await runOk(ctx.sandbox, { ...edits.addWorkgroup(courseId), options: preview });
+		const before = stored(courseId);
+		ctx.sandbox.resetStats();
+		const result = await run(ctx.sandbox, applyChange(edits.addWorkgroup(courseId)), [shown], {
+			credentials: OTHER_TENANT,
+		});
+		expect(result.error?.message).toBe(
+			`Apply Previewed Change: is a change of project "demo-project" at ${ctx.sandbox.url}, not of this credential's project "other-project" at ${ctx.sandbox.url} (item 0)`,
+		);
+		expect(ctx.sandbox.stats().requests).toBe(0);
+		expect(stored(courseId)).toEqual(before);
+	});
+
+	it("Restore with another tenant's credential is refused; nothing is sent", async () => {
+		const courseId = accessCourse();
+		otherTenant();
+		const [edited] = await runOk(ctx.sandbox, edits.addWorkgroup(courseId));
+		const after = stored(courseId);
+		ctx.sandbox.resetStats();
+		const result = await run(ctx.sandbox, restore(), [edited], { credentials: OTHER_TENANT });
+		expect(result.error?.message).toMatch(/^Change: is a change of project "demo-project" at /);
+		expect(ctx.sandbox.stats().requests).toBe(0);
+		expect(stored(courseId)).toEqual(after);
+	});
+
+	/** Two courses without rules. */
+	function twoEmptyCourses(): [number, number] {
+		const [a, b] = ctx.sandbox.seed({ courses: [{ title: 'A' }, { title: 'B' }] }).courses;
+		ctx.sandbox.resetStats();
+		return [a, b];
+	}
+	const moved = (change: unknown, from: number, to: number): string =>
+		String(change).replace(`"courseId":${from}`, `"courseId":${to}`);
+
+	it('a preview whose courseId was edited to another course is refused; nothing is sent', async () => {
+		const [a, b] = twoEmptyCourses();
+		const [shown] = await runOk(ctx.sandbox, { ...edits.addWorkgroup(a), options: preview });
+		ctx.sandbox.resetStats();
+		const result = await run(ctx.sandbox, applyChange(edits.addWorkgroup(b)), [
+			{ change: moved(shown.change, a, b) },
+		]);
+		expect(result.error?.message).toMatch(/^Apply Previewed Change: does not match its check/);
+		expect(ctx.sandbox.stats().requests).toBe(0);
+		expect(stored(b)).toEqual([]);
+	});
+
+	it('Restore of a change whose courseId was edited to another course is refused; nothing is sent', async () => {
+		const [a, b] = twoEmptyCourses();
+		ctx.sandbox.seed({ rules: { [a]: [aRule('Only', { associations: { WORKGROUP: [3] } })] } });
+		const [deleted] = await runOk(ctx.sandbox, {
+			...edits.delete(a),
+			ruleName: 'Only',
+		});
+		ctx.sandbox.resetStats();
+		const result = await run(ctx.sandbox, restore(), [{ change: moved(deleted.change, a, b) }]);
+		expect(result.error?.message).toMatch(/^Change: does not match its check/);
+		expect(ctx.sandbox.stats().requests).toBe(0);
+		expect(stored(b)).toEqual([]);
+	});
+
+	it('Restore of a change passed through JSON.parse (long ids rounded) is refused; nothing is sent', async () => {
+		const courseId = newCourse([
+			aRule('Long', { id: 9007199254740993n, associations: { WORKGROUP: [9007199254740995n] } }),
+			aRule('Plain', { associations: { WORKGROUP: [3] } }),
+		]);
+		const [replaced] = await runOk(ctx.sandbox, {
+			resource: 'rule',
+			operation: 'replaceAll',
+			courseId: rl(courseId),
+			rules: JSON.stringify([stored(courseId)[1]]),
+		});
+		const now = stored(courseId);
+		ctx.sandbox.resetStats();
+		const result = await run(
+			ctx.sandbox,
+			{ ...restore(), change: '={{ JSON.parse($json.change) }}' },
+			[replaced],
+		);
+		expect(result.error?.message).toMatch(
+			/^Change: holds 90071992547409\d\d, a number beyond 2\^53/,
+		);
+		expect(ctx.sandbox.stats().requests).toBe(0);
+		expect(stored(courseId)).toEqual(now);
+	});
+});
+
+/** A preview a person can approve (issue 55 §6): its summary names the course and the workgroups. */
+describe('names in the summary of a preview', () => {
+	const RULES_ONLY = { apiKey: 'rules-only-key', projectId: 'demo-project' };
+
+	function namedCourse(): { courseId: number; staff: number } {
+		const [courseId] = ctx.sandbox.seed({ courses: [{ title: 'Intro to approvals' }] }).courses;
+		const [staff] = ctx.sandbox.seed({ workgroups: [{ name: 'Staff of "North"' }] }).workgroups;
+		ctx.sandbox.seed({
+			rules: { [courseId]: [aRule('Access', { type: 'PRIVATE', associations: { USER: [501] } })] },
+			apiKeys: [{ ...RULES_ONLY, permissions: ['BUSINESS_RULE_MANAGE'] }],
+		});
+		ctx.sandbox.resetStats();
+		return { courseId, staff };
+	}
+
+	it('names the course and the workgroup as well as their ids, so the sentence reads on its own', async () => {
+		const { courseId, staff } = namedCourse();
+		const [out] = await runOk(ctx.sandbox, {
+			...edits.addWorkgroup(courseId),
+			workgroupId: rl(staff),
+			options: preview,
+		});
+		expect(out.summary).toBe(
+			`Rule "Access" changed: associations.WORKGROUP (none) → [${staff}]. ` +
+				`Workgroup "Staff of \\"North\\"" (${staff}) gains course "Intro to approvals" (${courseId}).`,
+		);
+		expect(out.namesNotRead).toBeUndefined();
+		expectPreviewReads();
+	});
+
+	it('a user is given by id, and the item says why', async () => {
+		const { courseId } = namedCourse();
+		const [out] = await runOk(ctx.sandbox, {
+			...edits.delete(courseId),
+			ruleName: 'Access',
+			options: preview,
+		});
+		expect(out.summary).toBe(
+			`Rule "Access" removed. USER 501 loses course "Intro to approvals" (${courseId}).`,
+		);
+		expect(out.namesNotRead).toEqual(['USER ids: the Knolyx API has no read of a user by id']);
+	});
+
+	it('a key without COURSE_GET and WORKGROUP_LIST: ids, the item says why, and the preview runs', async () => {
+		const { courseId, staff } = namedCourse();
+		const [out] = await runOk(
+			ctx.sandbox,
+			{ ...edits.addWorkgroup(courseId), workgroupId: rl(staff), options: preview },
+			[{}],
+			{ credentials: RULES_ONLY },
+		);
+		expect(out.summary).toBe(
+			`Rule "Access" changed: associations.WORKGROUP (none) → [${staff}]. WORKGROUP ${staff} gains course ${courseId}.`,
+		);
+		expect(out.namesNotRead).toEqual([
+			expect.stringMatching(new RegExp(`^course ${courseId}: .*COURSE_GET`)),
+			expect.stringMatching(/^workgroup names: .*WORKGROUP_LIST/),
+		]);
+		expect(routes(ctx.sandbox)[RULE_SAVE]).toBeUndefined();
+	});
+
+	it('a save names nothing more: it reads no names', async () => {
+		const { courseId, staff } = namedCourse();
+		const [out] = await runOk(ctx.sandbox, {
+			...edits.addWorkgroup(courseId),
+			workgroupId: rl(staff),
+		});
+		expect(out.summary).toContain(`WORKGROUP ${staff} gains course ${courseId}.`);
+		expect(Object.keys(routes(ctx.sandbox)).sort()).toEqual([RULE_READ, RULE_SAVE]);
 	});
 });

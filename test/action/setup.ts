@@ -12,6 +12,8 @@ import type {
 } from 'n8n-workflow';
 
 import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
+import type { Rule } from '../../nodes/Knolyx/helpers/rules';
+import { changeText } from '../../nodes/Knolyx/helpers/rule-changes';
 import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
 import { KnolyxTrigger } from '../../nodes/Knolyx/KnolyxTrigger.node';
 import {
@@ -329,4 +331,21 @@ export function aRule(name: string, fields: Record<string, unknown> = {}): Recor
 		associations: {},
 		...fields,
 	};
+}
+
+/**
+ * A rule write's `change`, as its output item holds it, for the demo credential on `sandbox`: the
+ * tenant (base URL and project) it is made on and its check, which Restore and Apply Previewed
+ * Change verify.
+ */
+export function changeFor(
+	sandbox: Pick<Sandbox, 'url'>,
+	change: { courseId: number; operation: string; before: unknown[]; after: unknown[] },
+): string {
+	return changeText({
+		...change,
+		tenant: `${sandbox.url.toLowerCase()}|${DEMO.projectId}`,
+		before: change.before as Rule[],
+		after: change.after as Rule[],
+	});
 }

@@ -111,7 +111,7 @@ describe('Knolyx node description and operation table', () => {
 	});
 
 	it.each(allOperations)('%s → %s shows exactly the fields it reads', (resource, operation) => {
-		const read = parametersRead(resource, operation, values(ctx.demo));
+		const read = parametersRead(resource, operation, values(ctx.demo, ctx.sandbox));
 		expect([...read].sort()).toEqual([...new Set(fieldsShown(resource, operation))].sort());
 	});
 
@@ -119,7 +119,7 @@ describe('Knolyx node description and operation table', () => {
 		'%s → %s names every permission it needs, and no other',
 		async (resource, operation) => {
 			const parameters: INodeParameters = { resource, operation };
-			const all = values(ctx.demo);
+			const all = values(ctx.demo, ctx.sandbox);
 			for (const name of fieldsShown(resource, operation)) parameters[name] = all[name];
 			ctx.sandbox.resetStats();
 			await run(ctx.sandbox, parameters, [{}], { continueOnFail: true });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { idText, isLongInteger, plainCopy, readJsonParameter, stringifyLossless } from './json';
@@ -139,54 +140,152 @@ export function describeRuleChanges(changes: RuleChange[]): string {
 	return sentences(each, 'rule changes').join(' ');
 }
 
-/** The whole difference as sentences, for a glance in n8n's table view. */
-export function describeDifference(rules: RuleChange[], access: AccessChange[]): string {
+/**
+ * Names for the sentences of a difference (a preview's): the course's title, and per
+ * "WORKGROUP 7" the workgroup's name; and why a name could not be read.
+ */
+export interface Naming {
+	course?: string;
+	who: Map<string, string>;
+	notRead: string[];
+}
+
+const quoted = (name: string) => JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+
+/** The whole difference as sentences, for a glance in n8n's table view (or an approval form). */
+export function describeDifference(
+	rules: RuleChange[],
+	access: AccessChange[],
+	naming?: Naming,
+): string {
 	const who = access.map(({ association, id, courseId, access: gainsOrLoses }) => {
-		const name = association === EVERYONE ? 'Everyone on the platform' : `${association} ${id}`;
-		return `${name} ${gainsOrLoses} course ${courseId}.`;
+		const named = naming?.who.get(`${association} ${id}`);
+		const name =
+			association === EVERYONE
+				? 'Everyone on the platform'
+				: named !== undefined
+					? `${association.charAt(0)}${association.slice(1).toLowerCase()} ${quoted(named)} (${id})`
+					: `${association} ${id}`;
+		const course =
+			naming?.course !== undefined ? `${quoted(naming.course)} (${courseId})` : `${courseId}`;
+		return `${name} ${gainsOrLoses} course ${course}.`;
 	});
 	return [describeRuleChanges(rules), ...sentences(who, 'access changes')].join(' ');
 }
 
 // ---------------------------------------------------------------------------------------------
 // A change of a course's list, exactly (long ids as the digits they were read as): what a rule
-// write outputs as `change`, what Restore puts back and what applying a preview saves.
+// write outputs as `change`, what Restore puts back and what applying a preview saves. It names
+// the platform and project it was made on (`tenant`) and carries a check of its content, so that
+// a change applied with another tenant's credential, edited (its courseId), or whose long ids were
+// rounded (passed through JSON.parse) is refused before anything is sent.
 
 export interface RuleListChange {
 	courseId: number;
 	/** The operation that made (or previewed) it: "addWorkgroup", "replaceAll", "restore"… */
 	operation: string;
+	/** The platform and project of the credential it was made with ("<base URL>|<project id>"). */
+	tenant: string;
 	/** The course's list before the change, as read. */
 	before: Rule[];
 	/** The list the change left (a save: as read back), or would leave (a preview: as it would be sent). */
 	after: Rule[];
 }
 
-/** The change as JSON text that keeps every value exactly. */
-export function changeText(change: RuleListChange): string {
-	return stringifyLossless(change);
+/** A copy with the keys of every object sorted (long integers kept as they are). */
+function sortedKeys(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(sortedKeys);
+	if (!isPlainObject(value)) return value;
+	return Object.fromEntries(
+		Object.keys(value)
+			.sort()
+			.map((key) => [key, sortedKeys(value[key])]),
+	);
 }
 
-/** A change read back from its text (or from the value an expression gave); else what is wrong with it. */
+/** The check of a change: SHA-256 of its content, exactly (long ids as their digits), key order aside. */
+function checkOf({ courseId, operation, tenant, before, after }: RuleListChange): string {
+	const content = stringifyLossless(sortedKeys({ courseId, operation, tenant, before, after }));
+	return createHash('sha256').update(content).digest('hex');
+}
+
+/** The change as JSON text that keeps every value exactly, with its check. */
+export function changeText(change: RuleListChange): string {
+	const { courseId, operation, tenant, before, after } = change;
+	return stringifyLossless({
+		courseId,
+		operation,
+		tenant,
+		before,
+		after,
+		check: checkOf(change),
+	});
+}
+
+/** The first number in `value` that is an integer a JavaScript number does not hold exactly. */
+function inexactNumber(value: unknown): number | undefined {
+	const pending: unknown[] = [value];
+	while (pending.length > 0) {
+		const current = pending.pop();
+		if (typeof current === 'number' && Number.isInteger(current) && !Number.isSafeInteger(current))
+			return current;
+		if (typeof current === 'object' && current !== null && !isLongInteger(current))
+			pending.push(...Object.values(current));
+	}
+	return undefined;
+}
+
+const AS_GIVEN = "Give the output item's change as it is, e.g. {{ $json.change }}.";
+
+/**
+ * A change read back from its text (or from the value an expression gave), its check verified;
+ * else what is wrong with it. Whether it belongs to the credential's tenant is the caller's to
+ * check (tenantProblem), which needs the credential.
+ */
 export function readChange(value: unknown): RuleListChange | { problem: string } {
 	const read = readJsonParameter(value);
 	if (!read.ok) return { problem: read.problem };
-	const change = read.value as Partial<RuleListChange> | null;
+	const change = read.value as (Partial<RuleListChange> & { check?: unknown }) | null;
 	const problem = {
 		problem:
-			'is not the "change" of an output item of a Course Access Rule write (it holds courseId, operation, before and after)',
+			'is not the "change" of an output item of a Course Access Rule write (it holds courseId, operation, tenant, before, after and check)',
 	};
 	if (!isPlainObject(change)) return problem;
-	const { courseId, operation, before, after } = change;
+	const { courseId, operation, tenant, before, after, check } = change;
+	const inexact = inexactNumber([courseId, before, after]);
+	if (inexact !== undefined)
+		return {
+			problem: `holds ${inexact}, a number beyond 2^53: its ids are not exact (JSON.parse rounds long ids). ${AS_GIVEN}`,
+		};
 	if (
 		typeof courseId !== 'number' ||
 		!Number.isSafeInteger(courseId) ||
-		typeof operation !== 'string'
+		typeof operation !== 'string' ||
+		typeof tenant !== 'string' ||
+		typeof check !== 'string'
 	)
 		return problem;
+	let exact: RuleListChange;
 	try {
-		return { courseId, operation, before: asRuleList(before), after: asRuleList(after) };
+		exact = { courseId, operation, tenant, before: asRuleList(before), after: asRuleList(after) };
 	} catch {
 		return problem;
 	}
+	if (checkOf(exact) !== check)
+		return {
+			problem: `does not match its check: it was changed after the write that made it (its courseId, tenant or lists, or ids rounded). ${AS_GIVEN}`,
+		};
+	return exact;
+}
+
+/** A tenant as a person reads it: 'project "p" at https://…'. */
+function tenantText(tenant: string): string {
+	const bar = tenant.lastIndexOf('|');
+	return `project "${tenant.slice(bar + 1)}" at ${tenant.slice(0, bar)}`;
+}
+
+/** Why a change made on `tenant` may not be used with a credential of `scope`, or undefined. */
+export function tenantProblem(tenant: string, scope: string): string | undefined {
+	if (tenant === scope) return undefined;
+	return `is a change of ${tenantText(tenant)}, not of this credential's ${tenantText(scope)}`;
 }

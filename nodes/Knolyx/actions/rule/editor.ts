@@ -13,7 +13,7 @@ import { plainCopy } from '../../helpers/json';
 import type { EditOutcome, Rule, RuleEdit } from '../../helpers/rules';
 import { applyRuleEdit, asRuleList, holdsList, sameContent } from '../../helpers/rules';
 import { describeRuleChanges, ruleChanges } from '../../helpers/rule-changes';
-import { changedSince } from './replace';
+import { changedSince, replaceRules } from './replace';
 
 /**
  * Applies rule edits of many items safely and cheaply.
@@ -37,6 +37,8 @@ export interface RuleEditResult {
 	before: Rule[];
 	/** The list after the edit: as read back after the save; in a preview, the list it would save. */
 	after: Rule[];
+	/** Applying a preview whose list the course held already: nothing was sent. */
+	alreadyApplied?: boolean;
 }
 
 /**
@@ -46,7 +48,7 @@ export interface RuleEditResult {
 export type EditMode =
 	| { kind: 'save' }
 	| { kind: 'preview' }
-	| { kind: 'apply'; before: Rule[]; after: Rule[]; text: string };
+	| { kind: 'apply'; before: Rule[]; after: Rule[]; tenant: string; text: string };
 
 interface Entry {
 	edit: RuleEdit;
@@ -143,7 +145,13 @@ class RuleEditor {
 			}
 			// One lock per platform, project and course, across the runs of this n8n process.
 			const key = `${await this.client.credentialScope()}|${courseId}`;
-			await withLock(key, async () => await this.rounds(courseId, entries, mode));
+			await withLock(
+				key,
+				async () =>
+					await (mode.kind === 'apply'
+						? this.applyPreviewed(courseId, entries, mode)
+						: this.rounds(courseId, entries)),
+			);
 		} catch (error) {
 			for (const entry of entries) if (!entry.failed) entry.reject(error as Error);
 		}
@@ -170,7 +178,12 @@ class RuleEditor {
 		return next;
 	}
 
-	private resolveAll(entries: Entry[], before: Rule[], after: Rule[]): void {
+	private resolveAll(
+		entries: Entry[],
+		before: Rule[],
+		after: Rule[],
+		alreadyApplied = false,
+	): void {
 		for (const entry of entries) {
 			if (entry.failed) continue;
 			const rule = after.find((r) => r.name === entry.edit.ruleName);
@@ -180,6 +193,7 @@ class RuleEditor {
 				ruleCount: after.length,
 				before,
 				after,
+				alreadyApplied,
 			});
 		}
 	}
@@ -191,18 +205,24 @@ class RuleEditor {
 	}
 
 	/**
-	 * Applying a preview: the course must still hold the list the preview read, and the batch's
-	 * edits must make the list it showed. A course that holds that list already (the change was
-	 * applied, by an earlier run) passes: the edits then change nothing and nothing is sent.
+	 * Applying a preview saves exactly the list it showed, or nothing. The course holds that list
+	 * already (an earlier run applied it): nothing is sent, whatever this node's edits would make.
+	 * Else the course must still hold the list the preview read, and the batch's edits must make the
+	 * list it showed; that list is saved once (never recomputed over someone else's save), and a
+	 * read must then show it, or the items fail naming what the course holds instead.
 	 */
-	private checkPreviewed(
+	private async applyPreviewed(
 		courseId: number,
-		list: Rule[],
-		result: Rule[],
+		entries: Entry[],
 		mode: Extract<EditMode, { kind: 'apply' }>,
-		itemIndex: number,
-	): void {
-		if (holdsList(list, mode.after)) return;
+	): Promise<void> {
+		const itemIndex = entries[0].itemIndex;
+		const list = await this.read(courseId, itemIndex);
+		if (holdsList(list, mode.after)) {
+			for (const entry of entries) entry.first = { rules: list, changed: false, existed: true };
+			this.resolveAll(entries, list, list, true);
+			return;
+		}
 		if (!sameContent(list, mode.before)) {
 			throw changedSince(
 				this.client,
@@ -214,19 +234,22 @@ class RuleEditor {
 				'Someone else saved rules of this course after the preview. Preview the change again, check it, and apply the new preview.',
 			);
 		}
-		if (sameContent(result, mode.after)) return;
-		throw new NodeOperationError(
-			this.client.node,
-			`The previewed change of course ${courseId} is not the change this node makes: ${describeRuleChanges(ruleChanges(mode.after, result))} Nothing was sent`,
-			{
-				itemIndex,
-				description:
-					"Apply a preview with the same operation and parameters (course, rule name, workgroup, fields) as the node that previewed it: Apply Previewed Change takes the 'change' of that node's output item.",
-			},
-		);
+		const next = this.applyAll(list, entries);
+		if (!sameContent(next, mode.after))
+			throw new NodeOperationError(
+				this.client.node,
+				`The previewed change of course ${courseId} is not the change this node makes: ${describeRuleChanges(ruleChanges(mode.after, next))} Nothing was sent`,
+				{
+					itemIndex,
+					description:
+						"Apply a preview with the same operation and parameters (course, rule name, workgroup, fields) as the node that previewed it: Apply Previewed Change takes the 'change' of that node's output item.",
+				},
+			);
+		const saved = await replaceRules(this.client, courseId, next, itemIndex, list, true);
+		this.resolveAll(entries, list, saved);
 	}
 
-	private async rounds(courseId: number, entries: Entry[], mode: EditMode): Promise<void> {
+	private async rounds(courseId: number, entries: Entry[]): Promise<void> {
 		const firstItem = entries[0].itemIndex;
 		const policy = this.client.policy;
 		let before: Rule[] | undefined;
@@ -248,8 +271,6 @@ class RuleEditor {
 			const list = decided ?? (await this.read(courseId, firstItem));
 			decided = undefined;
 			const next = this.applyAll(list, entries);
-			if (round === 1 && mode.kind === 'apply')
-				this.checkPreviewed(courseId, list, next, mode, firstItem);
 			if (settled(list, next)) return;
 			before = list;
 			try {

@@ -46,8 +46,10 @@ const REPLACE_ATTEMPTS = 3;
 
 /**
  * Saves a complete list over `before` (the list just read) and returns the list the course then
- * holds. The save's answer counts only when it is the list; any other answer (a 200 "OK", an
- * empty body) is checked by a read that must hold the list sent. After a lost answer (dropped
+ * holds. The save's answer counts only when it is the list (with `confirm`, not even then: Restore
+ * and applying a preview read the list back, so that a list someone saved right after is never
+ * reported as theirs); any other answer (a 200 "OK", an empty body) is checked by a read that must
+ * hold the list sent. After a lost answer (dropped
  * connection, 5xx) a read tells whether the save was applied (the list sent), not applied (the
  * list read first: sent again), or something else happened meanwhile: then nothing is sent and
  * the item fails, so a list saved by someone else in between is never overwritten blindly.
@@ -58,12 +60,15 @@ export async function replaceRules(
 	rules: Rule[],
 	itemIndex: number,
 	before: Rule[],
+	confirm = false,
 ): Promise<Rule[]> {
 	for (let attempt = 1; attempt <= REPLACE_ATTEMPTS; attempt++) {
 		let answered = false;
+		let answeredWithList = false;
 		try {
 			const { body } = await saveRules(client, courseId, rules, itemIndex);
-			if (Array.isArray(body)) return body as Rule[];
+			if (Array.isArray(body) && !confirm) return body as Rule[];
+			answeredWithList = Array.isArray(body) && holdsList(body as Rule[], rules);
 			answered = true;
 		} catch (error) {
 			if (!outcomeUnknown(error)) throw asNodeError(client.node, error, itemIndex);
@@ -84,6 +89,17 @@ export async function replaceRules(
 			);
 		}
 		if (holdsList(now, rules)) return now;
+		// The platform answered with the list saved, and the read shows another: someone saved since.
+		if (answeredWithList)
+			throw new NodeOperationError(
+				client.node,
+				`The rules of course ${courseId} are not the list saved: read back after the save, ${describeRuleChanges(ruleChanges(rules, now))} Someone else saved rules of this course meanwhile; nothing was sent again`,
+				{
+					itemIndex,
+					description:
+						'Read the rules with Get Many and check them: the list this run saved was replaced right after.',
+				},
+			);
 		if (answered) {
 			// The platform said the save succeeded, and the course does not hold the list sent.
 			throw new NodeOperationError(

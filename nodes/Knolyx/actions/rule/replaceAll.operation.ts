@@ -8,7 +8,14 @@ import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 import type { EditMode } from './editor';
 import { changedSince, readRuleList, replaceRules } from './replace';
-import { previewItem, readWriteMode, withChange, writeOptions, PREVIEW_IN_README } from './shared';
+import {
+	checkTenant,
+	previewItem,
+	readWriteMode,
+	withChange,
+	writeOptions,
+	PREVIEW_IN_README,
+} from './shared';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['replaceAll'] } };
 
@@ -96,17 +103,27 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[]; mode
 		return { courseId, rules, mode };
 	},
 	async execute({ courseId, rules, mode }, { client, itemIndex }) {
+		if (mode.kind === 'apply')
+			await checkTenant(client, itemIndex, 'Apply Previewed Change', mode.tenant);
+		const tenant = await client.credentialScope();
 		const before = await readRuleList(client, courseId, itemIndex);
-		const output = (after: Rule[], preview: boolean) =>
-			withChange(
-				{ courseId, ruleCount: after.length, changed: !sameContent(before, after) },
-				{ courseId, operation: 'replaceAll', before, after },
+		const output = async (after: Rule[], preview: boolean, alreadyApplied?: boolean) =>
+			await withChange(
+				client,
+				itemIndex,
+				{
+					courseId,
+					ruleCount: after.length,
+					changed: !sameContent(before, after),
+					...(mode.kind === 'apply' && { alreadyApplied: alreadyApplied === true }),
+				},
+				{ courseId, operation: 'replaceAll', tenant, before, after },
 				preview,
 			);
-		if (mode.kind === 'preview') return output(rules, true);
+		if (mode.kind === 'preview') return await output(rules, true);
 		if (mode.kind === 'apply') {
 			// Applied already (an earlier run): nothing is sent again.
-			if (holdsList(before, rules)) return output(before, false);
+			if (holdsList(before, rules)) return await output(before, false, true);
 			if (!sameContent(before, mode.before)) {
 				throw changedSince(
 					client,
@@ -119,6 +136,15 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[]; mode
 				);
 			}
 		}
-		return output(await replaceRules(client, courseId, rules, itemIndex, before), false);
+		// Applying a preview, the list is read back after the save: it must be the list shown.
+		const saved = await replaceRules(
+			client,
+			courseId,
+			rules,
+			itemIndex,
+			before,
+			mode.kind === 'apply',
+		);
+		return await output(saved, false);
 	},
 };

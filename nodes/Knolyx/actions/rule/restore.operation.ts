@@ -8,6 +8,7 @@ import { booleanOption } from '../../helpers/validation';
 import type { KnolyxOperation } from '../types';
 import { changedSince, readRuleList, replaceRules } from './replace';
 import {
+	checkTenant,
 	isPreview,
 	optionsField,
 	previewItem,
@@ -90,6 +91,8 @@ export const restore: KnolyxOperation<RestoreParams> = {
 	},
 	async execute({ change, overwrite, preview }, { client, itemIndex }) {
 		const { courseId } = change;
+		await checkTenant(client, itemIndex, 'Change', change.tenant);
+		const tenant = await client.credentialScope();
 		const now = await readRuleList(client, courseId, itemIndex);
 		const target = change.before.map((rule) =>
 			rule.id === undefined ||
@@ -97,19 +100,21 @@ export const restore: KnolyxOperation<RestoreParams> = {
 				? rule
 				: withoutId(rule),
 		);
-		const output = (after: Rule[], restored: boolean, shown: boolean) =>
-			withChange(
+		const output = async (after: Rule[], restored: boolean, shown: boolean) =>
+			await withChange(
+				client,
+				itemIndex,
 				{
 					courseId,
 					action: restored ? 'restored' : 'alreadyRestored',
 					changed: restored,
 					ruleCount: after.length,
 				},
-				{ courseId, operation: 'restore', before: now, after },
+				{ courseId, operation: 'restore', tenant, before: now, after },
 				shown,
 			);
 		// Restored already (an earlier run): nothing is sent again.
-		if (holdsList(now, target)) return output(now, false, preview);
+		if (holdsList(now, target)) return await output(now, false, preview);
 		if (!overwrite && !sameContent(now, change.after)) {
 			throw changedSince(
 				client,
@@ -121,7 +126,12 @@ export const restore: KnolyxOperation<RestoreParams> = {
 				'Someone else saved rules of this course after the change. Read them with Get Many; to put the list back anyway (undoing their edits too), turn on Overwrite Later Changes.',
 			);
 		}
-		if (preview) return output(target, true, true);
-		return output(await replaceRules(client, courseId, target, itemIndex, now), true, false);
+		if (preview) return await output(target, true, true);
+		// Read back after the save: the list restored, or the item names what is there instead.
+		return await output(
+			await replaceRules(client, courseId, target, itemIndex, now, true),
+			true,
+			false,
+		);
 	},
 };

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { Rule, RuleEdit } from '../../helpers/rules';
 import { defaultRuleName } from '../../helpers/rules';
@@ -9,11 +10,14 @@ import {
 	describeDifference,
 	readChange,
 	ruleChanges,
+	tenantProblem,
 } from '../../helpers/rule-changes';
 import { plainCopy } from '../../helpers/json';
 import { booleanOption, invalid, requireId } from '../../helpers/validation';
+import type { KnolyxClient } from '../../transport';
 import type { OperationRuntime } from '../types';
 import { ruleEditorOf } from './editor';
+import { namingOf } from './names';
 import type { EditMode, RuleEditResult } from './editor';
 
 /**
@@ -127,6 +131,25 @@ export function previewItem(this: IExecuteFunctions, itemIndex: number): boolean
 	}
 }
 
+/**
+ * Refuses, before anything is sent, a change made on another platform or project than the
+ * credential's (`field` names it in the error); else the credential's tenant.
+ */
+export async function checkTenant(
+	client: KnolyxClient,
+	itemIndex: number,
+	field: string,
+	tenant: string,
+): Promise<void> {
+	const problem = tenantProblem(tenant, await client.credentialScope());
+	if (!problem) return;
+	throw new NodeOperationError(client.node, `${field}: ${problem} (item ${itemIndex})`, {
+		itemIndex,
+		description:
+			'A change is applied or restored only on the platform and project it was made on, with a credential of that project. Nothing was sent.',
+	});
+}
+
 /** A change as read from a parameter (`field` names it in the error), for the course given. */
 export function readChangeParameter(
 	ctx: IExecuteFunctions,
@@ -167,7 +190,13 @@ export function readWriteMode(
 			PREVIEWED_CHANGE,
 			`is a preview of the operation "${change.operation}", not of "${operation}"`,
 		);
-	return { kind: 'apply', before: change.before, after: change.after, text: changeText(change) };
+	return {
+		kind: 'apply',
+		before: change.before,
+		after: change.after,
+		tenant: change.tenant,
+		text: changeText(change),
+	};
 }
 
 /**
@@ -177,19 +206,24 @@ export function readWriteMode(
  * it) and Change, the same two lists exactly (long ids as their digits), for Restore and Apply
  * Previewed Change.
  */
-export function withChange(
+export async function withChange(
+	client: KnolyxClient,
+	itemIndex: number,
 	own: IDataObject,
 	change: RuleListChange,
 	preview: boolean,
-): IDataObject {
+): Promise<IDataObject> {
 	const { courseId, before, after } = change;
 	const rules = ruleChanges(before, after);
 	const access = accessChanges(courseId, before, after);
+	// A preview is for a person to approve: its sentences name the course and the workgroups.
+	const naming = preview ? await namingOf(client, courseId, access, itemIndex) : undefined;
 	return {
 		courseId,
 		preview,
-		summary: describeDifference(rules, access),
+		summary: describeDifference(rules, access, naming),
 		...own,
+		...(naming && naming.notRead.length > 0 && { namesNotRead: naming.notRead }),
 		ruleChanges: rules,
 		accessChanges: access,
 		before: plainCopy(before),
@@ -249,17 +283,31 @@ const actionWords: Record<
 	delete: ['', 'deleted', 'notFound'],
 };
 
-function editResult(params: EditParams, result: RuleEditResult): IDataObject {
+async function editResult(
+	params: EditParams,
+	result: RuleEditResult,
+	runtime: OperationRuntime,
+): Promise<IDataObject> {
 	const { courseId, edit, mode, operation } = params;
 	const { outcome } = result;
 	const [whenNew, whenExisting, whenUnchanged] = actionWords[edit.kind];
-	const action = !outcome.changed ? whenUnchanged : outcome.existed ? whenExisting : whenNew;
-	const json: IDataObject = { courseId, ruleName: edit.ruleName, action, changed: outcome.changed };
+	const action = result.alreadyApplied
+		? 'alreadyApplied'
+		: !outcome.changed
+			? whenUnchanged
+			: outcome.existed
+				? whenExisting
+				: whenNew;
+	const changed = !result.alreadyApplied && outcome.changed;
+	const json: IDataObject = { courseId, ruleName: edit.ruleName, action, changed };
+	if (mode.kind === 'apply') json.alreadyApplied = result.alreadyApplied === true;
 	if ('workgroupId' in edit) json.workgroupId = edit.workgroupId;
 	if (result.rule) json.rule = result.rule;
 	json.ruleCount = result.ruleCount;
-	const change = { courseId, operation, before: result.before, after: result.after };
-	return withChange(json, change, mode.kind === 'preview');
+	const { client, itemIndex } = runtime;
+	const tenant = await client.credentialScope();
+	const change = { courseId, operation, tenant, before: result.before, after: result.after };
+	return await withChange(client, itemIndex, json, change, mode.kind === 'preview');
 }
 
 /** A safe edit's `execute`: the run's rule editor applies it (merged with the run's other edits of the course). */
@@ -268,6 +316,8 @@ export async function runRuleEdit(
 	runtime: OperationRuntime,
 ): Promise<IDataObject> {
 	const { courseId, edit, mode } = params;
-	const result = await ruleEditorOf(runtime.client).edit(courseId, edit, runtime.itemIndex, mode);
-	return editResult(params, result);
+	const { client, itemIndex } = runtime;
+	if (mode.kind === 'apply') await checkTenant(client, itemIndex, PREVIEWED_CHANGE, mode.tenant);
+	const result = await ruleEditorOf(client).edit(courseId, edit, itemIndex, mode);
+	return await editResult(params, result, runtime);
 }
