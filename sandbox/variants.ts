@@ -9,6 +9,60 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { badRequest } from './errors';
 import { parsePage, slice, type Page } from './validation';
 
+/**
+ * Issue 55: Attend and Add Member answered 200 with a text or a JSON scalar that says the write was
+ * not done, and it was not (nothing applied). Text bodies go as text/plain, the others as JSON.
+ */
+const WRITE_REFUSALS = {
+	writesRefusedQuota: 'ERROR: quota exceeded',
+	writesRefusedForbidden: 'Forbidden',
+	writesRefusedNotFound: 'Request failed: user not found',
+	writesRefusedNull: null,
+	writesRefusedFalse: false,
+} as const;
+
+/**
+ * Issue 55: webhook creation applied (the webhook exists, with an id of its own) and answered 201
+ * with a word (a JSON string) or an id that is not the webhook's.
+ */
+const WEBHOOK_CREATE_WORDS = {
+	webhookCreateCompleted: 'Completed',
+	webhookCreatePending: 'Pending',
+	webhookCreateNone: 'None',
+	webhookCreateDash: '-',
+	webhookCreateIdZero: { id: 0 },
+	webhookCreateIdSpaced: { id: ' 41 ' },
+} as const;
+
+type RefusalName = keyof typeof WRITE_REFUSALS;
+type CreateWordName = keyof typeof WEBHOOK_CREATE_WORDS;
+
+function refusalDescriptions(): Record<RefusalName, string> {
+	return Object.fromEntries(
+		Object.entries(WRITE_REFUSALS).map(([name, body]) => [
+			name,
+			`Attend and Add Member answer 200 with ${typeof body === 'string' ? `text/plain "${body}"` : `the JSON ${JSON.stringify(body)}`} and apply nothing.`,
+		]),
+	) as Record<RefusalName, string>;
+}
+
+function createWordDescriptions(): Record<CreateWordName, string> {
+	return Object.fromEntries(
+		Object.entries(WEBHOOK_CREATE_WORDS).map(([name, body]) => [
+			name,
+			`Webhook creation answers 201 application/json ${JSON.stringify(body)} (the webhook is created, with an id of its own).`,
+		]),
+	) as Record<CreateWordName, string>;
+}
+
+/** Attend (POST) and Add Member (PUT): the writes the refusal variants answer. */
+const REFUSED_WRITES: Array<[string, RegExp]> = [
+	['POST', /^\/community\/[^/]+\/event\/[^/]+\/attend\/[^/]+\/?$/],
+	['PUT', /^\/workgroup\/[^/]+\/member\/[^/]+\/?$/],
+];
+
+const WEBHOOK_ONE = /^\/webhook\/(?!ping\/?$)[^/]+\/?$/;
+
 export const VARIANTS = {
 	unpagedLists:
 		'The workgroup, course, event and attendee lists ignore pagination.page and pagination.size: every request answers the whole list.',
@@ -29,8 +83,10 @@ export const VARIANTS = {
 	pagedWebhooks:
 		'The webhook list pages like the other lists (pagination.page, pagination.size; 20 a page when no size is asked).',
 	textWrites:
-		'Writes whose answer the guides do not show (attend, cancel attendance, member add and removal, ping, ping all, rule save, webhook delete, provisioning) answer 2xx with text/plain "OK" (201: "Created").',
-	emptyWrites: 'The same writes answer 2xx with an empty body.',
+		'Writes whose answer a read or a second send can check (attend, cancel attendance, member removal, rule save, webhook delete) answer 2xx with text/plain "OK".',
+	textWritesUnchecked:
+		'Writes no read can check (provisioning, member add, ping, ping all) answer 2xx with text/plain "OK" (201: "Created"); the write is applied.',
+	emptyWrites: 'The writes of textWrites and textWritesUnchecked answer 2xx with an empty body.',
 	webhookCreateNoId:
 		'Webhook creation answers 201 { name, url, createdAt } without the id (the webhook is created).',
 	webhookCreateText: 'Webhook creation answers 201 text/plain "Created" (the webhook is created).',
@@ -50,6 +106,10 @@ export const VARIANTS = {
 		'Gender is spelled NON_BINARY in answers; both NON_BINARY and NON-BINARY are accepted.',
 	attend409Text:
 		'Attending an event twice answers 409 with a text/plain body ("User is already registered for this event").',
+	...refusalDescriptions(),
+	...createWordDescriptions(),
+	webhookDeleteRefused:
+		'Webhook deletion answers 200 text/plain "ERROR: webhook not deleted" and deletes nothing.',
 } as const;
 
 export type VariantName = keyof typeof VARIANTS;
@@ -76,19 +136,27 @@ export function parseVariants(input: unknown, field = 'variants'): VariantName[]
 	return [...new Set(list as VariantName[])];
 }
 
-/** The writes whose answer body the guides leave open (method, path below /v1). */
-const OPEN_WRITES: Array<[string, RegExp]> = [
+/**
+ * The writes whose answer body the guides leave open (method, path below /v1), and member add
+ * (whose answer the contract names): those a read or a second send can check (textWrites) and
+ * those none can (textWritesUnchecked). emptyWrites plays both.
+ */
+const CHECKED_WRITES: Array<[string, RegExp]> = [
 	['POST', /^\/community\/[^/]+\/event\/[^/]+\/attend\/[^/]+\/?$/],
 	['DELETE', /^\/community\/[^/]+\/event\/[^/]+\/attend\/[^/]+\/?$/],
-	['PUT', /^\/workgroup\/[^/]+\/member\/[^/]+\/?$/],
 	['DELETE', /^\/workgroup\/[^/]+\/member\/[^/]+\/?$/],
-	['POST', /^\/webhook\/ping\/?$/],
-	['POST', /^\/webhook\/[^/]+\/ping\/?$/],
 	['POST', /^\/business-rule\/course\/[^/]+\/?$/],
 	['DELETE', /^\/webhook\/[^/]+\/?$/],
+];
+const UNCHECKED_WRITES: Array<[string, RegExp]> = [
+	['PUT', /^\/workgroup\/[^/]+\/member\/[^/]+\/?$/],
+	['POST', /^\/webhook\/ping\/?$/],
+	['POST', /^\/webhook\/[^/]+\/ping\/?$/],
 	['POST', /^\/user\/provision\/?$/],
 	['PUT', /^\/user\/provision\/?$/],
 ];
+const isOneOf = (writes: Array<[string, RegExp]>, method: string, path: string) =>
+	writes.some(([m, pattern]) => m === method && pattern.test(path));
 /** The page size of largePages and the clamp of smallPages. */
 const LARGE_PAGE_SIZE = 150;
 const SMALL_PAGE_SIZE = 30;
@@ -237,16 +305,25 @@ export class Variants {
 
 	/**
 	 * Rewrites answers of the writes whose answer the guides leave open (textWrites,
-	 * emptyWrites) and the 409 of attend (attend409Text). Runs on /public/api before the routes.
+	 * textWritesUnchecked, emptyWrites) and the 409 of attend (attend409Text); answers in place of
+	 * the route for the refusal variants (writesRefused*, webhookDeleteRefused). Runs on
+	 * /public/api before the routes.
 	 */
 	middleware(): RequestHandler {
 		return (req: Request, res: Response, next: NextFunction): void => {
 			const path = req.path.replace(/^\/v1/, '');
-			const open = OPEN_WRITES.some(
-				([method, pattern]) => method === req.method && pattern.test(path),
-			);
-			const text = open && this.has('textWrites');
-			const empty = open && this.has('emptyWrites');
+			const refusal = this.refusal(req.method, path);
+			if (refusal !== undefined) {
+				const [body] = refusal;
+				if (typeof body === 'string') res.status(200).type('text/plain').send(body);
+				else res.status(200).type('application/json').send(JSON.stringify(body));
+				return;
+			}
+			const checked = isOneOf(CHECKED_WRITES, req.method, path);
+			const unchecked = isOneOf(UNCHECKED_WRITES, req.method, path);
+			const text =
+				(checked && this.has('textWrites')) || (unchecked && this.has('textWritesUnchecked'));
+			const empty = (checked || unchecked) && this.has('emptyWrites');
 			const conflictText = this.has('attend409Text') && req.method === 'POST' && ATTEND.test(path);
 			if (!text && !empty && !conflictText) {
 				next();
@@ -276,8 +353,27 @@ export class Variants {
 		};
 	}
 
+	/**
+	 * The answer of a refusal variant to this request (in a one-element tuple: it may be null or
+	 * false), or undefined when none plays it: Attend and Add Member under writesRefused*,
+	 * webhook deletion under webhookDeleteRefused.
+	 */
+	private refusal(method: string, path: string): [string | null | boolean] | undefined {
+		if (method === 'DELETE' && WEBHOOK_ONE.test(path) && this.has('webhookDeleteRefused'))
+			return ['ERROR: webhook not deleted'];
+		if (!REFUSED_WRITES.some(([m, pattern]) => m === method && pattern.test(path)))
+			return undefined;
+		const name = (Object.keys(WRITE_REFUSALS) as RefusalName[]).find((n) => this.has(n));
+		return name === undefined ? undefined : [WRITE_REFUSALS[name]];
+	}
+
 	/** webhookCreate502: the creation was applied; a gateway answers in its place. */
 	sendWebhookCreated(res: Response, view: Record<string, unknown>): void {
+		const word = (Object.keys(WEBHOOK_CREATE_WORDS) as CreateWordName[]).find((n) => this.has(n));
+		if (word !== undefined) {
+			res.status(201).type('application/json').send(JSON.stringify(WEBHOOK_CREATE_WORDS[word]));
+			return;
+		}
 		if (this.has('webhookCreate502')) {
 			res.status(502).type('text/html').send(GATEWAY_502);
 			return;

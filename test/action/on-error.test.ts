@@ -6,10 +6,8 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { KnolyxApi } from '../../credentials/KnolyxApi.credentials';
-import { Knolyx } from '../../nodes/Knolyx/Knolyx.node';
-import { runNode, type RunNodeOptions } from '../harness';
-import { credentialsFor, membership, NODE_TYPE, rl, useSandbox } from './setup';
+import type { RunNodeOptions } from '../harness';
+import { membership, rl, runWithOnError, useSandbox } from './setup';
 
 const ctx = useSandbox();
 
@@ -18,15 +16,7 @@ async function runWith(
 	parameters: INodeParameters,
 	items: IDataObject[],
 ) {
-	return await runNode({
-		nodeType: new Knolyx(),
-		type: NODE_TYPE,
-		parameters,
-		items,
-		credentials: { knolyxApi: { ...credentialsFor(ctx.sandbox) } },
-		credentialTypes: [new KnolyxApi()],
-		onError,
-	});
+	return await runWithOnError(ctx.sandbox, onError, parameters, items);
 }
 
 const paired = (items: INodeExecutionData[]) => items.map((item) => item.pairedItem);

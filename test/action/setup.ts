@@ -31,6 +31,7 @@ import {
 	runNode,
 	runWorkflow,
 	testCredential,
+	type RunNodeOptions,
 	type TriggerHostOptions,
 	type WorkflowStep,
 } from '../harness';
@@ -167,6 +168,24 @@ export async function run(
 		continueOnFail: opts.continueOnFail,
 	});
 	return { items: result.items, json: result.items.map((item) => item.json), error: result.error };
+}
+
+/** The node with an *On Error* setting (n8n-core routes failed items to the error output). */
+export async function runWithOnError(
+	sandbox: Sandbox,
+	onError: RunNodeOptions['onError'],
+	parameters: INodeParameters,
+	items: IDataObject[],
+) {
+	return await runNode({
+		nodeType: new Knolyx(),
+		type: NODE_TYPE,
+		parameters,
+		items,
+		credentials: { knolyxApi: { ...credentialsFor(sandbox) } },
+		credentialTypes: [new KnolyxApi()],
+		onError,
+	});
 }
 
 /**

@@ -545,9 +545,9 @@ describe('the id of a created webhook, whatever the shape of the answer', () => 
 	// would; the list read before it is the sandbox's own.
 	it.each([
 		['{ id, name }', JSON.stringify({ id: 12, name: 'x' }), 12],
-		['{ webhookId }', JSON.stringify({ webhookId: 'ab' }), 'ab'],
+		['{ webhookId }', JSON.stringify({ webhookId: 'a1b2c3d4e5f60718' }), 'a1b2c3d4e5f60718'],
 		['a bare number', '13', '13'],
-		['a bare string', JSON.stringify(' cd '), 'cd'],
+		['a bare string', JSON.stringify('14'), '14'],
 	])('%s', async (_shape, body, id) => {
 		await setEdge(ctx.sandbox.url, {
 			path: '/public/api/v1/webhook',
@@ -565,9 +565,15 @@ describe('the id of a created webhook, whatever the shape of the answer', () => 
 
 	// Issue 35: no id, and none in the list (the edge answered, nothing was created): a failure
 	// naming the webhook, never an output without an id.
+	// Issue 55: a token that is not unmistakably an id ("ab", " cd ", a word, 0) is asked of the
+	// list, never taken from the answer (these were ids before: a301be0); here the list does not
+	// hold it (the edge answered, nothing was created).
 	it.each([
 		['an empty object', '{}'],
 		['an empty string', JSON.stringify('')],
+		['{ webhookId: "ab" }', JSON.stringify({ webhookId: 'ab' })],
+		['the bare string " cd "', JSON.stringify(' cd ')],
+		['{ id: 0 }', JSON.stringify({ id: 0 })],
 	])('%s: fails naming the webhook', async (_shape, body) => {
 		await setEdge(ctx.sandbox.url, {
 			path: '/public/api/v1/webhook',

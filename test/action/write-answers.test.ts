@@ -59,13 +59,16 @@ describe('a 2xx text answer to a write', () => {
 		},
 	);
 
+	// Issue 55: a text confirms no write by itself, and Add Member is confirmed only by the answer
+	// the contract names (its e-mail); so this plays Cancel Attendance, whose text answer the
+	// event's attendee list confirms (Ada does not attend).
 	it('a 512-character text is still the acknowledgement', async () => {
 		await setEdge(ctx.sandbox.url, {
-			path: '/public/api/v1/workgroup/204/member/alan%40example.com/',
-			method: 'PUT',
+			path: `/public/api/v1/community/${ctx.demo.communityId}/event/${ctx.demo.eventId}/attend/${ctx.demo.users['ada@example.com']}`,
+			method: 'DELETE',
 			answer: { status: 200, contentType: 'text/plain', body: 'k'.repeat(512) },
 		});
-		const result = await run(ctx.sandbox, addMember());
+		const result = await run(ctx.sandbox, { ...attend(), operation: 'cancelAttendance' });
 		expect(result.error).toBeUndefined();
 		expect(String(result.json[0].answer)).toHaveLength(500);
 	});

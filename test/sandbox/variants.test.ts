@@ -97,11 +97,13 @@ describe('writes', () => {
 		expect(res.data).toEqual({ eventId: 401, userId: 1001, status: 'ATTENDING' });
 	});
 
-	it('textWrites: attend, cancel, members, pings, rule save, webhook delete and provisioning answer text/plain', async () => {
+	// Issue 55: textWrites plays the writes a read or a second send checks, textWritesUnchecked
+	// the others (provisioning, member add, pings); together, what textWrites played before.
+	it('textWrites and textWritesUnchecked: attend, cancel, members, pings, rule save, webhook delete and provisioning answer text/plain', async () => {
 		const hook = (
 			await api().post('/webhook', { name: 'h', url: 'http://127.0.0.1:9/x', securityToken: 't' })
 		).data;
-		await play('textWrites');
+		await play('textWrites', 'textWritesUnchecked');
 		const calls = [
 			api().put('/workgroup/204/member/alan@example.com/', { removalDate: null }),
 			api().post('/community/301/event/401/attend/1001'),
@@ -125,6 +127,28 @@ describe('writes', () => {
 		expect([created.status, created.data]).toEqual([201, 'Created']);
 		expect(sandbox().state.findUserByEmail('ab@example.com')).toBeDefined();
 		expect(sandbox().state.webhooks.size).toBe(0);
+	});
+
+	it('writesRefused*: Attend and Add Member answer 200 with the refusal and apply nothing; webhookDeleteRefused keeps the webhook', async () => {
+		await play('writesRefusedNull');
+		const attend = await api().post('/community/301/event/401/attend/1001');
+		expect([attend.status, attend.headers['content-type'], attend.data]).toEqual([
+			200,
+			expect.stringMatching(/^application\/json/),
+			null,
+		]);
+		await play('writesRefusedQuota');
+		const add = await api().put('/workgroup/204/member/alan@example.com/', { removalDate: null });
+		expect([add.status, add.data]).toEqual([200, 'ERROR: quota exceeded']);
+		expect(sandbox().state.attendance.get(401)?.has(1001) ?? false).toBe(false);
+		expect(sandbox().state.memberships.get(204)?.has('alan@example.com') ?? false).toBe(false);
+		const hook = (
+			await api().post('/webhook', { name: 'h', url: 'http://127.0.0.1:9/x', securityToken: 't' })
+		).data;
+		await play('webhookDeleteRefused');
+		const gone = await api().delete(`/webhook/${hook.id}`);
+		expect([gone.status, gone.data]).toEqual([200, 'ERROR: webhook not deleted']);
+		expect(sandbox().state.webhooks.size).toBe(1);
 	});
 
 	it('emptyWrites: the same writes answer 2xx with no body, and apply', async () => {

@@ -13,6 +13,8 @@
  * - catalogue.ts: every endpoint once, with what its 404 means and its permission (`subjectOf`);
  * - url.ts: the base URL checked and joined to a path;
  * - errors.ts: the node errors the transport throws;
+ * - confirm.ts: what a write's 2xx answer confirms (`writeAnswerOf`), and the error of a write
+ *   not confirmed (`notConfirmed`): the one place that decides, for every write;
  * - api/<resource>.ts: one typed function per catalogue call.
  */
 export { CREDENTIAL_TYPE, KnolyxClient } from './client';
@@ -24,6 +26,8 @@ export { AdaptiveLimiter } from './limiter';
 export { ENDPOINTS, endpointOf } from './catalogue';
 export type { Endpoint, EndpointName } from './catalogue';
 export { asNodeError, networkErrorCode } from './errors';
+export { namesWrite, notConfirmed, writeAnswerOf } from './confirm';
+export type { WriteAnswer } from './confirm';
 export type { RequestSubject, KnolyxPermission } from './errors';
 export type { KnolyxFile } from './file';
 

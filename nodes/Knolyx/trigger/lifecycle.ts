@@ -154,9 +154,11 @@ async function register(
 }
 
 /**
- * The webhook id a record holds. A record an older version stored with a word for an id (a
- * creation answered "Created") is mended from the list: the newest webhook pointing at this
- * URL that no other record holds. Undefined when there is none: the word is never sent.
+ * The webhook id a record holds. An id that is unmistakably one is used as stored. Any other (a
+ * word or a spaced id stored by an older version from a creation answered "Created", "Pending" or
+ * `{ "id": " 41 " }`) is asked of the platform: kept when the webhook list holds it for this URL,
+ * else mended from the list (the newest webhook pointing at this URL that no other record holds).
+ * Undefined when there is none: the word is never sent.
  */
 async function recordedId(
 	client: KnolyxClient,
@@ -171,8 +173,12 @@ async function recordedId(
 			.map(([, record]) => record?.webhookId),
 	);
 	const { webhooks } = await listWebhooks(client);
-	const ours = webhooks.filter((webhook) => webhook.url === url && !others.has(webhook.id));
-	return ours.length === 0 ? undefined : newestWebhook(ours);
+	const ours = webhooks.filter(
+		(webhook) => (webhook.url === url || webhook.url === undefined) && !others.has(webhook.id),
+	);
+	if (ours.some((webhook) => webhook.id === webhookId)) return webhookId;
+	const atUrl = ours.filter((webhook) => webhook.url === url);
+	return atUrl.length === 0 ? undefined : newestWebhook(atUrl);
 }
 
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {

@@ -16,7 +16,7 @@ export const attend: KnolyxOperation<AttendanceParams> = {
 	},
 	agent: { effects: ['changePerson'] },
 	readme: {
-		does: 'Mark a user as attending the picked event (already attending counts as success: `alreadyAttending: true`)',
+		does: "Mark a user as attending the picked event (already attending counts as success: `alreadyAttending: true`); an answer in words (a text, `null`, `false`) counts only when the event's attendee list shows the user (that read needs EVENT_READ), else the item fails as *not confirmed*",
 	},
 	description: updateDisplayOptions(displayOptions, attendanceFields),
 	prepare(itemIndex) {

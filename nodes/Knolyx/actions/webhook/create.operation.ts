@@ -66,7 +66,7 @@ export const create: KnolyxOperation<CreateParams> = {
 			'Webhook → Get Many to see the webhooks a person registered, and ask a person to register a new one',
 	},
 	readme: {
-		does: "Register a URL for events; an empty Security Token is generated (32 random bytes) and returned; the output holds the new webhook's `id` whatever shape the answer gives it (`id`, `webhookId`, a bare id, or none: then found in the list by the name and URL sent); an ambiguous answer (502, timeout) never makes a second webhook",
+		does: "Register a URL for events; an empty Security Token is generated (32 random bytes) and returned; the output holds the new webhook's `id`: from the answer (`id`, `webhookId`, a bare id) only when it is unmistakably an id (a whole number from 1, a UUID, a long hex token), else the one the webhook list shows for the name and URL sent; an ambiguous answer (502, timeout) never makes a second webhook",
 	},
 	description: updateDisplayOptions(displayOptions, properties),
 	prepare(itemIndex) {

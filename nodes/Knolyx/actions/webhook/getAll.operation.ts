@@ -8,7 +8,9 @@ export const getAll: KnolyxOperation<Record<string, never>> = {
 		action: 'Get many webhooks',
 	},
 	agent: { effects: ['readOnly'] },
-	readme: { does: 'List, read, delete webhooks' },
+	readme: {
+		does: 'List, read, delete webhooks (a deletion answered in words counts only once Knolyx no longer has the webhook)',
+	},
 	description: [],
 	prepare() {
 		return {};

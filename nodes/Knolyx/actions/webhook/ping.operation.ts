@@ -12,7 +12,9 @@ export const ping: KnolyxOperation<{ webhookId: string }> = {
 		action: 'Ping a webhook',
 	},
 	agent: { effects: ['pingWebhooks'] },
-	readme: { does: 'Send a PING event to one webhook / to all' },
+	readme: {
+		does: 'Send a PING event to one webhook / to all (an answer in words is reported *not confirmed*: no read shows a PING)',
+	},
 	description: updateDisplayOptions(displayOptions, [webhookIdField]),
 	prepare(itemIndex) {
 		return { webhookId: readWebhookId(this, itemIndex) };

@@ -23,7 +23,7 @@ export const addMember: KnolyxOperation<AddMemberParams> = {
 	},
 	agent: { effects: ['changePerson'] },
 	readme: {
-		does: 'Add a provisioned user, optionally until a removal date (adding again updates it)',
+		does: 'Add a provisioned user, optionally until a removal date (adding again updates it); done only when Knolyx answers with the e-mail (or nothing): any other answer is sent once more, then the item fails as *not confirmed*',
 	},
 	description: updateDisplayOptions(displayOptions, [
 		resourceLocator('workgroup'),

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import type { Endpoint } from '../catalogue';
 import { ENDPOINTS } from '../catalogue';
+import { notConfirmed, writeAnswerOf } from '../confirm';
 import { asNodeError } from '../errors';
 import { isRecord } from '../../helpers/objects';
 import type { Gender } from '../../helpers/validation';
@@ -81,7 +82,12 @@ async function sendProvision(
 	}
 }
 
-/** `userProvision`: 201 when the user was created (on-boarding e-mail sent), 200 when it existed. */
+/**
+ * `userProvision`: 201 when the user was created (on-boarding e-mail sent), 200 when it existed.
+ * Confirmed by a 2xx with nothing in it or a JSON object (the guides show no answer body); an
+ * answer that says something else (a text, `null`, `false`) cannot be checked (the API has no
+ * read of a user) and fails as not confirmed.
+ */
 export async function provisionUser(
 	client: KnolyxClient,
 	user: UserInput,
@@ -98,6 +104,15 @@ export async function provisionUser(
 		},
 		itemIndex,
 	);
+	const answer = writeAnswerOf(body);
+	if (answer.kind === 'said')
+		throw notConfirmed(client.node, {
+			what: `Provisioning of ${user.email}`,
+			answer,
+			status: statusCode,
+			checked: 'the API has no read of a user that would show it',
+			itemIndex,
+		});
 	return {
 		created: statusCode === 201,
 		user: { email: user.email, ...(isRecord(body) ? body : {}) },

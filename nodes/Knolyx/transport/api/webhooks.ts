@@ -3,6 +3,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
+import { notConfirmed, writeAnswerOf } from '../confirm';
 import { asNodeError } from '../errors';
 import { pageItems, readPages } from '../paging';
 import { outcomeUnknown } from '../retry';
@@ -31,51 +32,38 @@ export interface WebhookRequest {
 const CREATE_ATTEMPTS = 3;
 
 /**
- * What counts as a webhook id (docs/api.md, "What counts as a webhook id"): a whole number (a JSON
- * number, or its digits as text), a UUID or a hexadecimal token of 16 to 64 digits, wherever it
- * comes from; and, in JSON (an entry's or an answer's `id` or `webhookId`, a bare JSON string), a
- * token of up to 64 letters, digits, `-` and `_` that is not a word a write is acknowledged with
- * ("Created", "OK", ...). A text answer, `null`, an empty string or a sentence is no id: the
- * webhook is then looked up in the list.
+ * What counts as a webhook id (docs/api.md, "What counts as a webhook id"). In an answer, only a
+ * value that is unmistakably an id: a whole number from 1 (a JSON number, or its digits as text,
+ * without spaces or leading zeros), a UUID or a hexadecimal token of 16 to 64 digits. Anything
+ * else (a word such as "Completed" or "None", "-", 0, " 41 ", `null`, a sentence) is not taken
+ * from the answer: the platform's webhook list decides. No word is ever looked at.
  */
 const ID_TEXT =
-	/^(\d{1,30}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,64})$/i;
-const ID_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
-const ACKNOWLEDGEMENTS = new Set([
-	'ok',
-	'created',
-	'accepted',
-	'success',
-	'successful',
-	'done',
-	'saved',
-	'registered',
-	'true',
-	'false',
-	'null',
-	'undefined',
-]);
+	/^([1-9]\d{0,29}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,64})$/i;
+/** An id as the webhook list gives it: the platform's own, so any token fit for a path. */
+const LISTED_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** A webhook id as text, or undefined when the value does not look like one (`inJson`: see above). */
-export function webhookIdOf(value: unknown, inJson = true): string | undefined {
+/** A webhook id as text when the value is unmistakably one, else undefined (see above). */
+export function webhookIdOf(value: unknown): string | undefined {
+	if (typeof value === 'number')
+		return Number.isSafeInteger(value) && value >= 1 ? String(value) : undefined;
+	return typeof value === 'string' && ID_TEXT.test(value) ? value : undefined;
+}
+
+/** The id of a list entry: the platform lists it, so any number or path-safe token as given. */
+function listedIdOf(value: unknown): string | undefined {
 	if (typeof value === 'number')
 		return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
-	if (typeof value !== 'string') return undefined;
-	const text = value.trim();
-	if (ID_TEXT.test(text)) return text;
-	return inJson && ID_TOKEN.test(text) && !ACKNOWLEDGEMENTS.has(text.toLowerCase())
-		? text
-		: undefined;
+	return typeof value === 'string' && LISTED_ID.test(value) ? value : undefined;
 }
 
 /**
- * The id in a creation answer: `{ id }` (or `{ webhookId }`), a bare id (a JSON number or
- * string), or a text answer (which the transport hands over as `{ answer }`) that is a number,
- * a UUID or a hexadecimal token.
+ * The id in a creation answer when it is unmistakably one: `{ id }` (or `{ webhookId }`), a bare
+ * id (a JSON number or string), or a text answer (which the transport hands over as `{ answer }`).
  */
 function createdId(body: unknown): string | undefined {
 	if (isRecord(body))
-		return webhookIdOf(body.id) ?? webhookIdOf(body.webhookId) ?? webhookIdOf(body.answer, false);
+		return webhookIdOf(body.id) ?? webhookIdOf(body.webhookId) ?? webhookIdOf(body.answer);
 	return webhookIdOf(body);
 }
 
@@ -87,7 +75,7 @@ export function webhookEntries(body: unknown): IDataObject[] {
 /** The webhooks among list entries, with the fields this package reads. */
 function remoteWebhooks(entries: IDataObject[]): RemoteWebhook[] {
 	return entries.flatMap((entry) => {
-		const id = webhookIdOf(entry.id);
+		const id = listedIdOf(entry.id);
 		if (id === undefined) return [];
 		return [
 			{
@@ -272,22 +260,66 @@ export async function getWebhook(
 	});
 }
 
-/** `webhookDelete`; `acceptStatuses: [404]` counts a webhook already gone as deleted. */
+/**
+ * `webhookDelete`; `acceptStatuses: [404]` counts a webhook already gone as deleted. A deletion
+ * counts only when Knolyx answered a clear success (nothing in it, or a JSON object) or no longer
+ * has the webhook: an answer that says something else (a text such as "ERROR: webhook not
+ * deleted", `null`, `false`) is checked by reading the webhook, and fails as not confirmed while
+ * it is still there.
+ */
 export async function deleteWebhook(
 	client: KnolyxClient,
 	webhookId: string,
 	options: { itemIndex?: number; acceptStatuses?: number[] } = {},
 ): Promise<KnolyxResponse> {
-	return await client.call(ENDPOINTS.webhookDelete, { params: { webhookId }, ...options });
+	const response = await client.call(ENDPOINTS.webhookDelete, {
+		params: { webhookId },
+		...options,
+	});
+	const answer = writeAnswerOf(response.body);
+	if (response.statusCode === 404 || response.alreadyDone || answer.kind !== 'said')
+		return response;
+	const what = `Deletion of webhook ${webhookId}`;
+	const base = { what, answer, status: response.statusCode, itemIndex: options.itemIndex };
+	let check: KnolyxResponse<IDataObject>;
+	try {
+		check = await getWebhook(client, webhookId, {
+			itemIndex: options.itemIndex,
+			acceptStatuses: [404],
+		});
+	} catch (error) {
+		const failure = asNodeError(client.node, error, options.itemIndex);
+		throw notConfirmed(client.node, {
+			...base,
+			checked: `the webhook could not be read to see whether it is gone (${failure.message})`,
+		});
+	}
+	if (check.statusCode === 404) return response;
+	throw notConfirmed(client.node, { ...base, checked: 'Knolyx still has the webhook' });
 }
 
-/** `webhookPing` to one webhook, or `webhookPingAll` when no id is given. */
+/**
+ * `webhookPing` to one webhook, or `webhookPingAll` when no id is given. Confirmed by a 2xx with
+ * nothing in it or a JSON object; an answer that says something else cannot be checked (no read
+ * shows a PING sent) and fails as not confirmed.
+ */
 export async function pingWebhooks(
 	client: KnolyxClient,
 	webhookId: string | undefined,
 	itemIndex?: number,
 ): Promise<KnolyxResponse> {
-	return webhookId === undefined
-		? await client.call(ENDPOINTS.webhookPingAll, { itemIndex })
-		: await client.call(ENDPOINTS.webhookPing, { params: { webhookId }, itemIndex });
+	const response =
+		webhookId === undefined
+			? await client.call(ENDPOINTS.webhookPingAll, { itemIndex })
+			: await client.call(ENDPOINTS.webhookPing, { params: { webhookId }, itemIndex });
+	const answer = writeAnswerOf(response.body);
+	if (answer.kind !== 'said') return response;
+	throw notConfirmed(client.node, {
+		what:
+			webhookId === undefined ? 'The PING to every webhook' : `The PING to webhook ${webhookId}`,
+		answer,
+		status: response.statusCode,
+		checked: 'no read of the API shows a PING sent',
+		itemIndex,
+	});
 }
