@@ -1,5 +1,7 @@
 import type {
+	IExecuteFunctions,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -10,7 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './transport';
 import { triggerProperties } from './trigger/description';
 import { checkExists, create, remove } from './trigger/lifecycle';
-import { receive } from './trigger/receive';
+import { acknowledge, receive } from './trigger/receive';
 
 export class KnolyxTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -55,7 +57,9 @@ export class KnolyxTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'PUT',
-				responseMode: 'onReceived',
+				// Answered by the execution's first step (execute() below), so that the platform
+				// hears "received" only once n8n holds the execution (trigger/receive.ts, emit).
+				responseMode: 'responseNode',
 				path: 'webhook',
 			},
 		],
@@ -78,5 +82,9 @@ export class KnolyxTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await receive(this);
+	}
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await acknowledge(this);
 	}
 }

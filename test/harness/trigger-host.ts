@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type {
 	ICredentialType,
 	IDataObject,
+	IExecuteFunctions,
 	IHttpRequestMethods,
 	INode,
 	INodeExecutionData,
@@ -41,6 +42,15 @@ export interface TriggerHostOptions {
 	webhookId?: string;
 	typeVersion?: number;
 	nodeName?: string;
+	/**
+	 * n8n creating the execution of a delivery the node took (WorkflowRunner.run), which may
+	 * fail (its database locked). Given, the host does what n8n 2.x does for a production
+	 * delivery: it loads the static data afresh for the delivery, and only once this resolves
+	 * records the execution, saves that static data (whole, last writer wins) and answers; when
+	 * it rejects, it answers 500 and saves nothing. Without it, executions are always created
+	 * and static data stays in place.
+	 */
+	createExecution?: (items: INodeExecutionData[]) => Promise<void>;
 }
 
 export interface TriggerHost {
@@ -270,7 +280,13 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 		const mode: TriggerMode = match?.[1] === 'webhook-test' ? 'manual' : 'trigger';
 		const path = match?.[2] ?? '';
 		const webhook = registered[mode].find((w) => w.path === path && w.httpMethod === req.method);
-		const workflow = mode === 'trigger' ? saved : test;
+		const loadsAfresh = mode === 'trigger' && opts.createExecution !== undefined;
+		const workflow =
+			mode === 'trigger'
+				? loadsAfresh
+					? newWorkflow(JSON.parse(JSON.stringify(saved.staticData)) as IDataObject)
+					: saved
+				: test;
 		if (!match || !webhook || !workflow) {
 			res.status(404).json({
 				code: 404,
@@ -326,11 +342,55 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 			});
 			return;
 		}
+		if (result.workflowData !== undefined && loadsAfresh) {
+			try {
+				await opts.createExecution!(result.workflowData[0] ?? []);
+			} catch (error) {
+				if (!res.headersSent)
+					res.status(500).json({
+						code: 0,
+						message: 'There was a problem executing the workflow',
+						error: (error as Error).message,
+					});
+				return;
+			}
+		}
 		if (result.workflowData !== undefined) {
-			executions.push(result.workflowData[0] ?? []);
+			const items = result.workflowData[0] ?? [];
+			executions.push(items);
 			// n8n removes test webhooks (running their delete) once a test call started an execution.
 			// It does so after answering; done first here so a test sees the removal when its request returns.
 			if (mode === 'manual') await host.deactivate('manual');
+			// responseMode 'responseNode': the execution answers. Its first node is the trigger, which
+			// n8n runs (execute(), when the node has one) with the webhook's items; its sendResponse
+			// answers the request. n8n answers itself only if the execution ends without a response.
+			if (webhook.webhookDescription.responseMode === 'responseNode' && nodeType.execute) {
+				const respond = async (response: IDataObject) => {
+					if (res.headersSent) return;
+					res
+						.status(Number(response.statusCode ?? 200))
+						.set((response.headers ?? {}) as Record<string, string>)
+						.json(response.body);
+				};
+				await nodeType.execute.call({
+					getInputData: () => items,
+					getNode: () => node,
+					getWorkflow: () => ({ id: workflow.id, name: workflow.name, active: workflow.active }),
+					getMode: () => executeMode,
+					getNodeParameter: (name: string, _item: number, fallback?: unknown) =>
+						node.parameters[name] ?? fallback,
+					// The execution's static data: here the delivery's own (saved below with it).
+					getWorkflowStaticData: (type: string) => workflow.getStaticData(type, node),
+					sendResponse: respond,
+				} as unknown as IExecuteFunctions);
+				if (!res.headersSent) res.status(200).json({ message: 'Workflow executed successfully' });
+			}
+			if (loadsAfresh) {
+				// n8n saves the static data of this delivery (and of its execution), whole.
+				const copy = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+				for (const key of Object.keys(saved.staticData)) delete saved.staticData[key];
+				Object.assign(saved.staticData, copy);
+			}
 		}
 		if (!result.noWebhookResponse && !res.headersSent) {
 			const fallback =

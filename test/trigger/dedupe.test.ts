@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	DEFAULT_LIMITS,
 	openDedupe,
+	PENDING_MAX_MS,
 	RecentIds,
 	recentIds,
 	type DedupeLimits,
@@ -145,6 +146,49 @@ describe('stored window (static data)', () => {
 		expect(deliver(data, scope, 'early', t0 + 10, DEFAULT_LIMITS, false)).toBe(false);
 		deliver(data, scope, 'later', t0 + 20);
 		expect(stored(data).hashes).toEqual(hashes(['early', 'later']));
+	});
+});
+
+describe('pending ids (taken for an execution n8n has not confirmed)', () => {
+	const open = (data: IDataObject, scope: string, nowMs: number, writable = true) =>
+		openDedupe(data, { scope, kind: 'production', limits: DEFAULT_LIMITS, nowMs, writable });
+
+	it('is pending until settled: then seen when it ran, new again when it did not', () => {
+		const scope = newScope();
+		const ran = open({}, scope, t0).begin('ran');
+		const failed = open({}, scope, t0).begin('failed');
+		expect(open({}, scope, t0 + 1).status('ran')).toBe('pending');
+		expect(open({}, scope, t0 + 1).isDuplicate('failed')).toBe(true);
+		ran.settle(true);
+		failed.settle(false);
+		failed.settle(true); // only the first outcome counts
+		expect(open({}, scope, t0 + 2).status('ran')).toBe('seen');
+		expect(open({}, scope, t0 + 2).status('failed')).toBe('new');
+	});
+
+	it('is written into its own delivery’s static data only, never into the save of another delivery', () => {
+		const scope = newScope();
+		const own: IDataObject = {};
+		const pending = open(own, scope, t0).begin('a');
+		expect(stored(own).hashes).toEqual(hashes(['a'])); // saved by n8n only with its execution
+		const other: IDataObject = {};
+		open(other, scope, t0 + 1)
+			.begin('b')
+			.settle(true);
+		expect(stored(other).hashes).toEqual(hashes(['b']));
+		pending.settle(false);
+		const later = reload(other);
+		open(later, scope, t0 + 2)
+			.begin('c')
+			.settle(true);
+		expect(stored(later).hashes).toEqual(hashes(['b', 'c']));
+	});
+
+	it('an answer that never comes stops holding the id after PENDING_MAX_MS', () => {
+		const scope = newScope();
+		open({}, scope, t0).begin('stuck');
+		expect(open({}, scope, t0 + PENDING_MAX_MS - 1).status('stuck')).toBe('pending');
+		expect(open({}, scope, t0 + PENDING_MAX_MS).status('stuck')).toBe('new');
 	});
 });
 

@@ -14,13 +14,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord } from '../helpers/objects';
-import { RecentIds, recentIds } from './dedupe/recent-ids';
+import { PENDING_MAX_MS, RecentIds, recentIds } from './dedupe/recent-ids';
 import type { DedupeLimits } from './dedupe/stored-window';
 import { hashOf, isString, readSeenStore, StoredWindow } from './dedupe/stored-window';
 
 export type { DedupeLimits, SeenStore } from './dedupe/stored-window';
 /** For tests and the benchmark: this process's window of a scope. */
-export { RecentIds, recentIds };
+export { PENDING_MAX_MS, RecentIds, recentIds };
 
 export const DEFAULT_DEDUPE_WINDOW = 5000;
 export const DEDUPE_MAX_AGE_DAYS = 7;
@@ -75,11 +75,30 @@ function missingFrom(
 	return missing;
 }
 
+/**
+ * What is known of an id: `seen` (accepted before, within the window: in this process's
+ * memory or in the stored window), `pending` (taken by this process for an execution n8n has
+ * not confirmed yet), or `new`.
+ */
+export type IdStatus = 'new' | 'seen' | 'pending';
+
+/** An id taken for a new execution, until n8n's answer says whether the execution exists. */
+export interface PendingId {
+	/** `ran`: n8n holds the execution (the id is accepted); otherwise it is forgotten here. */
+	settle(ran: boolean): void;
+}
+
 /** The duplicate check of one delivery. */
 interface Dedupe {
-	/** Whether `id` was accepted before, within the window (this process's memory first, then the stored window). */
+	status(id: string): IdStatus;
+	/** Whether `id` was accepted before, within the window, or is pending. */
 	isDuplicate(id: string): boolean;
-	/** Remembers `id` as accepted: in memory, and in the stored window when it may be written. */
+	/**
+	 * Takes `id` for a new execution: written into the stored window (when it may be written),
+	 * which n8n saves only with an execution it created; in memory, pending until settled.
+	 */
+	begin(id: string): PendingId;
+	/** Remembers `id` as accepted at once (begin, settled as run). */
 	accept(id: string): void;
 	/** After a duplicate: puts back into the stored window the ids of this process a concurrent save dropped. */
 	repair(): void;
@@ -124,19 +143,42 @@ export function openDedupe(nodeStaticData: IDataObject, options: DedupeOptions):
 		nodeStaticData.seen = seen as IDataObject;
 	};
 
+	const status = (id: string): IdStatus => {
+		if (off) return 'new';
+		const key = hash(id);
+		if (
+			memory.has(key, nowMs, limits) ||
+			stored.holdsSince(key, Math.floor((nowMs - limits.maxAgeMs) / 1000))
+		)
+			return 'seen';
+		return memory.isPending(key, nowMs) ? 'pending' : 'new';
+	};
+	const begin = (id: string): PendingId => {
+		if (off) return { settle: () => undefined };
+		const key = hash(id);
+		memory.begin(key, nowMs);
+		// Only this id and the ids this process accepted: never another delivery's pending id.
+		if (writable)
+			save([
+				...missingFrom(stored, writer, memory, nowMs, limits),
+				[key, Math.floor(nowMs / 1000)],
+			]);
+		let settled = false;
+		return {
+			settle(ran) {
+				if (settled) return;
+				settled = true;
+				memory.settle(key, ran, nowMs, limits);
+			},
+		};
+	};
+
 	return {
-		isDuplicate(id) {
-			if (off) return false;
-			const key = hash(id);
-			return (
-				memory.has(key, nowMs, limits) ||
-				stored.holdsSince(key, Math.floor((nowMs - limits.maxAgeMs) / 1000))
-			);
-		},
+		status,
+		isDuplicate: (id) => status(id) !== 'new',
+		begin,
 		accept(id) {
-			if (off) return;
-			memory.add(hash(id), nowMs, limits);
-			if (writable) save(missingFrom(stored, writer, memory, nowMs, limits));
+			begin(id).settle(true);
 		},
 		repair() {
 			if (off || !writable) return;

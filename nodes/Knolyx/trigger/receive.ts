@@ -1,15 +1,27 @@
 /**
  * One delivery from Knolyx, in five steps: checkToken → parse → isWanted →
- * isDuplicate → emit (one item for the workflow). Everything that starts no
+ * takeNew (seen, pending or new) → emit (one item for the workflow). Everything that starts no
  * execution is answered here and now, so the platform gets its quick 2xx (or a
  * clear 4xx).
  */
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { MAX_JSON_DEPTH, nestingDepth } from '../helpers/json';
 import { decodeBody, TOO_DEEP } from './body';
 import { deliveryWebhookUrl, kindOf, scopeOf } from './context';
-import { DEFAULT_DEDUPE_WINDOW, DEFAULT_LIMITS, openDedupe } from './dedupe';
+import {
+	DEFAULT_DEDUPE_WINDOW,
+	DEFAULT_LIMITS,
+	openDedupe,
+	type DedupeLimits,
+	type PendingId,
+} from './dedupe';
 import {
 	buildItem,
 	DEFAULT_EVENTS,
@@ -167,8 +179,8 @@ function isWanted(
 
 /**
  * 4. Was it seen already (the platform resends what it thinks was not confirmed).
- * A new id is remembered as accepted; a duplicate writes back the ids a concurrent
- * save dropped, so a restart or another process still knows them.
+ * A new id is taken for an execution (pending until n8n answers); a duplicate writes back
+ * the ids a concurrent save dropped, so a restart or another process still knows them.
  */
 interface Delivery {
 	kind: RegistrationKind;
@@ -179,51 +191,144 @@ interface Delivery {
 	writable: boolean;
 }
 
-function isDuplicate(
+function limitsOf(options: TriggerOptions): DedupeLimits {
+	return {
+		maxEntries: Math.max(0, Math.floor(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW)),
+		maxAgeMs: DEFAULT_LIMITS.maxAgeMs,
+	};
+}
+
+type Seen = { ok: true; pending: PendingId } | { ok: false; response: IWebhookResponseData };
+
+function takeNew(
 	ctx: IWebhookFunctions,
 	staticData: IDataObject,
 	id: string,
 	delivery: Delivery,
-): boolean {
+): Seen {
 	const dedupe = openDedupe(staticData, {
 		scope: `${delivery.scope}|${delivery.kind}`,
 		kind: delivery.kind,
-		limits: {
-			maxEntries: Math.max(0, Math.floor(delivery.options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW)),
-			maxAgeMs: DEFAULT_LIMITS.maxAgeMs,
-		},
+		limits: limitsOf(delivery.options),
 		nowMs: delivery.nowMs,
 		// Only static data that knows this registration is written: a copy that does
 		// not (the creation PING racing n8n's save) would overwrite the newer one.
 		writable: delivery.writable,
 	});
-	if (dedupe.isDuplicate(id)) {
+	const status = dedupe.status(id);
+	if (status === 'seen') {
 		ctx.logger.debug(`Knolyx Trigger: message ${id} was already handled; no new execution`);
 		dedupe.repair();
-		return true;
+		return {
+			ok: false,
+			response: { webhookResponse: { received: true, ignored: 'duplicate message' } },
+		};
 	}
-	dedupe.accept(id);
-	return false;
+	if (status === 'pending') {
+		// The first delivery of this id is still waiting for n8n to create its execution: it
+		// may yet fail, so this one is neither run nor acknowledged; the platform sends it again.
+		ctx.logger.debug(
+			`Knolyx Trigger: message ${id} arrived again while its execution is being created; answered 503 (send again)`,
+		);
+		ctx.getResponseObject().setHeader('Retry-After', '1');
+		return {
+			ok: false,
+			response: reply(ctx, 503, {
+				message: `Message ${id} is still being started; send it again`,
+			}),
+		};
+	}
+	return { ok: true, pending: dedupe.begin(id) };
 }
 
 /**
- * 5. One item per event. The node answers the platform itself: with
- * noWebhookResponse, n8n 2.41 saves the static data changed above (the seen id)
- * before it starts the execution; when n8n answers, it builds the execution on a
- * reloaded copy and the seen id is lost on restart (seen in the e2e run).
+ * Settles a pending id by n8n's answer to its delivery: a 2xx means n8n holds the execution
+ * (see emit), anything else that it does not. Read when the answer is ended, whether or not
+ * the caller is still connected.
+ */
+function settleOnAnswer(ctx: IWebhookFunctions, pending: PendingId): void {
+	const res = ctx.getResponseObject() as ReturnType<IWebhookFunctions['getResponseObject']> & {
+		end: (...args: unknown[]) => unknown;
+	};
+	const end = res.end;
+	res.end = function (this: unknown, ...args: unknown[]) {
+		res.end = end;
+		pending.settle(res.statusCode >= 200 && res.statusCode < 300);
+		return end.apply(this, args) as unknown;
+	} as typeof res.end;
+}
+
+/**
+ * 5. One item per event, answered only once n8n holds its execution. The node's webhook
+ * answers through its execution (responseMode 'responseNode'): n8n creates the execution,
+ * runs it, and its first step, the node's execute() (`acknowledge`), answers the platform
+ * `{received: true}`. When n8n cannot create the execution (database locked, timing out,
+ * restarting) it answers an error itself, on both lines, so the platform sends the message
+ * again. n8n saves the static data changed above (the seen id) in that answer's callback,
+ * and on an error not at all; the id counts as seen here once the answer is a 2xx.
+ * (onReceived would not do: n8n 1.x answers it before creating the execution.)
  */
 function emit(
 	ctx: IWebhookFunctions,
 	envelope: KnolyxEnvelope,
 	options: TriggerOptions,
 	nowMs: number,
+	pending: PendingId,
 ): IWebhookResponseData {
 	const item = buildItem(envelope, {
 		raw: options.rawEnvelope === true,
 		receivedAt: new Date(nowMs).toISOString(),
 	});
-	ctx.getResponseObject().status(200).json({ received: true });
-	return { noWebhookResponse: true, workflowData: [ctx.helpers.returnJsonArray([item])] };
+	settleOnAnswer(ctx, pending);
+	return { workflowData: [ctx.helpers.returnJsonArray([item])] };
+}
+
+/** What the platform is answered once the execution runs (see emit). */
+export const ACKNOWLEDGEMENT = { received: true };
+
+/**
+ * The first step of an execution the webhook started (the node's execute()): answers the
+ * delivery, now that n8n holds the execution, and passes the items on unchanged. In an
+ * execution n8n did not start from a delivery (none waits for an answer) the answer goes
+ * nowhere.
+ */
+export async function acknowledge(ctx: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
+	rememberInExecution(ctx, items);
+	await ctx.sendResponse({ body: ACKNOWLEDGEMENT, headers: {}, statusCode: 200 });
+	return [items];
+}
+
+/**
+ * The execution's ids as seen, in the execution's own static data: n8n saves that when the
+ * execution ends (whole, with what other nodes changed), from the copy it loaded when the
+ * execution started, which lacks this delivery's id (and, on n8n 2.x, n8n does not save what
+ * webhook() wrote once it has created the execution: its WorkflowRunner builds a Workflow over
+ * that static data, which resets n8n's changed flag). Carries this process's ids a concurrent
+ * save dropped, as every save does. Only static data that knows a registration of this kind is
+ * written (one loaded before the registration was stored would overwrite it); a test execution's
+ * static data is not saved by n8n.
+ */
+function rememberInExecution(ctx: IExecuteFunctions, items: INodeExecutionData[]): void {
+	const kind = kindOf(ctx);
+	if (kind === 'test') return;
+	const staticData = ctx.getWorkflowStaticData('node');
+	const known = Object.values(peekTriggerData(staticData).registrations).some(
+		(record) => isComplete(record) && record.kind === kind,
+	);
+	if (!known) return;
+	const options = ctx.getNodeParameter('options', 0, {}) as TriggerOptions;
+	const dedupe = openDedupe(staticData, {
+		scope: `${scopeOf(ctx)}|${kind}`,
+		kind,
+		limits: limitsOf(options),
+		nowMs: Date.now(),
+		writable: true,
+	});
+	for (const item of items) {
+		const id = options.rawEnvelope === true ? item.json.id : item.json.eventId;
+		if (typeof id === 'string' && dedupe.status(id) !== 'seen') dedupe.accept(id);
+	}
 }
 
 export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -244,17 +349,14 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	}
 
 	const nowMs = Date.now();
-	if (
-		isDuplicate(ctx, staticData, envelope.id, {
-			kind,
-			scope,
-			nowMs,
-			options,
-			writable: caller.value.knownInStaticData,
-		})
-	) {
-		return { webhookResponse: { received: true, ignored: 'duplicate message' } };
-	}
+	const taken = takeNew(ctx, staticData, envelope.id, {
+		kind,
+		scope,
+		nowMs,
+		options,
+		writable: caller.value.knownInStaticData,
+	});
+	if (!taken.ok) return taken.response;
 
-	return emit(ctx, envelope, options, nowMs);
+	return emit(ctx, envelope, options, nowMs, taken.pending);
 }

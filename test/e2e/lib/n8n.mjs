@@ -173,8 +173,13 @@ export async function setSandboxUrl(rest, { sandboxUrl, apiKey, projectId }) {
  */
 let serverEnv = {};
 
-/** Start (or restart) the run's n8n on `port` (a free one when omitted); its group is tracked for cleanup. */
-export async function startServer({ port } = {}) {
+/**
+ * Start (or restart) the run's n8n on `port` (a free one when omitted), with `env` added to the
+ * file's environment from then on (a restart with another database driver); its group is
+ * tracked for cleanup.
+ */
+export async function startServer({ port, env } = {}) {
+	if (env) serverEnv = { ...serverEnv, ...env };
 	const n8n = await startN8n({ port, userFolder: USER_FOLDER, env: serverEnv });
 	trackPid(n8n.pid, 'n8n');
 	return n8n;
