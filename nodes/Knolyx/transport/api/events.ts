@@ -57,7 +57,7 @@ export async function listAttendees(
 }
 
 /** Whether an attendee entry is the user (its id as a number or as digits). */
-function isUser(entry: IDataObject, userId: number): boolean {
+function isUser(entry: IDataObject, userId: Id): boolean {
 	const id = entry.id ?? entry.userId;
 	return (typeof id === 'number' || typeof id === 'string') && String(id).trim() === String(userId);
 }
