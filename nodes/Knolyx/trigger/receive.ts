@@ -25,6 +25,7 @@ import {
 	type RegistrationKind,
 	type StoredRegistration,
 } from './registrations';
+import { readTriggerSwitches } from './options';
 import { matchesAny, tokenFromHeaders } from './security';
 
 interface TriggerOptions {
@@ -161,7 +162,7 @@ function isWanted(
 	const selected = ctx.getNodeParameter('events', DEFAULT_EVENTS) as string[];
 	return isSelected(envelope.type, selected, {
 		test: kind === 'test',
-		pingInTest: options.pingInTest !== false,
+		pingInTest: readTriggerSwitches(ctx.getNode(), options as IDataObject).pingInTest,
 	});
 }
 
@@ -219,7 +220,7 @@ function emit(
 	nowMs: number,
 ): IWebhookResponseData {
 	const item = buildItem(envelope, {
-		raw: options.rawEnvelope === true,
+		raw: readTriggerSwitches(ctx.getNode(), options as IDataObject).raw,
 		receivedAt: new Date(nowMs).toISOString(),
 	});
 	ctx.getResponseObject().status(200).json({ received: true });
