@@ -154,8 +154,8 @@ describe('the booleans found in the descriptions', () => {
 		]);
 		expect(SWITCHES.length).toBeGreaterThanOrEqual(3);
 		expect(cases.length).toBeGreaterThanOrEqual(ITEM_BOOLEANS.length);
-		// The triggers' booleans: listed so that a new one shows up here (their reading per
-		// delivery is not this file's: it runs workflows of the Knolyx node).
+		// The triggers' booleans: listed so that a new one shows up here; their reading is
+		// test/trigger/booleans.test.ts's (an activation, not a workflow of the Knolyx node).
 		const triggers = [
 			...booleansOf(new KnolyxTrigger().description.properties),
 			...booleansOf(new KnolyxPollTrigger().description.properties),

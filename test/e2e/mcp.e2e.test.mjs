@@ -516,8 +516,9 @@ describeIfMcp(
 					{ association: 'WORKGROUP', id: '202', courseId: SEED.course, access: 'gains' },
 				],
 			});
+			// Named as well as by id (issue 55 §6): the demo key may read course titles and workgroups.
 			expect(shown.summary).toBe(
-				`Rule "PAYMENT_INTEGRATION_COURSE_${SEED.course}" added. WORKGROUP 202 gains course ${SEED.course}.`,
+				`Rule "PAYMENT_INTEGRATION_COURSE_${SEED.course}" added. Workgroup "Advanced Automation" (202) gains course "Intro to n8n" (${SEED.course}).`,
 			);
 			expect((await sb.stats()).byRoute[save] ?? 0).toBe(savesBefore);
 			expect((await sb.state()).rules).toEqual(rulesBefore);

@@ -303,7 +303,8 @@ describe('a course access change after an approval (examples/rule-change-with-ap
 		// Waiting for the approval: nothing was saved.
 		expect((await sb.stats()).byRoute[SAVE] ?? 0).toBe(savesBefore);
 		expect((await sb.state()).rules[String(COURSE.id)]).toEqual(rulesBefore);
-		const summary = `Rule "${RULE}" changed: associations.WORKGROUP [] → [202]. WORKGROUP 202 gains course ${COURSE.id}.`;
+		// The summary names the workgroup and the course (issue 55 §6): an approver reads a sentence.
+		const summary = `Rule "${RULE}" changed: associations.WORKGROUP [] → [202]. Workgroup "Advanced Automation" (202) gains course "${COURSE.title}" (${COURSE.id}).`;
 		// The link the approver gets (the example's Approval link node; on n8n 2.x it carries the
 		// execution's resume token), opened on this n8n: the form shows the preview's summary.
 		const waiting = await execution(rest, executionId);
@@ -315,7 +316,17 @@ describe('a course access change after an approval (examples/rule-change-with-ap
 		expect(form.status).toBe(200);
 		const html = await form.text();
 		expect(html).toContain('Approve this course access change?');
-		expect(html).toContain('WORKGROUP 202 gains course');
+		expect(html).toContain('Advanced Automation');
+		expect(html).toContain('gains course');
+		// The form as the approver sees it (docs/agents.md: rule-approval-form).
+		const approver = await launchBrowser({ viewport: { width: 1280, height: 800 } });
+		try {
+			await approver.page.goto(formUrl);
+			await approver.page.getByText('gains course', { exact: false }).first().waitFor();
+			await screenshot(approver.page, 'rule-approval-form');
+		} finally {
+			await approver.close();
+		}
 		// The person approves (the form posts its fields as multipart/form-data).
 		const answer = new FormData();
 		answer.append('field-0', 'Approve');

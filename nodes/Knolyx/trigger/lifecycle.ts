@@ -6,7 +6,7 @@
  * active workflow never touch each other's webhook. Only webhooks whose id this
  * node stored (or whose creation it is still waiting for) are ever deleted.
  */
-import type { IHookFunctions, INode, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { randomBytes } from 'node:crypto';
 
@@ -21,6 +21,7 @@ import {
 	webhookIdOf,
 } from '../transport';
 import { hookWebhookUrl, kindOf, registrationName, scopeOf } from './context';
+import { readTriggerSwitches } from './options';
 import {
 	beginPending,
 	commit,
@@ -231,6 +232,8 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 
 export async function create(ctx: IHookFunctions): Promise<boolean> {
 	const node = ctx.getNode();
+	// An option that is no boolean refuses the activation before anything is registered.
+	readTriggerSwitches(node, ctx.getNodeParameter('options', {}) as IDataObject);
 	const url = hookWebhookUrl(ctx);
 	const kind = kindOf(ctx);
 	const scope = scopeOf(ctx);

@@ -37,6 +37,7 @@ import {
 	type RegistrationKind,
 	type StoredRegistration,
 } from './registrations';
+import { readTriggerSwitches } from './options';
 import { matchesAny, tokenFromHeaders } from './security';
 
 interface TriggerOptions {
@@ -173,7 +174,7 @@ function isWanted(
 	const selected = ctx.getNodeParameter('events', DEFAULT_EVENTS) as string[];
 	return isSelected(envelope.type, selected, {
 		test: kind === 'test',
-		pingInTest: options.pingInTest !== false,
+		pingInTest: readTriggerSwitches(ctx.getNode(), options as IDataObject).pingInTest,
 	});
 }
 
@@ -276,7 +277,7 @@ function emit(
 	pending: PendingId,
 ): IWebhookResponseData {
 	const item = buildItem(envelope, {
-		raw: options.rawEnvelope === true,
+		raw: readTriggerSwitches(ctx.getNode(), options as IDataObject).raw,
 		receivedAt: new Date(nowMs).toISOString(),
 	});
 	settleOnAnswer(ctx, pending);
