@@ -24,6 +24,7 @@ export const ROWS = [
 	'poll',
 	'json',
 	'bulk-template',
+	'lists',
 ] as const;
 export type Row = (typeof ROWS)[number];
 

@@ -37,6 +37,49 @@ function ruleList(size: number): string {
 	return `[${rules.join(',')}]`;
 }
 
+/**
+ * A list the platform answers, every id a long integer (above 2^53), as Get Many, the pickers
+ * and the Poll Trigger read it (parseExact: long integers as their digits): `entry` writes one
+ * entry from a fresh id.
+ */
+function longList(size: number, entry: (next: () => string, index: number) => string): string {
+	const entries: string[] = [];
+	let length = 2;
+	let id = 9007199254740993n;
+	const next = () => String((id += 1n));
+	while (length < size) {
+		const text = entry(next, entries.length);
+		entries.push(text);
+		length += text.length + 1;
+	}
+	return `[${entries.join(',')}]`;
+}
+
+/** Row 12 (rows/lists.ts): lists of long ids, read as the node reads lists (parseExact). */
+export const LIST_PATTERNS: JsonPattern[] = [
+	{
+		name: 'a course list of long ids [{"id":9007199254740994,"title":…},…]',
+		valid: true,
+		make: (size) => longList(size, (next, i) => `{"id":${next()},"title":"Course ${i}"}`),
+	},
+	{
+		name: 'an event list of long ids (id, communityId, dates, title)',
+		valid: true,
+		make: (size) =>
+			longList(
+				size,
+				(next, i) =>
+					`{"id":${next()},"communityId":9007199254740993,"title":"Event ${i}","startDateTime":"2026-12-01 10:00:00","endDateTime":"2026-12-01 12:00:00"}`,
+			),
+	},
+	{
+		name: 'an attendee list of long ids (userId, email)',
+		valid: true,
+		make: (size) =>
+			longList(size, (next, i) => `{"userId":${next()},"email":"user${i}@example.com"}`),
+	},
+];
+
 export const JSON_PATTERNS: JsonPattern[] = [
 	{
 		name: 'escaped quotes in a string ["\\"\\"…"]',

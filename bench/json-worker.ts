@@ -9,8 +9,8 @@
  */
 import { GCProfiler } from 'node:v8';
 
-import { parseLossless, stringifyLossless } from '../nodes/Knolyx/helpers/json';
-import { JSON_PATTERNS } from './json-patterns';
+import { parseExact, parseLossless, stringifyLossless } from '../nodes/Knolyx/helpers/json';
+import { JSON_PATTERNS, LIST_PATTERNS } from './json-patterns';
 import { median } from './lib';
 
 export interface JsonJob {
@@ -21,6 +21,8 @@ export interface JsonJob {
 	readsOnly?: boolean;
 	/** Only the inputs that are JSON (those with a ratio to JSON.parse). */
 	validOnly?: boolean;
+	/** Row 12: the list patterns, read as the node reads lists (parseExact), not parseLossless. */
+	lists?: boolean;
 }
 
 export interface JsonMeasure {
@@ -109,7 +111,7 @@ const mostYoungGcs = (timings: Timing[]) => Math.max(...timings.map((t) => t.you
 
 function outcomeOf(text: string): { outcome: string; value?: unknown } {
 	try {
-		return { outcome: 'read', value: parseLossless(text) };
+		return { outcome: 'read', value: job.lists ? parseExact(text) : parseLossless(text) };
 	} catch (error) {
 		return { outcome: (error as Error).message.slice(0, 60) };
 	}
@@ -178,7 +180,9 @@ function measurePattern(
 
 const job = JSON.parse(process.argv[2]) as JsonJob;
 const results: JsonMeasure[] = [];
-for (const pattern of JSON_PATTERNS.filter((p) => p.valid || !job.validOnly)) {
+for (const pattern of (job.lists ? LIST_PATTERNS : JSON_PATTERNS).filter(
+	(p) => p.valid || !job.validOnly,
+)) {
 	for (const [i, sizeMiB] of job.sizesMiB.entries()) {
 		results.push(measurePattern(pattern, sizeMiB, job.rounds[i], job.readsOnly ?? false));
 	}

@@ -19,7 +19,7 @@ export const METHOD = `## How it is measured
 
 export const NOT_MEASURED = `## What was measured and what was not
 
-- Measured: items 1-11 as listed above, all in the run named at the top (a row named there as from a later run: in that run).
+- Measured: items 1-12 as listed above, all in the run named at the top (a row named there as from a later run: in that run).
 - The HTTP Request node's "Retry On Fail" setting (off by default) was not tried: the issue compares defaults and the Batching option.
 - The trigger's handler time (item 5) is measured in the harness's n8n-core host; in the real n8n (item 9) only deliveries per second and n8n's CPU, not the time inside the node.
 - Peak memory of the real n8n process was not measured (item 6 is measured in the harness, one process per run).

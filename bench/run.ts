@@ -22,6 +22,7 @@ import { benchBulkTemplate } from './rows/bulk-template';
 import { benchGetAll } from './rows/getall';
 import { benchGrowth } from './rows/growth';
 import { benchJson } from './rows/json';
+import { benchLists } from './rows/lists';
 import { benchTriggerInN8n } from './rows/n8n-trigger';
 import { benchMemory } from './rows/memory';
 import { benchRate } from './rows/rate';
@@ -33,7 +34,7 @@ import { updateResults } from './update-results';
 let startLoad = 0;
 
 /** Rows that run against the sandbox process. */
-const SANDBOX_ROWS = ROWS.filter((row) => row !== 'json' && row !== 'poll');
+const SANDBOX_ROWS = ROWS.filter((row) => row !== 'json' && row !== 'poll' && row !== 'lists');
 
 async function main(): Promise<void> {
 	const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
@@ -42,10 +43,11 @@ async function main(): Promise<void> {
 	log(
 		`${command} on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
 	);
-	// Rows 10 (json) and poll need no sandbox: a run of only those starts none.
+	// Rows 10 (json), 12 (lists) and poll need no sandbox: a run of only those starts none.
 	if (!SANDBOX_ROWS.some(wanted)) {
 		if (wanted('poll')) sections.push(await benchPoll({ quick: QUICK, log }));
 		if (wanted('json')) await benchJson();
+		if (wanted('lists')) await benchLists();
 		return report(command);
 	}
 	const sandbox = await startSandboxProcess({});
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
 		if (wanted('bulk-template')) await benchBulkTemplate(sandbox);
 		if (wanted('poll')) sections.push(await benchPoll({ quick: QUICK, log }));
 		if (wanted('json')) await benchJson();
+		if (wanted('lists')) await benchLists();
 	} finally {
 		await stopSharedN8n();
 		await sandbox.close();

@@ -126,11 +126,13 @@ const SHAPES: Shape[] = [
 		requests: 1,
 	},
 	{
+		// Page 2 mixes entries read before with new ones, as a list that moved would: read again
+		// whole, and the two reads agree (issue 55).
 		shape: 'pages that wrap past the end to the start (250 at 100 a page)',
 		total: 250,
 		variants: ['wrappingPages'],
 		outputs: 250,
-		requests: 4,
+		requests: 8,
 	},
 	{
 		shape: 'served whole, in another order on each read',
@@ -146,16 +148,43 @@ const SHAPES: Shape[] = [
 		requests: 2,
 	},
 	{
+		// Read again until two reads agree (issue 55): the third and fourth reads list the same 61.
 		shape: 'served whole, gaining an entry between two reads',
 		edges: [courses(1, 60), courses(1, 61)],
 		outputs: 61,
-		requests: 3,
+		requests: 5,
 	},
 	{
+		// The entry removed between the two reads is not output (it was, as the 60th, before
+		// issue 55): the third and fourth reads agree on 59.
 		shape: 'served whole, losing an entry between two reads',
 		edges: [courses(1, 60), courses(2, 59)],
-		outputs: 60,
-		requests: 2,
+		outputs: 59,
+		requests: 4,
+	},
+	{
+		// Issue 55: a short page in the middle is no end; it costs the empty page after the last.
+		shape: 'a page shortened in the middle (100, 95, 100, 40)',
+		edges: [courses(1, 100), courses(101, 95), courses(196, 100), courses(296, 40), []],
+		outputs: 335,
+		requests: 5,
+	},
+	{
+		// Issue 55: a list served whole that differs on every read (four reads, none agreeing).
+		shape: 'served whole, other entries on every read',
+		edges: [
+			courses(1, 60),
+			courses(2, 59),
+			courses(101, 60),
+			courses(102, 59),
+			courses(201, 60),
+			courses(202, 59),
+			courses(301, 60),
+			courses(302, 59),
+		],
+		error:
+			/the list \/course changed while it was read: read 4 times, it changed each time \(the last read lists 60 entries; gone since the read before: 201, 202, 203, 204, 205, …; new: 301, 302, 303, 304, 305, …\)/,
+		requests: 8,
 	},
 ];
 
@@ -180,6 +209,34 @@ describe('Course → Get Many under every list shape (docs/api.md, Lists)', () =
 			expect(new Set(result.json.map((entry) => entry.id)).size).toBe(row.outputs);
 		}
 		expect(requests).toBe(row.requests);
+	});
+});
+
+describe('a list that moves while its pages are read (issue 55)', () => {
+	it('the Course picker: a page shortened in the middle (100, 95, 100, 40) gives all 335', async () => {
+		await serveInTurn([courses(1, 100), courses(101, 95), courses(196, 100), courses(296, 40), []]);
+		const picked = await listSearch(ctx.sandbox, 'searchCourses');
+		expect(new Set(picked.results.map((choice) => choice.value)).size).toBe(335);
+	});
+
+	it('Course → Get Many: a course moved to the front between pages 1 and 2 is read again, 300 of 300', async () => {
+		ctx.sandbox.seed({ generate: { courses: 297 } });
+		const ids = [...ctx.sandbox.state.courses.keys()];
+		expect(ids).toHaveLength(300);
+		const res = await fetch(`${ctx.sandbox.url}/sandbox/read-edits`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ list: 'courses', id: ids[250], action: 'moveToFront', beforePage: 2 }),
+		});
+		expect(res.status).toBeLessThan(300);
+		const result = await run(ctx.sandbox, courseGetMany());
+		expect(result.error).toBeUndefined();
+		expect(result.json.map((course) => course.id).sort((a, b) => Number(a) - Number(b))).toEqual(
+			[...ids].sort((a, b) => a - b),
+		);
+		// The read that moved (4 pages, page 2 mixing a course read before with new ones), then
+		// two reads that agree (4 pages each).
+		expect(routes(ctx.sandbox)[`GET ${COURSES}`]).toBe(12);
 	});
 });
 

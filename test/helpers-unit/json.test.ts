@@ -21,6 +21,7 @@ import {
 	type LongInteger,
 	MAX_JSON_DEPTH,
 	nestingDepth,
+	parseExact,
 	parseJson,
 	parseLossless,
 	plainCopy,
@@ -362,6 +363,56 @@ describe('long integers', () => {
 		expect(JSON.stringify(read)).toBe('{"id":"12345678901234567890"}');
 		expect(stringifyLossless(read)).toBe('{"id":12345678901234567890}');
 		expect(stringifyLossless(read.id)).toBe('12345678901234567890');
+	});
+});
+
+describe('parseExact: integers past 2^53 - 1 as their digits (issue 55, docs/api.md "Ids")', () => {
+	it('every integer past 2^53 - 1 is its digits, whether a number would round it or not; the rest as JSON.parse', () => {
+		expect(
+			parseExact(
+				'{"ids":[9007199254740991,9007199254740992,9007199254740993,-9007199254740993,9007199254740996,12345678901234567890,99999999999999999999999999999],"n":1.5e300,"s":"9007199254740993","x":[1e400,10000000000000002.5]}',
+			),
+		).toEqual({
+			ids: [
+				9007199254740991,
+				'9007199254740992',
+				'9007199254740993',
+				'-9007199254740993',
+				'9007199254740996',
+				'12345678901234567890',
+				'99999999999999999999999999999',
+			],
+			n: 1.5e300,
+			s: '9007199254740993',
+			x: [Infinity, Number('10000000000000002.5')],
+		});
+	});
+
+	it("JSON.parse's values on random documents, but each integer past 2^53 - 1 written as digits is those digits", () => {
+		// JSON.stringify writes an integer below 10^21 as its digits (String), above with an exponent.
+		const digits = (_key: string, value: unknown) =>
+			typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)
+				? Math.abs(value) < 1e21
+					? String(value)
+					: value
+				: value;
+		fc.assert(
+			fc.property(fc.jsonValue(), (value) => {
+				const text = JSON.stringify(value);
+				expect(parseExact(text)).toEqual(JSON.parse(text, digits));
+			}),
+			{ numRuns: 300 },
+		);
+	});
+
+	it('a long integer first, then another far on, both as digits; text that is not JSON refused as JSON.parse refuses it', () => {
+		const text = `[9007199254740993,${'"a",'.repeat(1000)}18014398509481985]`;
+		const read = parseExact(text) as unknown[];
+		expect([read[0], read[1001]]).toEqual(['9007199254740993', '18014398509481985']);
+		expect(() => parseExact('[9007199254740993,')).toThrow(SyntaxError);
+		expect(() => parseExact(`${'['.repeat(MAX_JSON_DEPTH + 1)}9007199254740993`)).toThrow(
+			JsonTooDeepError,
+		);
 	});
 });
 

@@ -94,3 +94,34 @@ describe('Knolyx Poll Trigger: a read redirected to another host', () => {
 		}
 	});
 });
+
+describe('Knolyx Poll Trigger: ids past 2^53 - 1 (issue 55)', () => {
+	const courses = (ids: string[]) =>
+		`[${ids.map((id) => `{"id":${id},"title":"Course ${id}"}`).join(',')}]`;
+	/** The course list answered with these ids, every read (edge rules replaced). */
+	const serve = async (ids: string[]) => {
+		await clearEdges(sandbox.url);
+		await setEdge(sandbox.url, {
+			path: '/public/api/v1/course',
+			method: 'GET',
+			answer: { status: 200, contentType: 'application/json', body: courses(ids) },
+		});
+	};
+
+	it('New Course: a course whose id differs from a known one only past 2^53 is new, emitted once with its exact id', async () => {
+		// …992 and …993 are one number; the memory must tell them apart.
+		await serve(['9007199254740992', '9007199254740994']);
+		const trigger = host(sandbox, { event: 'newCourse' });
+		expect(await trigger.activate()).toEqual({});
+		await serve(['9007199254740992', '9007199254740993', '9007199254740994']);
+		const next = await trigger.tick();
+		expect(next.error).toBeUndefined();
+		expect(next.emitted?.map((item) => item.json.id)).toEqual(['9007199254740993']);
+		expect(await trigger.tick()).toEqual({});
+		expect(
+			executionsJson(trigger)
+				.flat()
+				.map((item) => item.id),
+		).toEqual(['9007199254740993']);
+	});
+});

@@ -58,12 +58,15 @@ describe('Knolyx Poll Trigger: a list edited while its pages are read', () => {
 		const shifted = await trigger.tick();
 		expect(await demo.platform.pendingEdits()).toEqual([]);
 		expect(shifted.error).toBeUndefined();
-		expect(emittedPairs(shifted)).toEqual([[lastOfFirstPage, ada.id]]);
-
-		// The event this check did not see is read again by the next one: Bob arrives then, once.
-		expect(emittedPairs(await trigger.tick())).toEqual([[lastEvent, bob.id]]);
+		// The second page mixed an event read before with a new one: the list moved, so it is read
+		// again until two reads agree (issue 55), and the moved event is read in this check (it
+		// waited for the next check before). Each new attendee starts the workflow once.
+		expect(emittedPairs(shifted)).toEqual([
+			[lastEvent, bob.id],
+			[lastOfFirstPage, ada.id],
+		]);
 		expect(await trigger.tick()).toEqual({});
-		expect(ids(executionsJson(trigger).flat())).toEqual([ada.id, bob.id]);
+		expect(ids(executionsJson(trigger).flat())).toEqual([bob.id, ada.id]);
 	});
 
 	it('at the first check, an event hidden by a moved event is recorded: its existing attendees are not new, later ones are', async () => {

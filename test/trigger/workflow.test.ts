@@ -281,6 +281,36 @@ describe('deliveries', () => {
 		]);
 	});
 
+	it.each([1, 2])(
+		'version %i: ids past 2^53 - 1 in a delivery come out exact, as their digits',
+		async (typeVersion) => {
+			const h = await host({ events: ['*'], options: {} }, { typeVersion });
+			await h.activate('trigger');
+			await h.until(() => h.executions().length === 1);
+			const token = webhookFor(h, 'trigger')!.securityToken;
+			const path = new URL(h.url('trigger')).pathname;
+			// Two users whose ids a number would make one (…993 and …992 both read as …992).
+			const deliver = async (id: string, userId: string) => {
+				const body = `{"id":"${id}","type":"COURSE_STARTED","data":{"user":{"id":${userId},"name":"Ada","email":"ada@example.com"},"course":{"id":9007199254741001,"name":"Long"}}}`;
+				const answer = await put(`${h.baseUrl}${path}`, body, {
+					'Content-Type': 'application/json',
+					'X-Webhook-Security-Token': token,
+				});
+				expect(answer.status).toBe(200);
+			};
+			await deliver(`v${typeVersion}-1`, '9007199254740993');
+			await deliver(`v${typeVersion}-2`, '9007199254740992');
+			await deliver(`v${typeVersion}-3`, '9007199254740991');
+			await h.until(() => h.executions().length === 4);
+			const [, first, second, third] = items(h).map(([item]) => item);
+			expect(first.user).toEqual({ id: '9007199254740993', name: 'Ada', email: 'ada@example.com' });
+			expect(first.course).toEqual({ id: '9007199254741001', name: 'Long' });
+			expect((second.user as IDataObject).id).toBe('9007199254740992');
+			// 2^53 - 1 is a number, as every id up to it.
+			expect((third.user as IDataObject).id).toBe(9007199254740991);
+		},
+	);
+
 	it('ignores event types that are not selected (200, no execution)', async () => {
 		const h = await host({ events: ['COURSE_COMPLETED'], options: {} });
 		await h.activate('trigger');

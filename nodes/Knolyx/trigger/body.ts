@@ -3,7 +3,10 @@
  * Content-Type declares, and no deeper than a real delivery could be.
  */
 
-import { MAX_JSON_DEPTH } from '../helpers/json';
+import type { IDataObject } from 'n8n-workflow';
+
+import { MAX_JSON_DEPTH, parseExact } from '../helpers/json';
+import { isRecord } from '../helpers/objects';
 
 /**
  * Why a body nested deeper than MAX_JSON_DEPTH (helpers/json.ts, the bound of all JSON the node
@@ -51,5 +54,21 @@ export function decodeBody(bytes: Uint8Array, contentType: unknown): Decoded {
 			status: 400,
 			message: `The body is not valid ${declared === undefined ? 'UTF-8 (no charset declared)' : charset}`,
 		};
+	}
+}
+
+/**
+ * The JSON object the bytes of a body n8n parsed hold, read exactly (ids past 2^53 - 1 as their
+ * digits, helpers/json.ts parseExact); undefined when they are no JSON object in their charset
+ * (a form, XML, too deep), which n8n's own reading then stands for.
+ */
+export function exactRecord(bytes: Uint8Array, contentType: unknown): IDataObject | undefined {
+	const decoded = decodeBody(bytes, contentType);
+	if (!decoded.ok) return undefined;
+	try {
+		const value = parseExact(decoded.text);
+		return isRecord(value) ? (value as IDataObject) : undefined;
+	} catch {
+		return undefined;
 	}
 }

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 import { isRecord } from '../helpers/objects';
-import { JsonTooDeepError, parseJson } from '../helpers/json';
+import { JsonTooDeepError, parseExact } from '../helpers/json';
 import { TOO_DEEP } from './body';
 
 /** The `events` parameter value that selects every event, including future types. */
@@ -150,13 +150,13 @@ type EnvelopeResult = { ok: true; envelope: KnolyxEnvelope } | { ok: false; reas
 /**
  * Checks that a delivery body is an envelope `{ id, type, data }`: id and type
  * non-empty strings, data an object. A JSON text (a body n8n did not parse) is
- * parsed first.
+ * parsed first, exactly: an id past 2^53 - 1 comes as its digits (docs/api.md, "Ids").
  */
 export function parseEnvelope(body: unknown): EnvelopeResult {
 	let value = body;
 	if (typeof value === 'string' || Buffer.isBuffer(value)) {
 		try {
-			value = parseJson(value.toString());
+			value = parseExact(value.toString());
 		} catch (error) {
 			return {
 				ok: false,

@@ -13,7 +13,7 @@ import type {
 } from 'n8n-workflow';
 
 import { MAX_JSON_DEPTH, nestingDepth } from '../helpers/json';
-import { decodeBody, TOO_DEEP } from './body';
+import { decodeBody, exactRecord, TOO_DEEP } from './body';
 import { deliveryWebhookUrl, kindOf, scopeOf } from './context';
 import {
 	DEFAULT_DEDUPE_WINDOW,
@@ -121,6 +121,8 @@ function checkToken(
  * version 2: JSON, text, form and XML only), decoding it with the charset its
  * Content-Type declares, and keeps the bytes in req.rawBody once read; a body it
  * left unparsed is read here (through n8n's own reader) and decoded the same way.
+ * n8n's JSON.parse rounds ids past 2^53 - 1 (user.id, course.id, bundle.id are longs), so a
+ * JSON object n8n parsed is read again from its bytes, exactly (docs/api.md, "Ids").
  */
 async function bodyOf(ctx: IWebhookFunctions): Promise<Step<unknown>> {
 	const req = ctx.getRequestObject() as {
@@ -128,8 +130,12 @@ async function bodyOf(ctx: IWebhookFunctions): Promise<Step<unknown>> {
 		rawBody?: unknown;
 		readRawBody?: () => Promise<void>;
 	};
-	if (req.body !== undefined && !isEmptyObject(req.body))
-		return { ok: true, value: ctx.getBodyData() };
+	if (req.body !== undefined && !isEmptyObject(req.body)) {
+		const exact = Buffer.isBuffer(req.rawBody)
+			? exactRecord(req.rawBody, ctx.getHeaderData()['content-type'])
+			: undefined;
+		return { ok: true, value: exact ?? ctx.getBodyData() };
+	}
 	if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
 	const raw = req.rawBody ?? req.body;
 	if (!Buffer.isBuffer(raw)) return { ok: true, value: raw };
