@@ -44,8 +44,12 @@ beforeEach(() => {
  */
 const playing = (...names: VariantName[]) =>
 	names.some((name) => ctx.sandbox.variants().includes(name));
-/** Writes answered with text or nothing: no id, no counts in the answer. */
-const bareWrites = () => playing('textWrites', 'emptyWrites');
+/**
+ * Provisioning, member add and pings answered with nothing: no id, no counts in the answer.
+ * (textWrites answers only the writes a read or a second send checks with text since issue 55;
+ * their text answers are played by textWritesUnchecked in test/variants.)
+ */
+const bareWrites = () => playing('emptyWrites');
 
 const wg = (name: string) => ctx.demo.workgroups[name];
 const course = (title: string) => ctx.demo.courses[title];
@@ -718,16 +722,19 @@ describe('event', () => {
 		expect((attend.error as { description?: string }).description).toContain(
 			'lacks the EVENT_MANAGE permission',
 		);
-		expect(
-			(
-				await run(
-					ctx.sandbox,
-					{ resource: 'event', operation: 'attend', ...ref(), userId: String(ada()) },
-					[{}],
-					manager,
-				)
-			).error,
-		).toBeUndefined();
+		const managed = await run(
+			ctx.sandbox,
+			{ resource: 'event', operation: 'attend', ...ref(), userId: String(ada()) },
+			[{}],
+			manager,
+		);
+		// Issue 55: an answer in words (textWrites' "OK") is confirmed by the attendee list, which
+		// a key without EVENT_READ cannot read: not confirmed, though Knolyx applied it.
+		if (playing('textWrites'))
+			expect(managed.error?.message).toMatch(
+				/^Attendance of user \d+ at event \d+ of community \d+ not confirmed \(item 0\): Knolyx answered "OK" \[200\], and the event's attendee list that would show it could not be read \(Knolyx: API key lacks permission EVENT_READ \[403\]\)$/,
+			);
+		else expect(managed.error).toBeUndefined();
 		expect(attendees()).toEqual([ada()]);
 	});
 
