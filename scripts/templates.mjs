@@ -200,9 +200,40 @@ if (keys.length > 0) {
 return $input.all();
 `;
 
-/** The stop's message: each write the run leaves to a person, pending or given up. */
-const stopMessage = ({ subject, reread }) =>
-	`={{ $input.all().map((item) => item.json).map((row) => row.status === 'gave up' ? 'Knolyx did not take the write for ${subject} ' + row.key + ' in ${MAX_ATTEMPTS} tries, a day: ' + row.detail + '. No more tries: fix the cause, then set the row\\'s status back to pending in the data table ' + ($('${TABLE}').first().json.name || 'of this workflow') + '.' : 'Knolyx did not take the write for ${subject} ' + row.key + ': ' + row.detail + '. Kept as pending in the data table (try ' + row.attempts + ' of ${MAX_ATTEMPTS}); this workflow tries it again every 15 minutes, reading ${reread} first.').join(' ') }}`;
+/**
+ * The network error codes n8n 2's NodeOperationError looks for in a message (n8n-workflow's
+ * COMMON_ERRORS, errors/abstract/node.error.js): a message that holds one, in any case, is replaced
+ * by n8n's generic text for it, which names no event and no buyer. The stop's message says each in
+ * words instead; its description keeps the reasons as Knolyx gave them.
+ */
+const CODE_WORDS = {
+	ECONNREFUSED: 'connection refused',
+	ECONNRESET: 'connection reset',
+	ECONNABORTED: 'connection aborted',
+	ETIMEDOUT: 'timed out',
+	ENOTFOUND: 'host not found',
+	EAI_AGAIN: 'name lookup failed',
+	GETADDRINFO: 'name lookup failed',
+	EHOSTUNREACH: 'host unreachable',
+	EADDRNOTAVAIL: 'address not available',
+	ERRADDRINUSE: 'address in use',
+	ENOENT: 'no such file',
+	EISDIR: 'is a directory',
+	ENOTDIR: 'not a directory',
+	EACCES: 'access denied',
+	EEXIST: 'already exists',
+	EPERM: 'not permitted',
+};
+const inWords = (text) =>
+	`${text}.replace(/\\b(${Object.keys(CODE_WORDS).join('|')})\\b/gi, (code) => (${JSON.stringify(CODE_WORDS).replace(/"/g, "'")})[code.toUpperCase()])`;
+
+/**
+ * The stop's error: its message tells each write the run leaves to a person, pending or given up
+ * (the event, the buyer and workgroup, and what to do), with network error codes in words; its
+ * description holds each write's reason as Knolyx gave it.
+ */
+const stopError = ({ subject, reread }) =>
+	`={{ JSON.stringify({ message: $input.all().map((item) => ({ ...item.json, said: ${inWords('item.json.detail')} })).map((row) => row.status === 'gave up' ? 'Knolyx did not take the write for ${subject} ' + row.key + ' in ${MAX_ATTEMPTS} tries, a day: ' + row.said + '. No more tries: fix the cause, then set the row\\'s status back to pending in the data table ' + ($('${TABLE}').first().json.name || 'of this workflow') + '.' : 'Knolyx did not take the write for ${subject} ' + row.key + ': ' + row.said + '. Kept as pending in the data table (try ' + row.attempts + ' of ${MAX_ATTEMPTS}); this workflow tries it again every 15 minutes, reading ${reread} first. Nothing to do unless it keeps failing.').join(' '), description: 'As Knolyx said it: ' + $input.all().map((item) => item.json.key + ': ' + item.json.detail).join('; ') }) }}`;
 
 /** The shared nodes of a template (without id and position), by name. */
 function sharedNodes(tool) {
@@ -341,7 +372,7 @@ function sharedNodes(tool) {
 		[STOP]: {
 			type: 'n8n-nodes-base.stopAndError',
 			typeVersion: 1,
-			parameters: { errorMessage: stopMessage(tool) },
+			parameters: { errorType: 'errorObject', errorObject: stopError(tool) },
 		},
 	};
 	if (tool.dropped)

@@ -3078,6 +3078,68 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 				};
 			},
 			more(heal) {
+				// n8n 2.41's NodeOperationError puts its own generic text in place of a whole message that
+				// holds a network error code (ECONNRESET, ETIMEDOUT, ...: n8n-workflow's COMMON_ERRORS).
+				test('Knolyx unreachable (connection reset): the Error workflow is told the event, the buyer and the workgroup, for the delivery and for the write that gave up', async () => {
+					const { won, told } = await wonDealToTell(
+						16592031690,
+						709,
+						['Mary', 'Jackson', 'mary.jackson@example.com'],
+						1837293690,
+					);
+					const gaveUp = hubspotWonDeal(
+						16592031691,
+						719,
+						['Gladys', 'West', 'gladys.west@example.com'],
+						1837293691,
+					);
+					gaveUp.register();
+					// The message is the template's own, whatever the reason says: it names the event, the buyer
+					// and the workgroup, and holds no network error code (n8n 2 would put its generic text in
+					// place of all of it). On n8n 2 the reason is the node's ("Knolyx could not be reached", the
+					// code in words); n8n 1.123 hands the template n8n's own text for the code as the reason.
+					const ours = (event, email) =>
+						new RegExp(
+							`^Knolyx did not take the write for HubSpot deal ${event}(: | in 96 tries, a day: gave up in execution \\d+: )(Knolyx could not be reached \\(connection reset\\)|The connection to the server was closed unexpectedly.*) \\(${email.replace(/\./g, '\\.')}, workgroup 202\\)\\. `,
+						);
+					await sb.request('POST', '/sandbox/fault-burst', {
+						requests: 10_000,
+						faults: { resetRate: 1 },
+					});
+					try {
+						const failed = await heal.deliver(
+							productionUrl('hubspot', hubspotPublished.trigger),
+							won.body,
+							() => won.signed(HUBSPOT_APP.clientSecret),
+						);
+						expect(failed.status).toBe('error');
+						const said = await toldAPerson(told, (i) =>
+							/16592031690|closed unexpectedly/.test(i.execution.error.message),
+						);
+						expect(said.workflowId).toBe(WF.hubspot.id);
+						expect(said.message).toMatch(ours(16592031690, 'mary.jackson@example.com'));
+						expect(said.message).toMatch(
+							/Kept as pending in the data table \(try 1 of 96\); this workflow tries it again every 15 minutes/,
+						);
+						expect(said.message).not.toMatch(/ECONNRESET/i);
+						// A write the schedule has tried 95 times, Knolyx still unreachable: its last try.
+						const toldBefore = await errorRuns();
+						await pending.hubspot.insert([
+							{ key: '16592031691', status: 'pending', attempts: 95, detail: 'Knolyx down' },
+						]);
+						await heal.rowWith('16592031691', 'gave up');
+						const last = await toldAPerson(toldBefore, (i) =>
+							/16592031691|closed unexpectedly/.test(i.execution.error.message),
+						);
+						expect(last.message).toMatch(ours(16592031691, 'gladys.west@example.com'));
+						expect(last.message).toMatch(/No more tries: fix the cause/);
+						expect(last.message).not.toMatch(/ECONNRESET/i);
+					} finally {
+						await heal.knolyxBack();
+					}
+					await heal.settled();
+				}, 240_000);
+
 				test('a write that gave up: its 96th try fails, the row says gave up, the run stops and the Error workflow is told which write; no more tries', async () => {
 					const { told } = await wonDealToTell(
 						16592031670,
