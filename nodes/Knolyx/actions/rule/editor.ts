@@ -13,7 +13,7 @@ import { plainCopy } from '../../helpers/json';
 import type { EditOutcome, Rule, RuleEdit } from '../../helpers/rules';
 import { applyRuleEdit, asRuleList, holdsList, sameContent } from '../../helpers/rules';
 import { describeRuleChanges, ruleChanges } from '../../helpers/rule-changes';
-import { changedSince, replaceRules } from './replace';
+import { changedSince, checkTenant, replaceRules } from './replace';
 
 /**
  * Applies rule edits of many items safely and cheaply.
@@ -217,6 +217,7 @@ class RuleEditor {
 		mode: Extract<EditMode, { kind: 'apply' }>,
 	): Promise<void> {
 		const itemIndex = entries[0].itemIndex;
+		await checkTenant(this.client, itemIndex, 'Apply Previewed Change', mode.tenant);
 		const list = await this.read(courseId, itemIndex);
 		if (holdsList(list, mode.after)) {
 			for (const entry of entries) entry.first = { rules: list, changed: false, existed: true };

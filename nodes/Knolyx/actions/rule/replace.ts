@@ -4,12 +4,31 @@ import type { KnolyxClient } from '../../transport';
 import { asNodeError, outcomeUnknown, readRules, saveRules } from '../../transport';
 import type { Rule } from '../../helpers/rules';
 import { holdsList, sameContent } from '../../helpers/rules';
-import { describeRuleChanges, ruleChanges } from '../../helpers/rule-changes';
+import { describeRuleChanges, ruleChanges, tenantProblem } from '../../helpers/rule-changes';
 
 /**
  * Saving a complete list (Replace All, Restore, applying a preview of Replace All) and the check
  * that a course still holds the list a change was made from.
  */
+
+/**
+ * Refuses, before anything is sent, a change made on another platform or project than the
+ * credential's (`field` names it in the error); else the credential's tenant.
+ */
+export async function checkTenant(
+	client: KnolyxClient,
+	itemIndex: number,
+	field: string,
+	tenant: string,
+): Promise<void> {
+	const problem = tenantProblem(tenant, await client.credentialScope());
+	if (!problem) return;
+	throw new NodeOperationError(client.node, `${field}: ${problem} (item ${itemIndex})`, {
+		itemIndex,
+		description:
+			'A change is applied or restored only on the platform and project it was made on, with a credential of that project. Nothing was sent.',
+	});
+}
 
 /** The rules of a course as given (a rule without a name is no reason to refuse replacing the list). */
 export async function readRuleList(

@@ -7,15 +7,8 @@ import { booleanOption, invalid, requireId } from '../../helpers/validation';
 import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 import type { EditMode } from './editor';
-import { changedSince, readRuleList, replaceRules } from './replace';
-import {
-	checkTenant,
-	previewItem,
-	readWriteMode,
-	withChange,
-	writeOptions,
-	PREVIEW_IN_README,
-} from './shared';
+import { changedSince, checkTenant, readRuleList, replaceRules } from './replace';
+import { previewItem, readWriteMode, withChange, writeOptions, PREVIEW_IN_README } from './shared';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['replaceAll'] } };
 

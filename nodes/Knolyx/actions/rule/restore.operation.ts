@@ -6,9 +6,8 @@ import { holdsList, sameContent } from '../../helpers/rules';
 import type { RuleListChange } from '../../helpers/rule-changes';
 import { booleanOption } from '../../helpers/validation';
 import type { KnolyxOperation } from '../types';
-import { changedSince, readRuleList, replaceRules } from './replace';
+import { changedSince, checkTenant, readRuleList, replaceRules } from './replace';
 import {
-	checkTenant,
 	isPreview,
 	optionsField,
 	previewItem,

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import type { Rule, RuleEdit } from '../../helpers/rules';
 import { defaultRuleName } from '../../helpers/rules';
@@ -10,7 +9,6 @@ import {
 	describeDifference,
 	readChange,
 	ruleChanges,
-	tenantProblem,
 } from '../../helpers/rule-changes';
 import { plainCopy } from '../../helpers/json';
 import { booleanOption, invalid, requireId } from '../../helpers/validation';
@@ -129,25 +127,6 @@ export function previewItem(this: IExecuteFunctions, itemIndex: number): boolean
 	} catch {
 		return false;
 	}
-}
-
-/**
- * Refuses, before anything is sent, a change made on another platform or project than the
- * credential's (`field` names it in the error); else the credential's tenant.
- */
-export async function checkTenant(
-	client: KnolyxClient,
-	itemIndex: number,
-	field: string,
-	tenant: string,
-): Promise<void> {
-	const problem = tenantProblem(tenant, await client.credentialScope());
-	if (!problem) return;
-	throw new NodeOperationError(client.node, `${field}: ${problem} (item ${itemIndex})`, {
-		itemIndex,
-		description:
-			'A change is applied or restored only on the platform and project it was made on, with a credential of that project. Nothing was sent.',
-	});
 }
 
 /** A change as read from a parameter (`field` names it in the error), for the course given. */
@@ -317,7 +296,6 @@ export async function runRuleEdit(
 ): Promise<IDataObject> {
 	const { courseId, edit, mode } = params;
 	const { client, itemIndex } = runtime;
-	if (mode.kind === 'apply') await checkTenant(client, itemIndex, PREVIEWED_CHANGE, mode.tenant);
 	const result = await ruleEditorOf(client).edit(courseId, edit, itemIndex, mode);
 	return await editResult(params, result, runtime);
 }
