@@ -110,6 +110,8 @@ export const VARIANTS = {
 	...createWordDescriptions(),
 	webhookDeleteRefused:
 		'Webhook deletion answers 200 text/plain "ERROR: webhook not deleted" and deletes nothing.',
+	shortenedPages:
+		'In the lists whose paging the guides show (courses, events, attendees), page 1 is 5 entries short of the size asked and the pages after it follow on from where it ended (335 entries at 100 a page: 100, 95, 100, 40).',
 } as const;
 
 export type VariantName = keyof typeof VARIANTS;
@@ -162,6 +164,8 @@ const LARGE_PAGE_SIZE = 150;
 const SMALL_PAGE_SIZE = 30;
 /** ownPagesIgnoringNumber: the page size of a platform that ignores the page number. */
 const OWN_PAGE_SIZE = 20;
+/** shortenedPages: the entries page 1 lacks (the pages after it start that much earlier). */
+const SHORTENED_BY = 5;
 /** The variants that change how lists page. */
 const PAGING_VARIANTS: VariantName[] = [
 	'unpagedLists',
@@ -170,6 +174,7 @@ const PAGING_VARIANTS: VariantName[] = [
 	'smallPages',
 	'pageTotals',
 	'wrappingPages',
+	'shortenedPages',
 ];
 
 const ATTEND = /^\/community\/[^/]+\/event\/[^/]+\/attend\/[^/]+\/?$/;
@@ -239,6 +244,11 @@ export class Variants {
 
 	/** The entries of a page: a slice of the list, or (wrappingPages) past the end from its start again. */
 	private entriesOf<T>(items: T[], page: Page, shown: boolean): T[] {
+		if (shown && this.has('shortenedPages') && page.page >= 1) {
+			// Page 1 ends SHORTENED_BY early; the pages after it follow on from there.
+			const start = page.page * page.size - (page.page > 1 ? SHORTENED_BY : 0);
+			return items.slice(start, (page.page + 1) * page.size - SHORTENED_BY);
+		}
 		if (!shown || !this.has('wrappingPages') || items.length === 0 || page.size >= items.length)
 			return slice(items, page);
 		const start = (page.page * page.size) % items.length;

@@ -13,12 +13,14 @@ const groups = [
 
 /**
  * Variants the operations' suite cannot run under: lists served in a new order on each read (its
- * tests read the order of a Limit), page objects that contradict what came and write answers that
- * confirm nothing (the node must fail). Each is played by a test of its own in test/variants.
+ * tests read the order of a Limit), page objects that contradict what came, a page shortened in
+ * the middle (its lists are too short to show it) and write answers that confirm nothing (the
+ * node must fail). Each is played by a test of its own in test/variants.
  */
 const solo = [
 	'shuffledLists',
 	'ownPagesIgnoringNumber',
+	'shortenedPages',
 	// Issue 55: answers that do not confirm a write (the node must report it not confirmed) and
 	// creation answers that one group's other webhookCreate* variant would hide.
 	'textWritesUnchecked',

@@ -141,6 +141,25 @@ describe('1. lists that change while read, and page objects that contradict what
 		expect((await listSearch(ctx.sandbox, 'searchWorkgroups')).results).toHaveLength(60);
 	});
 
+	it('shortenedPages: Course → Get Many, the Course picker and the Poll Trigger read all 335 courses of pages of 100, 95, 100, 40 (issue 55)', async () => {
+		const trigger = pollHost(ctx.sandbox, { event: 'newCourse' });
+		expect(await trigger.activate()).toEqual({});
+		ctx.sandbox.seed({ generate: { courses: 332 } });
+		play('shortenedPages');
+		ctx.sandbox.resetStats();
+		const all = await runOk(ctx.sandbox, courses());
+		expect(all).toHaveLength(335);
+		expect(ids(all)).toBe(335);
+		// 100, 95, 100, 40 and the empty page that ends the list.
+		expect(routes(ctx.sandbox)['GET /public/api/v1/course']).toBe(5);
+		expect(
+			new Set((await listSearch(ctx.sandbox, 'searchCourses')).results.map((c) => c.value)).size,
+		).toBe(335);
+		const polled = await trigger.tick();
+		expect(polled.error).toBeUndefined();
+		expect(polled.emitted).toHaveLength(332);
+	});
+
 	it('shuffledLists: the Poll Trigger emits each new course once', async () => {
 		play('shuffledLists');
 		const trigger = pollHost(ctx.sandbox, { event: 'newCourse' });
