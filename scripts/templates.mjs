@@ -40,7 +40,7 @@ const TOOLS = {
 		subject: 'PayPal capture or refund',
 		reread: 'the capture from PayPal',
 		dropped:
-			"PayPal's current state asks for no write (the capture not completed, or not fully refunded)",
+			"PayPal's current state asks for no write (the capture not paid, or not fully refunded)",
 	},
 	'template-pipedrive-deal-won-enrolment.json': {
 		keyLine: "Pipedrive's event ID (v2), or the object and the time of the change (v1).",

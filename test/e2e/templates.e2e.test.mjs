@@ -1380,6 +1380,16 @@ describe("5. PayPal: a capture PayPal's API (a local stand-in for api-m.paypal.c
 		await expectReplayChangesNothing('paypal', TRIGGER, refunded);
 	});
 
+	// One 'paid' policy across the tools (issue 56): a partly refunded payment is still paid, as
+	// Stripe's and Shopify's templates have it; PayPal's enrolled nobody, silently, when the capture
+	// was partly refunded before its paid event ran.
+	test('PAYMENT.CAPTURE.COMPLETED read back PARTIALLY_REFUNDED (a partial refund came first): still paid, the payer is enrolled', async () => {
+		paypalHas(CAPTURE, { ...PAYPAL.captureRead, status: 'PARTIALLY_REFUNDED' });
+		expect(membersOf(await sb.state(), 201)).not.toContain(ANNIE);
+		const { state } = await run('paypal', TRIGGER, captured);
+		expect(membersOf(state, 201)).toContain(ANNIE);
+	});
+
 	test('the client secret went to the token URL on api-m.paypal.com only, the token to api-m.paypal.com only', () => {
 		const tokenRequests = apis.requests.filter((r) => r.path === '/v1/oauth2/token');
 		expect(tokenRequests.length).toBeGreaterThan(0);
