@@ -143,10 +143,13 @@ describe('workgroup', () => {
 			[...ctx.sandbox.state.workgroups.values()].map(({ id, name }) => ({ id, name })),
 		);
 		expect(all).toHaveLength(234);
-		// Three pages; a list that ignores paging is read twice: its first page, longer than asked,
-		// is read on (issue 45: a platform may page at a size of its own), and the second repeats it.
+		// Three pages and the empty one that ends the list (a short page is no end since issue 55:
+		// it may be one the platform shortened in the middle), or the third when its page object
+		// says last: true; a list that ignores paging is read twice: its first page, longer than
+		// asked, is read on (issue 45: a platform may page at a size of its own), and the second
+		// repeats it.
 		expect(routes(ctx.sandbox)['GET /public/api/v1/workgroup']).toBe(
-			playing('unpagedLists') ? 2 : 3,
+			playing('unpagedLists') ? 2 : playing('pageTotals') ? 3 : 4,
 		);
 
 		const limited = await getMany('workgroup', 5);
