@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readBoolean } from '../helpers/validation';
+import { readBoolean } from '../helpers/booleans';
 import type { AgentDeclaration, Consent, Effect } from './effects';
 import { EFFECTS } from './effects';
 import type { KnolyxResource } from './common';

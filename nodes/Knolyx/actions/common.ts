@@ -5,7 +5,8 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { booleanParameter, invalid, optionalApiDate } from '../helpers/validation';
+import { booleanParameter } from '../helpers/booleans';
+import { invalid, optionalApiDate } from '../helpers/validation';
 import type { KnolyxOperation } from './types';
 
 /**

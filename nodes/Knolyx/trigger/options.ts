@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { booleanOf, booleanProblem } from '../helpers/validation';
+import { booleanOf, booleanProblem } from '../helpers/booleans';
 
 /**
  * The Knolyx Trigger's boolean options, read the one way every boolean of the nodes is

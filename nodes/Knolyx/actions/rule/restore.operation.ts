@@ -4,7 +4,7 @@ import { idText } from '../../helpers/json';
 import type { Rule } from '../../helpers/rules';
 import { holdsList, sameContent } from '../../helpers/rules';
 import type { RuleListChange } from '../../helpers/rule-changes';
-import { booleanOption } from '../../helpers/validation';
+import { booleanOption } from '../../helpers/booleans';
 import type { KnolyxOperation } from '../types';
 import { changedSince, checkTenant, readRuleList, replaceRules } from './replace';
 import {

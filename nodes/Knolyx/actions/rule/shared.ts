@@ -11,7 +11,8 @@ import {
 	ruleChanges,
 } from '../../helpers/rule-changes';
 import { plainCopy } from '../../helpers/json';
-import { booleanOption, invalid, requireId } from '../../helpers/validation';
+import { booleanOption } from '../../helpers/booleans';
+import { invalid, requireId } from '../../helpers/validation';
 import type { KnolyxClient } from '../../transport';
 import type { OperationRuntime } from '../types';
 import { ruleEditorOf } from './editor';

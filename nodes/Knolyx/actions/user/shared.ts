@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { booleanOption } from '../../helpers/booleans';
 import {
-	booleanOption,
 	GENDER_UNCHANGED,
 	optionalGender,
 	requireEmail,
