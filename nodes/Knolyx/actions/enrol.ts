@@ -3,7 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { addMember, provisionUser } from '../transport';
 import type { ProvisionResult, UserInput } from '../transport';
-import { parseId } from '../helpers/validation';
+import { parseLongId } from '../helpers/validation';
+import type { Id } from '../helpers/validation';
 import type { OperationRuntime } from './types';
 
 /**
@@ -57,13 +58,13 @@ export async function provisionAndAddMember(
 export async function provisionAndAddMemberWithUserId(
 	runtime: OperationRuntime,
 	enrolment: Enrolment,
-): Promise<EnrolResult<number>> {
+): Promise<EnrolResult<Id>> {
 	return await enrol(runtime, enrolment, userIdOf);
 }
 
-/** The numeric user id from a provision answer, or a clear error. */
-function userIdOf(runtime: OperationRuntime, result: ProvisionResult): number {
-	const id = parseId(result.user.id ?? result.user.userId);
+/** The user id from a provision answer, exactly (a long id as its digits), or a clear error. */
+function userIdOf(runtime: OperationRuntime, result: ProvisionResult): Id {
+	const id = parseLongId(result.user.id ?? result.user.userId);
 	if (id === undefined) {
 		throw new NodeOperationError(
 			runtime.client.node,

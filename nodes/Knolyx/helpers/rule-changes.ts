@@ -4,6 +4,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { idText, isLongInteger, plainCopy, readJsonParameter, stringifyLossless } from './json';
 import type { Rule } from './rules';
 import { asRuleList, sameContent } from './rules';
+import type { Id } from './validation';
+import { parseLongId } from './validation';
 
 /**
  * A change of a course's rule list: the difference a person reads (per rule added, removed or
@@ -23,7 +25,7 @@ export interface RuleChange extends IDataObject {
 /** A workgroup, user, department, job, or everyone (a PUBLIC rule), that gains or loses the course. */
 export interface AccessChange extends IDataObject {
 	association: string;
-	courseId: number;
+	courseId: Id;
 	access: 'gains' | 'loses';
 }
 
@@ -95,7 +97,7 @@ function whoHasAccess(rules: Rule[]): Map<string, { association: string; id?: st
 }
 
 /** Who gains and who loses the course between the two lists. */
-export function accessChanges(courseId: number, before: Rule[], after: Rule[]): AccessChange[] {
+export function accessChanges(courseId: Id, before: Rule[], after: Rule[]): AccessChange[] {
 	const had = whoHasAccess(before);
 	const has = whoHasAccess(after);
 	const changes: AccessChange[] = [];
@@ -181,7 +183,7 @@ export function describeDifference(
 // rounded (passed through JSON.parse) is refused before anything is sent.
 
 export interface RuleListChange {
-	courseId: number;
+	courseId: Id;
 	/** The operation that made (or previewed) it: "addWorkgroup", "replaceAll", "restore"… */
 	operation: string;
 	/** The platform and project of the credential it was made with ("<base URL>|<project id>"). */
@@ -257,9 +259,11 @@ export function readChange(value: unknown): RuleListChange | { problem: string }
 		return {
 			problem: `holds ${inexact}, a number beyond 2^53: its ids are not exact (JSON.parse rounds long ids). ${AS_GIVEN}`,
 		};
+	// An id as the nodes output it: a number up to 2^53 - 1, its digits above (docs/api.md "Ids").
+	const id = parseLongId(courseId);
 	if (
-		typeof courseId !== 'number' ||
-		!Number.isSafeInteger(courseId) ||
+		id === undefined ||
+		id !== courseId ||
 		typeof operation !== 'string' ||
 		typeof tenant !== 'string' ||
 		typeof check !== 'string'
@@ -267,7 +271,13 @@ export function readChange(value: unknown): RuleListChange | { problem: string }
 		return problem;
 	let exact: RuleListChange;
 	try {
-		exact = { courseId, operation, tenant, before: asRuleList(before), after: asRuleList(after) };
+		exact = {
+			courseId: id,
+			operation,
+			tenant,
+			before: asRuleList(before),
+			after: asRuleList(after),
+		};
 	} catch {
 		return problem;
 	}

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { formatApiDate } from './dates';
 import type { LongInteger } from './json';
 import { idText } from './json';
+import type { Id } from './validation';
 
 /**
  * Pure edits of a course's rule list. The platform replaces the whole list on
@@ -55,7 +56,7 @@ export class RuleEditError extends Error {}
 
 const PAYMENT_RULE_PREFIX = 'PAYMENT_INTEGRATION_COURSE_';
 
-export function defaultRuleName(courseId: number): string {
+export function defaultRuleName(courseId: Id): string {
 	return `${PAYMENT_RULE_PREFIX}${courseId}`;
 }
 

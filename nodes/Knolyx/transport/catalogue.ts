@@ -141,7 +141,8 @@ export const ENDPOINTS = {
 		path: '/user/provision',
 		permission: 'USER_PROVISION',
 		resend: 'yes',
-		answer: 'json',
+		// The user's id is `integer, long`: read exactly (its digits past 2^53 - 1).
+		answer: 'exact',
 	},
 	memberAdd: {
 		method: 'PUT',

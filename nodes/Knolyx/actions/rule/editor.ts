@@ -14,6 +14,7 @@ import type { EditOutcome, Rule, RuleEdit } from '../../helpers/rules';
 import { applyRuleEdit, asRuleList, holdsList, sameContent } from '../../helpers/rules';
 import { describeRuleChanges, ruleChanges } from '../../helpers/rule-changes';
 import { changedSince, checkTenant, replaceRules } from './replace';
+import type { Id } from '../../helpers/validation';
 
 /**
  * Applies rule edits of many items safely and cheaply.
@@ -109,7 +110,7 @@ class RuleEditor {
 	 * batch (items applying one preview together are one batch; two previews, two batches).
 	 */
 	async edit(
-		courseId: number,
+		courseId: Id,
 		edit: RuleEdit,
 		itemIndex: number,
 		mode: EditMode = { kind: 'save' },
@@ -132,12 +133,12 @@ class RuleEditor {
 		});
 	}
 
-	private async read(courseId: number, itemIndex: number): Promise<Rule[]> {
+	private async read(courseId: Id, itemIndex: number): Promise<Rule[]> {
 		const { body } = await readRules(this.client, courseId, itemIndex);
 		return asRuleList(body);
 	}
 
-	private async runBatch(courseId: number, entries: Entry[], mode: EditMode): Promise<void> {
+	private async runBatch(courseId: Id, entries: Entry[], mode: EditMode): Promise<void> {
 		try {
 			if (mode.kind === 'preview') {
 				await this.preview(courseId, entries);
@@ -199,7 +200,7 @@ class RuleEditor {
 	}
 
 	/** A preview: one read, every edit applied in item order, nothing sent. */
-	private async preview(courseId: number, entries: Entry[]): Promise<void> {
+	private async preview(courseId: Id, entries: Entry[]): Promise<void> {
 		const list = await this.read(courseId, entries[0].itemIndex);
 		this.resolveAll(entries, list, this.applyAll(list, entries));
 	}
@@ -212,7 +213,7 @@ class RuleEditor {
 	 * read must then show it, or the items fail naming what the course holds instead.
 	 */
 	private async applyPreviewed(
-		courseId: number,
+		courseId: Id,
 		entries: Entry[],
 		mode: Extract<EditMode, { kind: 'apply' }>,
 	): Promise<void> {
@@ -250,7 +251,7 @@ class RuleEditor {
 		this.resolveAll(entries, list, saved);
 	}
 
-	private async rounds(courseId: number, entries: Entry[]): Promise<void> {
+	private async rounds(courseId: Id, entries: Entry[]): Promise<void> {
 		const firstItem = entries[0].itemIndex;
 		const policy = this.client.policy;
 		let before: Rule[] | undefined;

@@ -6,13 +6,14 @@ import { plainCopy } from '../../helpers/json';
 import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 import { readRuleTarget, ruleNameField } from './shared';
+import type { Id } from '../../helpers/validation';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['get'] } };
 
 /** How many of the course's rule names a "not found" error lists. */
 const NAMES_SHOWN = 10;
 
-export const get: KnolyxOperation<{ courseId: number; ruleName: string }> = {
+export const get: KnolyxOperation<{ courseId: Id; ruleName: string }> = {
 	option: {
 		name: 'Get',
 		description: 'Get the named rule of a course. Needs BUSINESS_RULE_MANAGE.',

@@ -3,11 +3,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readRules } from '../../transport';
 import { plainCopy } from '../../helpers/json';
-import { requireId } from '../../helpers/validation';
+import { requireLongId } from '../../helpers/validation';
 import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
+import type { Id } from '../../helpers/validation';
 
-export const getAll: KnolyxOperation<{ courseId: number }> = {
+export const getAll: KnolyxOperation<{ courseId: Id }> = {
 	option: {
 		name: 'Get Many',
 		description: 'Read the access rules of a course. Needs BUSINESS_RULE_MANAGE.',
@@ -19,7 +20,7 @@ export const getAll: KnolyxOperation<{ courseId: number }> = {
 		resourceLocator('course'),
 	]),
 	prepare(itemIndex) {
-		return { courseId: requireId(this, itemIndex, 'courseId', 'Course') };
+		return { courseId: requireLongId(this, itemIndex, 'courseId', 'Course') };
 	},
 	async execute({ courseId }, runtime) {
 		const { body } = await readRules(runtime.client, courseId, runtime.itemIndex);

@@ -2,6 +2,7 @@ import type { KnolyxClient } from '../../transport';
 import { asNodeError, getCourse, listWorkgroups } from '../../transport';
 import { idText } from '../../helpers/json';
 import type { AccessChange, Naming } from '../../helpers/rule-changes';
+import type { Id } from '../../helpers/validation';
 
 /**
  * Names for a preview's summary, so that a person approving it reads "Workgroup "Staff" (202)
@@ -14,7 +15,7 @@ import type { AccessChange, Naming } from '../../helpers/rule-changes';
 
 interface RunNames {
 	workgroups?: Promise<Map<string, string> | { problem: string }>;
-	courses: Map<number, Promise<string | { problem: string }>>;
+	courses: Map<Id, Promise<string | { problem: string }>>;
 }
 
 /** One cache per run (a run's client lives as long as the run). */
@@ -50,7 +51,7 @@ async function readWorkgroups(
 
 async function readTitle(
 	client: KnolyxClient,
-	courseId: number,
+	courseId: Id,
 	itemIndex: number,
 ): Promise<string | { problem: string }> {
 	try {
@@ -67,7 +68,7 @@ async function readTitle(
 /** The names of the course and of whoever gains or loses it in `access`, with why any is missing. */
 export async function namingOf(
 	client: KnolyxClient,
-	courseId: number,
+	courseId: Id,
 	access: AccessChange[],
 	itemIndex: number,
 ): Promise<Naming> {

@@ -5,6 +5,7 @@ import { asNodeError, outcomeUnknown, readRules, saveRules } from '../../transpo
 import type { Rule } from '../../helpers/rules';
 import { holdsList, sameContent } from '../../helpers/rules';
 import { describeRuleChanges, ruleChanges, tenantProblem } from '../../helpers/rule-changes';
+import type { Id } from '../../helpers/validation';
 
 /**
  * Saving a complete list (Replace All, Restore, applying a preview of Replace All) and the check
@@ -33,7 +34,7 @@ export async function checkTenant(
 /** The rules of a course as given (a rule without a name is no reason to refuse replacing the list). */
 export async function readRuleList(
 	client: KnolyxClient,
-	courseId: number,
+	courseId: Id,
 	itemIndex: number,
 ): Promise<Rule[]> {
 	const { body } = await readRules(client, courseId, itemIndex);
@@ -46,7 +47,7 @@ export async function readRuleList(
  */
 export function changedSince(
 	client: KnolyxClient,
-	courseId: number,
+	courseId: Id,
 	since: 'the preview' | 'that change',
 	expected: Rule[],
 	now: Rule[],
@@ -75,7 +76,7 @@ const REPLACE_ATTEMPTS = 3;
  */
 export async function replaceRules(
 	client: KnolyxClient,
-	courseId: number,
+	courseId: Id,
 	rules: Rule[],
 	itemIndex: number,
 	before: Rule[],

@@ -4,16 +4,17 @@ import { readJsonParameter } from '../../helpers/json';
 import type { Rule } from '../../helpers/rules';
 import { asRuleList, holdsList, sameContent } from '../../helpers/rules';
 import { booleanOption } from '../../helpers/booleans';
-import { invalid, requireId } from '../../helpers/validation';
+import { invalid, requireLongId } from '../../helpers/validation';
 import { resourceLocator } from '../common';
 import type { KnolyxOperation } from '../types';
 import type { EditMode } from './editor';
 import { changedSince, checkTenant, readRuleList, replaceRules } from './replace';
 import { previewItem, readWriteMode, withChange, writeOptions, PREVIEW_IN_README } from './shared';
+import type { Id } from '../../helpers/validation';
 
 const displayOptions = { show: { resource: ['rule'], operation: ['replaceAll'] } };
 
-export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[]; mode: EditMode }> = {
+export const replaceAll: KnolyxOperation<{ courseId: Id; rules: Rule[]; mode: EditMode }> = {
 	option: {
 		name: 'Replace All',
 		description:
@@ -60,7 +61,7 @@ export const replaceAll: KnolyxOperation<{ courseId: number; rules: Rule[]; mode
 	]),
 	readsOnly: previewItem,
 	prepare(itemIndex) {
-		const courseId = requireId(this, itemIndex, 'courseId', 'Course');
+		const courseId = requireLongId(this, itemIndex, 'courseId', 'Course');
 		const read = readJsonParameter(this.getNodeParameter('rules', itemIndex, '[]'));
 		if (!read.ok) throw invalid(this, itemIndex, 'Rules (JSON)', read.problem);
 		let rules: Rule[];

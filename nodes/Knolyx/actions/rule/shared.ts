@@ -12,12 +12,13 @@ import {
 } from '../../helpers/rule-changes';
 import { plainCopy } from '../../helpers/json';
 import { booleanOption } from '../../helpers/booleans';
-import { invalid, requireId } from '../../helpers/validation';
+import { invalid, requireLongId } from '../../helpers/validation';
 import type { KnolyxClient } from '../../transport';
 import type { OperationRuntime } from '../types';
 import { ruleEditorOf } from './editor';
 import { namingOf } from './names';
 import type { EditMode, RuleEditResult } from './editor';
+import type { Id } from '../../helpers/validation';
 
 /**
  * What the rule writes share: the Rule Name field, reading the course and rule name of an item,
@@ -37,7 +38,7 @@ export const ruleNameField: INodeProperties = {
 		'Name that identifies the rule on the course. Leave empty for PAYMENT_INTEGRATION_COURSE_{courseId}, the name suggested by Knolyx for payment integrations. Every other rule of the course is kept exactly as it is.',
 };
 
-function readRuleName(ctx: IExecuteFunctions, itemIndex: number, courseId: number): string {
+function readRuleName(ctx: IExecuteFunctions, itemIndex: number, courseId: Id): string {
 	const value = ctx.getNodeParameter('ruleName', itemIndex, '') as unknown;
 	if (value === undefined || value === null || String(value).trim() === '')
 		return defaultRuleName(courseId);
@@ -51,8 +52,8 @@ function readRuleName(ctx: IExecuteFunctions, itemIndex: number, courseId: numbe
 export function readRuleTarget(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-): { courseId: number; ruleName: string } {
-	const courseId = requireId(ctx, itemIndex, 'courseId', 'Course');
+): { courseId: Id; ruleName: string } {
+	const courseId = requireLongId(ctx, itemIndex, 'courseId', 'Course');
 	return { courseId, ruleName: readRuleName(ctx, itemIndex, courseId) };
 }
 
@@ -146,7 +147,7 @@ export function readChangeParameter(
 export function readWriteMode(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	courseId: number,
+	courseId: Id,
 	operation: string,
 ): EditMode {
 	const preview = isPreview(ctx, itemIndex);
@@ -217,7 +218,7 @@ export async function withChange(
 
 /** The parameters of a safe edit, as its `prepare` returns them. */
 export interface EditParams {
-	courseId: number;
+	courseId: Id;
 	edit: RuleEdit;
 	mode: EditMode;
 	operation: string;
@@ -228,7 +229,7 @@ export function editParams(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	operation: string,
-	courseId: number,
+	courseId: Id,
 	edit: RuleEdit,
 ): EditParams {
 	const mode = readWriteMode(ctx, itemIndex, courseId, operation);

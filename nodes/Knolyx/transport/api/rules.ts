@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { KnolyxClient, KnolyxResponse } from '../client';
 import { ENDPOINTS } from '../catalogue';
+import type { Id } from '../../helpers/validation';
 
 /**
  * A course's access rules. The platform replaces the whole list on save; the safe edits that
@@ -11,7 +12,7 @@ import { ENDPOINTS } from '../catalogue';
 /** `rulesRead`: the rule list of a course, as read (long ids kept exact; always a list). */
 export async function readRules(
 	client: KnolyxClient,
-	courseId: number,
+	courseId: Id,
 	itemIndex?: number,
 ): Promise<KnolyxResponse<unknown[]>> {
 	return await client.call<unknown[]>(ENDPOINTS.rulesRead, { params: { courseId }, itemIndex });
@@ -20,7 +21,7 @@ export async function readRules(
 /** `rulesSave`: saves the complete list; every rule left out is deleted. */
 export async function saveRules(
 	client: KnolyxClient,
-	courseId: number,
+	courseId: Id,
 	rules: IDataObject[],
 	itemIndex?: number,
 ): Promise<KnolyxResponse> {
