@@ -244,16 +244,28 @@ function takeNew(
 /**
  * Settles a pending id by n8n's answer to its delivery: a 2xx means n8n holds the execution
  * (see emit), anything else that it does not. Read when the answer is ended, whether or not
- * the caller is still connected.
+ * the caller is still connected. `staticData`: this delivery's static data when it wrote the
+ * seen id; marked changed again at that moment, because n8n 2.x's WorkflowRunner, creating the
+ * execution, builds a Workflow over it that resets n8n's changed flag, and n8n saves it after
+ * the answer's end only when the flag is set (LiveWebhooks' response callback; the answer is a
+ * Buffer so that n8n ends it before that callback: webhook-helpers' setupResponseNodePromise).
  */
-function settleOnAnswer(ctx: IWebhookFunctions, pending: PendingId): void {
+function settleOnAnswer(
+	ctx: IWebhookFunctions,
+	pending: PendingId,
+	staticData: IDataObject | undefined,
+): void {
 	const res = ctx.getResponseObject() as ReturnType<IWebhookFunctions['getResponseObject']> & {
 		end: (...args: unknown[]) => unknown;
 	};
 	const end = res.end;
 	res.end = function (this: unknown, ...args: unknown[]) {
 		res.end = end;
-		pending.settle(res.statusCode >= 200 && res.statusCode < 300);
+		const ran = res.statusCode >= 200 && res.statusCode < 300;
+		const seen = staticData?.seen;
+		// Written again (the same value): n8n's proxy then marks the static data changed.
+		if (ran && staticData && seen !== undefined) staticData.seen = seen;
+		pending.settle(ran);
 		return end.apply(this, args) as unknown;
 	} as typeof res.end;
 }
@@ -274,12 +286,14 @@ function emit(
 	options: TriggerOptions,
 	nowMs: number,
 	pending: PendingId,
+	/** The delivery's static data, when the seen id was written into it (see settleOnAnswer). */
+	written: IDataObject | undefined,
 ): IWebhookResponseData {
 	const item = buildItem(envelope, {
 		raw: options.rawEnvelope === true,
 		receivedAt: new Date(nowMs).toISOString(),
 	});
-	settleOnAnswer(ctx, pending);
+	settleOnAnswer(ctx, pending, written);
 	return { workflowData: [ctx.helpers.returnJsonArray([item])] };
 }
 
@@ -294,41 +308,13 @@ export const ACKNOWLEDGEMENT = { received: true };
  */
 export async function acknowledge(ctx: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
-	rememberInExecution(ctx, items);
-	await ctx.sendResponse({ body: ACKNOWLEDGEMENT, headers: {}, statusCode: 200 });
-	return [items];
-}
-
-/**
- * The execution's ids as seen, in the execution's own static data: n8n saves that when the
- * execution ends (whole, with what other nodes changed), from the copy it loaded when the
- * execution started, which lacks this delivery's id (and, on n8n 2.x, n8n does not save what
- * webhook() wrote once it has created the execution: its WorkflowRunner builds a Workflow over
- * that static data, which resets n8n's changed flag). Carries this process's ids a concurrent
- * save dropped, as every save does. Only static data that knows a registration of this kind is
- * written (one loaded before the registration was stored would overwrite it); a test execution's
- * static data is not saved by n8n.
- */
-function rememberInExecution(ctx: IExecuteFunctions, items: INodeExecutionData[]): void {
-	const kind = kindOf(ctx);
-	if (kind === 'test') return;
-	const staticData = ctx.getWorkflowStaticData('node');
-	const known = Object.values(peekTriggerData(staticData).registrations).some(
-		(record) => isComplete(record) && record.kind === kind,
-	);
-	if (!known) return;
-	const options = ctx.getNodeParameter('options', 0, {}) as TriggerOptions;
-	const dedupe = openDedupe(staticData, {
-		scope: `${scopeOf(ctx)}|${kind}`,
-		kind,
-		limits: limitsOf(options),
-		nowMs: Date.now(),
-		writable: true,
+	// As bytes: n8n ends such an answer before it saves the delivery's static data (settleOnAnswer).
+	await ctx.sendResponse({
+		body: Buffer.from(JSON.stringify(ACKNOWLEDGEMENT)),
+		headers: { 'content-type': 'application/json; charset=utf-8' },
+		statusCode: 200,
 	});
-	for (const item of items) {
-		const id = options.rawEnvelope === true ? item.json.id : item.json.eventId;
-		if (typeof id === 'string' && dedupe.status(id) !== 'seen') dedupe.accept(id);
-	}
+	return [items];
 }
 
 export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -358,5 +344,12 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	});
 	if (!taken.ok) return taken.response;
 
-	return emit(ctx, envelope, options, nowMs, taken.pending);
+	return emit(
+		ctx,
+		envelope,
+		options,
+		nowMs,
+		taken.pending,
+		caller.value.knownInStaticData ? staticData : undefined,
+	);
 }
