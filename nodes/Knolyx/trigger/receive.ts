@@ -198,7 +198,14 @@ function limitsOf(options: TriggerOptions): DedupeLimits {
 	};
 }
 
-type Seen = { ok: true; pending: PendingId } | { ok: false; response: IWebhookResponseData };
+type Seen =
+	| {
+			ok: true;
+			pending: PendingId;
+			/** After the answer: writes into this delivery's static data the ids accepted since (see settleOnAnswer). */
+			catchUp: () => void;
+	  }
+	| { ok: false; response: IWebhookResponseData };
 
 function takeNew(
 	ctx: IWebhookFunctions,
@@ -206,15 +213,17 @@ function takeNew(
 	id: string,
 	delivery: Delivery,
 ): Seen {
-	const dedupe = openDedupe(staticData, {
-		scope: `${delivery.scope}|${delivery.kind}`,
-		kind: delivery.kind,
-		limits: limitsOf(delivery.options),
-		nowMs: delivery.nowMs,
-		// Only static data that knows this registration is written: a copy that does
-		// not (the creation PING racing n8n's save) would overwrite the newer one.
-		writable: delivery.writable,
-	});
+	const open = (nowMs: number) =>
+		openDedupe(staticData, {
+			scope: `${delivery.scope}|${delivery.kind}`,
+			kind: delivery.kind,
+			limits: limitsOf(delivery.options),
+			nowMs,
+			// Only static data that knows this registration is written: a copy that does
+			// not (the creation PING racing n8n's save) would overwrite the newer one.
+			writable: delivery.writable,
+		});
+	const dedupe = open(delivery.nowMs);
 	const status = dedupe.status(id);
 	if (status === 'seen') {
 		ctx.logger.debug(`Knolyx Trigger: message ${id} was already handled; no new execution`);
@@ -238,14 +247,16 @@ function takeNew(
 			}),
 		};
 	}
-	return { ok: true, pending: dedupe.begin(id) };
+	return { ok: true, pending: dedupe.begin(id), catchUp: () => open(Date.now()).repair() };
 }
 
 /**
  * Settles a pending id by n8n's answer to its delivery: a 2xx means n8n holds the execution
  * (see emit), anything else that it does not. Read when the answer is ended, whether or not
  * the caller is still connected. `staticData`: this delivery's static data when it wrote the
- * seen id; marked changed again at that moment, because n8n 2.x's WorkflowRunner, creating the
+ * seen id; it gets the ids this process accepted since it was read (`catchUp`: n8n saves it
+ * after the answer, possibly long after it was read, over saves made meanwhile), and is marked
+ * changed again at that moment, because n8n 2.x's WorkflowRunner, creating the
  * execution, builds a Workflow over it that resets n8n's changed flag, and n8n saves it after
  * the answer's end only when the flag is set (LiveWebhooks' response callback; the answer is a
  * Buffer so that n8n ends it before that callback: webhook-helpers' setupResponseNodePromise).
@@ -253,6 +264,7 @@ function takeNew(
 function settleOnAnswer(
 	ctx: IWebhookFunctions,
 	pending: PendingId,
+	catchUp: () => void,
 	staticData: IDataObject | undefined,
 ): void {
 	const res = ctx.getResponseObject() as ReturnType<IWebhookFunctions['getResponseObject']> & {
@@ -262,10 +274,14 @@ function settleOnAnswer(
 	res.end = function (this: unknown, ...args: unknown[]) {
 		res.end = end;
 		const ran = res.statusCode >= 200 && res.statusCode < 300;
-		const seen = staticData?.seen;
-		// Written again (the same value): n8n's proxy then marks the static data changed.
-		if (ran && staticData && seen !== undefined) staticData.seen = seen;
 		pending.settle(ran);
+		if (ran && staticData && staticData.seen !== undefined) {
+			// The ids this process accepted while this delivery waited (n8n saves this copy last).
+			catchUp();
+			// Written again (the same value): n8n's proxy then marks the static data changed.
+			const seen = staticData.seen;
+			staticData.seen = seen;
+		}
 		return end.apply(this, args) as unknown;
 	} as typeof res.end;
 }
@@ -286,6 +302,7 @@ function emit(
 	options: TriggerOptions,
 	nowMs: number,
 	pending: PendingId,
+	catchUp: () => void,
 	/** The delivery's static data, when the seen id was written into it (see settleOnAnswer). */
 	written: IDataObject | undefined,
 ): IWebhookResponseData {
@@ -293,7 +310,7 @@ function emit(
 		raw: options.rawEnvelope === true,
 		receivedAt: new Date(nowMs).toISOString(),
 	});
-	settleOnAnswer(ctx, pending, written);
+	settleOnAnswer(ctx, pending, catchUp, written);
 	return { workflowData: [ctx.helpers.returnJsonArray([item])] };
 }
 
@@ -350,6 +367,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 		options,
 		nowMs,
 		taken.pending,
+		taken.catchUp,
 		caller.value.knownInStaticData ? staticData : undefined,
 	);
 }
