@@ -369,8 +369,9 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 					if (res.headersSent) return;
 					res
 						.status(Number(response.statusCode ?? 200))
-						.set((response.headers ?? {}) as Record<string, string>)
-						.json(response.body);
+						.set((response.headers ?? {}) as Record<string, string>);
+					if (Buffer.isBuffer(response.body)) res.end(response.body);
+					else res.json(response.body);
 				};
 				await nodeType.execute.call({
 					getInputData: () => items,

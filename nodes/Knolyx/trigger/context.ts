@@ -1,5 +1,5 @@
 /** What the lifecycle and the receiver both need to know about the running node. */
-import type { IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { RegistrationKind } from './registrations';
@@ -7,9 +7,7 @@ import type { RegistrationKind } from './registrations';
 const WEBHOOK_NAME = 'default';
 
 /** Workflow and node: the scope of process-local state (pending registrations, recent ids). */
-export function scopeOf(
-	ctx: Pick<IHookFunctions | IWebhookFunctions | IExecuteFunctions, 'getNode' | 'getWorkflow'>,
-): string {
+export function scopeOf(ctx: IHookFunctions | IWebhookFunctions): string {
 	const node = ctx.getNode();
 	return `${ctx.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
 }
@@ -19,9 +17,7 @@ export function scopeOf(
  * mode 'manual' and delivers test calls in mode 'manual'; activation uses
  * 'trigger' (or 'init'-time variants) and production calls 'webhook'.
  */
-export function kindOf(
-	ctx: Pick<IHookFunctions | IWebhookFunctions | IExecuteFunctions, 'getMode'>,
-): RegistrationKind {
+export function kindOf(ctx: IHookFunctions | IWebhookFunctions): RegistrationKind {
 	return ctx.getMode() === 'manual' ? 'test' : 'production';
 }
 

@@ -205,7 +205,14 @@ function limitsOf(options: TriggerOptions): DedupeLimits {
 	};
 }
 
-type Seen = { ok: true; pending: PendingId } | { ok: false; response: IWebhookResponseData };
+type Seen =
+	| {
+			ok: true;
+			pending: PendingId;
+			/** After the answer: writes into this delivery's static data the ids accepted since (see settleOnAnswer). */
+			catchUp: () => void;
+	  }
+	| { ok: false; response: IWebhookResponseData };
 
 function takeNew(
 	ctx: IWebhookFunctions,
@@ -213,15 +220,17 @@ function takeNew(
 	id: string,
 	delivery: Delivery,
 ): Seen {
-	const dedupe = openDedupe(staticData, {
-		scope: `${delivery.scope}|${delivery.kind}`,
-		kind: delivery.kind,
-		limits: limitsOf(delivery.options),
-		nowMs: delivery.nowMs,
-		// Only static data that knows this registration is written: a copy that does
-		// not (the creation PING racing n8n's save) would overwrite the newer one.
-		writable: delivery.writable,
-	});
+	const open = (nowMs: number) =>
+		openDedupe(staticData, {
+			scope: `${delivery.scope}|${delivery.kind}`,
+			kind: delivery.kind,
+			limits: limitsOf(delivery.options),
+			nowMs,
+			// Only static data that knows this registration is written: a copy that does
+			// not (the creation PING racing n8n's save) would overwrite the newer one.
+			writable: delivery.writable,
+		});
+	const dedupe = open(delivery.nowMs);
 	const status = dedupe.status(id);
 	if (status === 'seen') {
 		ctx.logger.debug(`Knolyx Trigger: message ${id} was already handled; no new execution`);
@@ -245,22 +254,41 @@ function takeNew(
 			}),
 		};
 	}
-	return { ok: true, pending: dedupe.begin(id) };
+	return { ok: true, pending: dedupe.begin(id), catchUp: () => open(Date.now()).repair() };
 }
 
 /**
  * Settles a pending id by n8n's answer to its delivery: a 2xx means n8n holds the execution
  * (see emit), anything else that it does not. Read when the answer is ended, whether or not
- * the caller is still connected.
+ * the caller is still connected. `staticData`: this delivery's static data when it wrote the
+ * seen id; it gets the ids this process accepted since it was read (`catchUp`: n8n saves it
+ * after the answer, possibly long after it was read, over saves made meanwhile), and is marked
+ * changed again at that moment, because n8n 2.x's WorkflowRunner, creating the
+ * execution, builds a Workflow over it that resets n8n's changed flag, and n8n saves it after
+ * the answer's end only when the flag is set (LiveWebhooks' response callback; the answer is a
+ * Buffer so that n8n ends it before that callback: webhook-helpers' setupResponseNodePromise).
  */
-function settleOnAnswer(ctx: IWebhookFunctions, pending: PendingId): void {
+function settleOnAnswer(
+	ctx: IWebhookFunctions,
+	pending: PendingId,
+	catchUp: () => void,
+	staticData: IDataObject | undefined,
+): void {
 	const res = ctx.getResponseObject() as ReturnType<IWebhookFunctions['getResponseObject']> & {
 		end: (...args: unknown[]) => unknown;
 	};
 	const end = res.end;
 	res.end = function (this: unknown, ...args: unknown[]) {
 		res.end = end;
-		pending.settle(res.statusCode >= 200 && res.statusCode < 300);
+		const ran = res.statusCode >= 200 && res.statusCode < 300;
+		pending.settle(ran);
+		if (ran && staticData && staticData.seen !== undefined) {
+			// The ids this process accepted while this delivery waited (n8n saves this copy last).
+			catchUp();
+			// Written again (the same value): n8n's proxy then marks the static data changed.
+			const seen = staticData.seen;
+			staticData.seen = seen;
+		}
 		return end.apply(this, args) as unknown;
 	} as typeof res.end;
 }
@@ -281,12 +309,15 @@ function emit(
 	options: TriggerOptions,
 	nowMs: number,
 	pending: PendingId,
+	catchUp: () => void,
+	/** The delivery's static data, when the seen id was written into it (see settleOnAnswer). */
+	written: IDataObject | undefined,
 ): IWebhookResponseData {
 	const item = buildItem(envelope, {
 		raw: readTriggerSwitches(ctx.getNode(), options as IDataObject).raw,
 		receivedAt: new Date(nowMs).toISOString(),
 	});
-	settleOnAnswer(ctx, pending);
+	settleOnAnswer(ctx, pending, catchUp, written);
 	return { workflowData: [ctx.helpers.returnJsonArray([item])] };
 }
 
@@ -301,41 +332,13 @@ export const ACKNOWLEDGEMENT = { received: true };
  */
 export async function acknowledge(ctx: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
-	rememberInExecution(ctx, items);
-	await ctx.sendResponse({ body: ACKNOWLEDGEMENT, headers: {}, statusCode: 200 });
-	return [items];
-}
-
-/**
- * The execution's ids as seen, in the execution's own static data: n8n saves that when the
- * execution ends (whole, with what other nodes changed), from the copy it loaded when the
- * execution started, which lacks this delivery's id (and, on n8n 2.x, n8n does not save what
- * webhook() wrote once it has created the execution: its WorkflowRunner builds a Workflow over
- * that static data, which resets n8n's changed flag). Carries this process's ids a concurrent
- * save dropped, as every save does. Only static data that knows a registration of this kind is
- * written (one loaded before the registration was stored would overwrite it); a test execution's
- * static data is not saved by n8n.
- */
-function rememberInExecution(ctx: IExecuteFunctions, items: INodeExecutionData[]): void {
-	const kind = kindOf(ctx);
-	if (kind === 'test') return;
-	const staticData = ctx.getWorkflowStaticData('node');
-	const known = Object.values(peekTriggerData(staticData).registrations).some(
-		(record) => isComplete(record) && record.kind === kind,
-	);
-	if (!known) return;
-	const options = ctx.getNodeParameter('options', 0, {}) as TriggerOptions;
-	const dedupe = openDedupe(staticData, {
-		scope: `${scopeOf(ctx)}|${kind}`,
-		kind,
-		limits: limitsOf(options),
-		nowMs: Date.now(),
-		writable: true,
+	// As bytes: n8n ends such an answer before it saves the delivery's static data (settleOnAnswer).
+	await ctx.sendResponse({
+		body: Buffer.from(JSON.stringify(ACKNOWLEDGEMENT)),
+		headers: { 'content-type': 'application/json; charset=utf-8' },
+		statusCode: 200,
 	});
-	for (const item of items) {
-		const id = options.rawEnvelope === true ? item.json.id : item.json.eventId;
-		if (typeof id === 'string' && dedupe.status(id) !== 'seen') dedupe.accept(id);
-	}
+	return [items];
 }
 
 export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -365,5 +368,13 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	});
 	if (!taken.ok) return taken.response;
 
-	return emit(ctx, envelope, options, nowMs, taken.pending);
+	return emit(
+		ctx,
+		envelope,
+		options,
+		nowMs,
+		taken.pending,
+		taken.catchUp,
+		caller.value.knownInStaticData ? staticData : undefined,
+	);
 }

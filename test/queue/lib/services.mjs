@@ -241,6 +241,36 @@ export async function startPostgres({ dir, port, database = 'n8n' }) {
 			if (res.status !== 0) throw new Error(`psql: ${res.stderr}`);
 			return res.stdout;
 		},
+		/**
+		 * A session of its own that runs `sql` (`BEGIN; LOCK TABLE …`) and stays open, holding
+		 * what it took, until `end()` commits; resolves once `sql` ran.
+		 */
+		async hold(sql) {
+			const child = spawn(
+				path.join(bin, 'psql'),
+				['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-XAtq'],
+				{ stdio: ['pipe', 'pipe', 'pipe'] },
+			);
+			let out = '';
+			child.stdout.on('data', (chunk) => (out += chunk));
+			child.stderr.on('data', (chunk) => (out += chunk));
+			const exited = new Promise((resolve) => child.on('exit', resolve));
+			child.stdin.write(`${sql}\nselect 'HELD';\n`);
+			await waitFor(
+				() => {
+					if (/ERROR/.test(out)) throw new Error(`psql: ${out}`);
+					return /HELD/.test(out);
+				},
+				{ timeoutMs: 60_000, intervalMs: 50, what: `psql to run ${sql}` },
+			);
+			return {
+				async end() {
+					child.stdin.end('COMMIT;\n');
+					await exited;
+					if (/ERROR/.test(out)) throw new Error(`psql: ${out}`);
+				},
+			};
+		},
 		// Fast shutdown: SIGINT to the postmaster.
 		stop: (signal = 'SIGINT', timeoutMs = 15_000) => handle.stop(signal, timeoutMs),
 	};
