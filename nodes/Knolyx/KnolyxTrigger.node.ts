@@ -12,7 +12,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './transport';
 import { triggerProperties } from './trigger/description';
 import { checkExists, create, remove } from './trigger/lifecycle';
-import { acknowledge, receive } from './trigger/receive';
+import { acknowledge } from './trigger/delivery';
+import { receive } from './trigger/receive';
 
 export class KnolyxTrigger implements INodeType {
 	description: INodeTypeDescription = {
