@@ -22,7 +22,8 @@
 //      n8n itself, not in the nodes: n8n's wording when a required parameter is
 //      missing (1.85: "The workflow has issues..."), an expression with an arrow
 //      function (1.85's expression engine: "invalid syntax"), two checks that
-//      spy on n8n 2.x's logger class, the agent-safety tests whose test agent reads
+//      spy on n8n 2.x's logger class, the agent-safety tests (and the agent switches of
+//      test/action/booleans.test.ts) whose test agent reads
 //      a refused tool call as 2.x reports it (n8n-core 1.84 hands the agent the
 //      error's description as the tool's answer, "Error during node execution: Use
 //      … instead. To allow this tool anyway, a person must switch on …"; the refusal
@@ -56,6 +57,8 @@ const VERSION_SPECIFIC = [
 	'Delete rule and Delete webhook called by an agent are refused',
 	'the refusal also holds when only one sign of a tool run is there',
 	'the switch a person turns on lets the agent run it',
+	// test/action/booleans.test.ts: each agent switch through the same test agent (as above).
+	'the agent switches',
 	'stores the image as a file n8n reads back byte for byte',
 ];
 const MARKER = path.join(DIR, '.install-complete');
