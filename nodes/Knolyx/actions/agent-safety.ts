@@ -110,7 +110,7 @@ function runsAsAgentTool(ctx: IExecuteFunctions): boolean {
 
 /**
  * Whether a person switched `consent` on in the node: its stored value read as every boolean is
- * (helpers/validation.ts: true or "true"); left out, false, "false" or an expression: off. Any
+ * (helpers/booleans.ts: true or "true"); left out, false, "false" or an expression: off. Any
  * other stored value (1, "yes", "TRUE": a workflow written by hand) fails naming the switch,
  * before anything is sent.
  */

@@ -5,7 +5,7 @@ import { booleanOf, booleanProblem } from '../helpers/booleans';
 
 /**
  * The Knolyx Trigger's boolean options, read the one way every boolean of the nodes is
- * (helpers/validation.ts booleanOf): true or false, as a boolean or as that text. Any other value
+ * (helpers/booleans.ts booleanOf): true or false, as a boolean or as that text. Any other value
  * fails naming the option: at activation, before the webhook is registered (nothing is sent),
  * and per delivery (then not acknowledged, so Knolyx sends it again once the option is fixed).
  */

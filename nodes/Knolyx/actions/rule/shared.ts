@@ -112,7 +112,7 @@ export function optionsOf(ctx: IExecuteFunctions, itemIndex: number): IDataObjec
 
 /**
  * Whether an item of a rule write is a preview (it then reads only), read the one way every
- * boolean is (helpers/validation.ts): any value other than true or false, from an expression
+ * boolean is (helpers/booleans.ts): any value other than true or false, from an expression
  * too, fails naming the field and the item, before anything is sent. A preview never saves.
  */
 export function isPreview(ctx: IExecuteFunctions, itemIndex: number): boolean {
