@@ -74,7 +74,69 @@ const triggerWf = {
 			: node,
 	),
 };
+// Beside the example's path, one that keeps static data of its own (as a user's Code node may):
+// a completed course 103 waits 4 s, then a Code node counts it in the workflow's static data, so
+// n8n saves that execution's copy of the static data, read when it started, at its end.
+const SLOW_EVENT = 'COURSE_COMPLETED:103';
+const SLOW_PATH = [
+	{
+		id: 'e2e-slow-if',
+		name: 'Completed course 103?',
+		type: 'n8n-nodes-base.if',
+		typeVersion: 2.2,
+		position: [240, 200],
+		parameters: {
+			conditions: {
+				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+				conditions: [
+					{
+						id: 'e2e-slow-if-1',
+						leftValue: "={{ $json.event + ':' + $json.course?.id }}",
+						rightValue: SLOW_EVENT,
+						operator: { type: 'string', operation: 'equals' },
+					},
+				],
+				combinator: 'and',
+			},
+			options: {},
+		},
+	},
+	{
+		id: 'e2e-slow-wait',
+		name: 'Wait 4 s',
+		type: 'n8n-nodes-base.wait',
+		typeVersion: 1.1,
+		position: [480, 200],
+		webhookId: 'e2e0c0de-57a1-4e57-9a57-000000000057',
+		parameters: { amount: 4, unit: 'seconds' },
+	},
+	{
+		id: 'e2e-slow-code',
+		name: 'Count completions in static data',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [720, 200],
+		parameters: {
+			jsCode:
+				"const data = $getWorkflowStaticData('global');\ndata.completions = (data.completions ?? 0) + 1;\nreturn $input.all();",
+		},
+	},
+];
 const TRIGGER_NODE = triggerWf.nodes.find((n) => n.type === TYPES.trigger).name;
+triggerWf.nodes.push(...SLOW_PATH);
+triggerWf.connections = {
+	...triggerWf.connections,
+	[TRIGGER_NODE]: {
+		main: [
+			[
+				...triggerWf.connections[TRIGGER_NODE].main[0],
+				{ node: SLOW_PATH[0].name, type: 'main', index: 0 },
+			],
+		],
+	},
+	[SLOW_PATH[0].name]: { main: [[{ node: SLOW_PATH[1].name, type: 'main', index: 0 }], []] },
+	[SLOW_PATH[1].name]: { main: [[{ node: SLOW_PATH[2].name, type: 'main', index: 0 }]] },
+};
 const NOTIFY_NODE = triggerWf.nodes.find((n) => n.type === 'n8n-nodes-base.set').name;
 
 const manualTriggerOf = (wf) =>
@@ -326,6 +388,7 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 	const delivered = [];
 	let executionCount = 0;
 	let handledBeforeRestart;
+	let acceptedDuringSlowRun;
 
 	/** PUT a delivery to the production URL as the platform would, with the token given. */
 	function putDelivery(token, body) {
@@ -403,7 +466,14 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 			N8N_MAJOR >= 2
 				? {
 						status: 'published',
-						triggers: [expect.objectContaining({ status: 'activated', errorMessage: null })],
+						// n8n lists the Wait node of the slow path (a webhook node) beside the trigger.
+						triggers: expect.arrayContaining([
+							expect.objectContaining({
+								nodeId: triggerWf.nodes[0].id,
+								status: 'activated',
+								errorMessage: null,
+							}),
+						]),
 					}
 				: { status: 'published' },
 		);
@@ -572,6 +642,59 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 		await expectExecutionFor('course-payment', { email: 'ada@example.com', courseId: 103 });
 	});
 
+	/** The stored window of the production webhook's seen ids, as n8n's database holds it. */
+	async function storedSeenIds() {
+		const wf = await rest.request('GET', `/rest/workflows/${IDS.trigger}`);
+		return (wf.staticData?.[`node:${TRIGGER_NODE}`]?.seen?.production?.ids ?? []).join('');
+	}
+	const hashOf = (id) =>
+		crypto.createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, 11);
+
+	// n8n saves a workflow's static data whole, from the copy an execution read when it started:
+	// an execution that changes static data (here a Code node, after a 4 s wait) and ends after
+	// another event was accepted saves a copy without that event's id. This process still knew it;
+	// after a restart nothing would, and the platform's resend would run it twice (see the
+	// restart tests below, which resend it).
+	test('an event accepted while a longer execution keeps static data of its own is still stored once that execution has saved its copy', async () => {
+		const slow = await sb.activity('course-completed', {
+			email: 'alan@example.com',
+			courseId: 103,
+		});
+		const [slowAttempt] = await sb.deliveries({
+			messageId: slow.messages[0].messageId,
+			waitFor: 1,
+			timeoutMs: 15_000,
+		});
+		expect(slowAttempt).toMatchObject({ ok: true, status: 200 });
+		const fast = await sb.activity('course-payment', { email: 'alan@example.com', courseId: 101 });
+		const [fastAttempt] = await sb.deliveries({
+			messageId: fast.messages[0].messageId,
+			waitFor: 1,
+			timeoutMs: 15_000,
+		});
+		expect(fastAttempt).toMatchObject({ ok: true, status: 200 });
+		acceptedDuringSlowRun = { messageId: fastAttempt.messageId };
+		executionCount += 2;
+		const [latest, previous] = await waitForExecutions(rest, IDS.trigger, executionCount);
+		const runs = await Promise.all([previous, latest].map((e) => execution(rest, e.id)));
+		const byEvent = Object.fromEntries(
+			runs.map((ex) => [nodeOutput(ex, TRIGGER_NODE)[0].eventId, ex]),
+		);
+		// The slow one ran the Code node (so n8n saved its copy at its end); the other did not.
+		const slowRun = byEvent[slowAttempt.messageId];
+		expect(slowRun.status).toBe('success');
+		expect(nodeOutput(slowRun, SLOW_PATH[2].name)).toHaveLength(1);
+		expect(nodeOutput(byEvent[fastAttempt.messageId], SLOW_PATH[2].name)).toBeUndefined();
+		const wf = await rest.request('GET', `/rest/workflows/${IDS.trigger}`);
+		expect(wf.staticData?.global?.completions).toBe(1);
+		// Both ids are in the stored window, the one accepted during the slow run included.
+		const stored = await storedSeenIds();
+		expect({
+			slow: stored.includes(hashOf(slowAttempt.messageId)),
+			fast: stored.includes(hashOf(fastAttempt.messageId)),
+		}).toEqual({ slow: true, fast: true });
+	}, 60_000);
+
 	test('shut down and restarted with the workflow published: still exactly 1 webhook (the same one), events still run', async () => {
 		const before = await sb.webhooks();
 		expect(before).toHaveLength(1);
@@ -634,14 +757,20 @@ describe('3. Knolyx Trigger in a published workflow', () => {
 	}, 180_000);
 
 	// The trigger remembers message ids in the workflow's static data so that a resend is
-	// ignored across restarts. n8n 2.41.1 saves static data changed in webhook() only in
-	// its response callback; when n8n answers (responseMode 'onReceived') that callback runs
-	// after WorkflowRunner has built the execution over a reloaded copy, so the seen id was
-	// lost (the database kept `seen: {}`). The node therefore answers the platform itself
-	// and returns { noWebhookResponse: true, workflowData }: n8n then saves first.
+	// ignored across restarts (n8n saves the copy its delivery wrote the id into once the
+	// execution exists and the platform was answered: trigger/delivery.ts).
 	test('a message handled before the restart, resent after it, starts no execution', async () => {
 		expect(handledBeforeRestart).toMatchObject({ type: 'COURSE_PAYMENT_RECEIVED' });
 		expect(await sb.resend(handledBeforeRestart.messageId)).toMatchObject({
+			ok: true,
+			status: 200,
+		});
+		await expectNoNewExecution();
+	});
+
+	test('a message accepted while a longer execution kept static data of its own, resent after the restart, starts no execution', async () => {
+		expect(acceptedDuringSlowRun).toBeDefined();
+		expect(await sb.resend(acceptedDuringSlowRun.messageId)).toMatchObject({
 			ok: true,
 			status: 200,
 		});

@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
+import { ObservableObject } from 'n8n-workflow';
 
 import {
+	carryAcceptedIds,
 	DEFAULT_LIMITS,
 	openDedupe,
 	PENDING_MAX_MS,
@@ -321,5 +323,63 @@ describe('saves that overwrite each other (n8n saves static data whole, last wri
 		for (const id of accepted.slice(-250))
 			expect(deliver(fresh, freshScope, id, t0 + 40_001, limits)).toBe(false);
 		expect(executions).toBe(accepted.length);
+	});
+});
+
+describe('an execution’s copy saved last (n8n saves static data whole at an execution’s end)', () => {
+	const NODE = 'node:Knolyx Trigger';
+	/** An execution's static data, read as n8n reads it (its changed flag off). */
+	const executionCopy = (saved: string) =>
+		ObservableObject.create({ [NODE]: JSON.parse(saved) as IDataObject, global: {} }, undefined, {
+			ignoreEmptyOnFirstChild: true,
+		}) as IDataObject & { __dataChanged: boolean };
+
+	it('carries every id this process accepted after the copy was read, untouched and unmarked until written out', () => {
+		const scope = newScope();
+		const now = Date.now();
+		const data: IDataObject = {};
+		deliver(data, scope, 'a', now);
+		const saved = JSON.stringify(data);
+		const copy = executionCopy(saved);
+		const nodeData = copy[NODE] as IDataObject;
+		carryAcceptedIds(nodeData, { scope, kind: 'production', limits: DEFAULT_LIMITS });
+		expect(copy.__dataChanged).toBe(false);
+		// Deliveries accepted while the execution runs, each into a copy of its own; one still pending.
+		deliver(JSON.parse(saved) as IDataObject, scope, 'b', now + 1);
+		deliver(JSON.parse(saved) as IDataObject, scope, 'c', now + 2);
+		openDedupe(JSON.parse(saved) as IDataObject, {
+			scope,
+			kind: 'production',
+			limits: DEFAULT_LIMITS,
+			nowMs: now + 3,
+			writable: true,
+		}).begin('pending');
+		// A Code node of the execution keeps data of its own: n8n will save this copy.
+		(copy.global as IDataObject).count = 1;
+		expect(copy.__dataChanged).toBe(true);
+		const written = JSON.parse(JSON.stringify(copy)) as IDataObject;
+		expect((written.global as IDataObject).count).toBe(1);
+		expect([...stored(written[NODE] as IDataObject).hashes].sort()).toEqual(
+			hashes(['a', 'b', 'c']).sort(),
+		);
+		// The copy itself is as it was read.
+		expect(stored(nodeData).hashes).toEqual(hashes(['a']));
+		// After a restart (a new process, no memory), resends of b and c run nothing.
+		const restarted = newScope();
+		expect(deliver(written[NODE] as IDataObject, restarted, 'b', now + 10)).toBe(false);
+		expect(deliver(written[NODE] as IDataObject, restarted, 'c', now + 10)).toBe(false);
+		expect(deliver(written[NODE] as IDataObject, restarted, 'pending', now + 10)).toBe(true);
+	});
+
+	it('with the window off (Dedupe Window 0) the copy is written out as it is', () => {
+		const scope = newScope();
+		const copy = executionCopy(JSON.stringify({ kept: 1 }));
+		carryAcceptedIds(copy[NODE] as IDataObject, {
+			scope,
+			kind: 'production',
+			limits: { ...DEFAULT_LIMITS, maxEntries: 0 },
+		});
+		deliver({}, scope, 'a', Date.now());
+		expect(JSON.parse(JSON.stringify(copy))).toEqual({ [NODE]: { kept: 1 }, global: {} });
 	});
 });

@@ -1,5 +1,5 @@
 /** What the lifecycle and the receiver both need to know about the running node. */
-import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { RegistrationKind } from './registrations';
@@ -7,17 +7,19 @@ import type { RegistrationKind } from './registrations';
 const WEBHOOK_NAME = 'default';
 
 /** Workflow and node: the scope of process-local state (pending registrations, recent ids). */
-export function scopeOf(ctx: IHookFunctions | IWebhookFunctions): string {
+export function scopeOf(ctx: IHookFunctions | IWebhookFunctions | IExecuteFunctions): string {
 	const node = ctx.getNode();
 	return `${ctx.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
 }
 
 /**
  * Test or production. n8n runs the test listener's checkExists/create with
- * mode 'manual' and delivers test calls in mode 'manual'; activation uses
- * 'trigger' (or 'init'-time variants) and production calls 'webhook'.
+ * mode 'manual' and delivers test calls in mode 'manual' (their executions too); activation uses
+ * 'trigger' (or 'init'-time variants) and production calls and executions 'webhook'.
  */
-export function kindOf(ctx: IHookFunctions | IWebhookFunctions): RegistrationKind {
+export function kindOf(
+	ctx: IHookFunctions | IWebhookFunctions | IExecuteFunctions,
+): RegistrationKind {
 	return ctx.getMode() === 'manual' ? 'test' : 'production';
 }
 

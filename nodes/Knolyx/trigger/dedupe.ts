@@ -187,3 +187,30 @@ export function openDedupe(nodeStaticData: IDataObject, options: DedupeOptions):
 		},
 	};
 }
+
+/**
+ * Keeps, in an execution's copy of the node's static data, every id this process accepted up to
+ * the moment n8n writes that copy out. Why: n8n saves a workflow's static data whole, from the
+ * copy an execution read when it started, whenever a node of it changed some (a Code node keeping
+ * data of its own): an execution that ends after another delivery was accepted would save a copy
+ * without that delivery's id, and after a restart its resend would run again. n8n writes static
+ * data out as JSON (its save, and on n8n 2 each Code node's task); the copy answers with itself
+ * and the ids it lacks, and is not changed (n8n's changed flag is untouched).
+ */
+export function carryAcceptedIds(
+	nodeStaticData: IDataObject,
+	options: Omit<DedupeOptions, 'nowMs' | 'writable'>,
+): void {
+	if (options.limits.maxEntries <= 0) return;
+	Object.defineProperty(nodeStaticData, 'toJSON', {
+		configurable: true,
+		enumerable: false,
+		writable: true,
+		value(this: IDataObject): IDataObject {
+			const copy: IDataObject = { ...this };
+			if (isRecord(this.seen)) copy.seen = { ...this.seen };
+			openDedupe(copy, { ...options, nowMs: Date.now(), writable: true }).repair();
+			return copy;
+		},
+	});
+}

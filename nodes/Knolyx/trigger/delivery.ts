@@ -12,12 +12,14 @@ import type {
 } from 'n8n-workflow';
 
 import {
+	carryAcceptedIds,
 	DEFAULT_DEDUPE_WINDOW,
 	DEFAULT_LIMITS,
 	openDedupe,
 	type DedupeLimits,
 	type PendingId,
 } from './dedupe';
+import { kindOf, scopeOf } from './context';
 import { buildItem, type KnolyxEnvelope } from './events';
 import { readTriggerSwitches } from './options';
 import type { RegistrationKind } from './registrations';
@@ -187,6 +189,16 @@ export const ACKNOWLEDGEMENT = { received: true };
  */
 export async function acknowledge(ctx: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
+	const kind = kindOf(ctx);
+	if (kind === 'production') {
+		// n8n may save this execution's copy of the static data at its end (see carryAcceptedIds).
+		const options = ctx.getNodeParameter('options', 0, {}) as TriggerOptions;
+		carryAcceptedIds(ctx.getWorkflowStaticData('node'), {
+			scope: `${scopeOf(ctx)}|${kind}`,
+			kind,
+			limits: limitsOf(options),
+		});
+	}
 	// As bytes: n8n ends such an answer before it saves the delivery's static data (settleOnAnswer).
 	await ctx.sendResponse({
 		body: Buffer.from(JSON.stringify(ACKNOWLEDGEMENT)),
