@@ -3,6 +3,11 @@
 import { sleep } from '../lib/processes.mjs';
 import { N8N_MAJOR } from './version.mjs';
 
+/** n8n's answer while it cannot reach its database (abstract-server.js); no route has run. */
+const NOT_READY = /"message":"Database is not ready!"/;
+/** How long such answers are waited out. */
+const NOT_READY_MS = 60_000;
+
 /**
  * A small client for n8n's internal REST API (what the editor uses).
  * /rest/* needs a logged-in user: the `n8n-auth` cookie from
@@ -16,19 +21,28 @@ export class N8nRest {
 	}
 
 	async request(method, pathname, body, { timeoutMs = 30_000, expectOk = true } = {}) {
-		const res = await fetch(this.baseUrl + pathname, {
-			method,
-			headers: {
-				...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-				...(this.cookie ? { cookie: this.cookie } : {}),
-			},
-			body: body !== undefined ? JSON.stringify(body) : undefined,
-			signal: AbortSignal.timeout(timeoutMs),
-		});
+		// n8n turns every request away with this 503 while its database ping fails (a busy
+		// machine: seen in CI on n8n 2.41.1, 2026-12-07), before any route runs: sent again.
+		const notReadyUntil = Date.now() + NOT_READY_MS;
+		let res;
+		let text;
+		for (;;) {
+			res = await fetch(this.baseUrl + pathname, {
+				method,
+				headers: {
+					...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+					...(this.cookie ? { cookie: this.cookie } : {}),
+				},
+				body: body !== undefined ? JSON.stringify(body) : undefined,
+				signal: AbortSignal.timeout(timeoutMs),
+			});
+			text = await res.text();
+			if (res.status !== 503 || !NOT_READY.test(text) || Date.now() > notReadyUntil) break;
+			await sleep(500);
+		}
 		const setCookie = res.headers.getSetCookie?.() ?? [];
 		const auth = setCookie.find((c) => c.startsWith('n8n-auth='));
 		if (auth) this.cookie = auth.split(';')[0];
-		const text = await res.text();
 		let json;
 		try {
 			json = text ? JSON.parse(text) : undefined;
