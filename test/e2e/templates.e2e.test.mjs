@@ -48,7 +48,13 @@ import {
 import { EDITOR_LOAD_MS, launchBrowser, screenshot, signIn } from './lib/browser.mjs';
 import { parseCsv, toCsv, uploadToForm } from './lib/form-upload.mjs';
 import { endTestFile, REPO_ROOT, RUN_DIR, sleep, waitFor } from './lib/processes.mjs';
-import { SHOPIFY_SHOP, startToolApis, WOOCOMMERCE_STORE } from './lib/tool-apis.mjs';
+import {
+	listShopifyOrders,
+	listStripeEvents,
+	SHOPIFY_SHOP,
+	startToolApis,
+	WOOCOMMERCE_STORE,
+} from './lib/tool-apis.mjs';
 import {
 	demoFor,
 	editWorkflow,
@@ -173,6 +179,9 @@ const toolPath = (pathname) =>
 const toolHas = (host, pathname, body) => toolObjects.set(`${host}${toolPath(pathname)}`, body);
 const SHOPIFY_HOST = `${SHOPIFY_SHOP}.myshopify.com`;
 const WOOCOMMERCE_HOST = new URL(WOOCOMMERCE_STORE).hostname;
+/** The objects the stand-ins hold under `prefix` (host and path), e.g. every Stripe event. */
+const held = (prefix) =>
+	[...toolObjects].filter(([at]) => at.startsWith(prefix)).map(([, body]) => body);
 /** api.stripe.com's objects by path. */
 const stripeHas = (pathname, body) => toolHas('api.stripe.com', pathname, body);
 /** api.hubapi.com's (the HubSpot node's v1 deal and contact reads, the v3 pipelines). */
@@ -346,11 +355,26 @@ function answerAsTools(request) {
 	if (host === 'api.stripe.com' && pathname.startsWith('/v1/webhook_endpoints'))
 		return stripeWebhookEndpoint(method, pathname);
 	if (method !== 'GET') return undefined;
+	if (host === SHOPIFY_HOST && toolPath(pathname) === '/admin/api/orders.json')
+		return listShopifyOrders(
+			held(`${SHOPIFY_HOST}/admin/api/orders/`).map(({ order }) => order),
+			query,
+		);
+	if (host === 'api.stripe.com' && pathname === '/v1/events')
+		return listStripeEvents(held('api.stripe.com/v1/events/'), query);
 	if (host === 'api.stripe.com' && pathname === '/v1/checkout/sessions') {
+		// The fixture's refunded session, or the sessions the stand-in holds of that payment intent.
 		const list =
 			query.payment_intent === STRIPE.chargeRead.payment_intent
 				? STRIPE.refundedCheckoutSessions
-				: { object: 'list', data: [], has_more: false, url: pathname };
+				: {
+						object: 'list',
+						data: held('api.stripe.com/v1/checkout/sessions/').filter(
+							(s) => s.payment_intent?.id === query.payment_intent,
+						),
+						has_more: false,
+						url: pathname,
+					};
 		return { status: 200, body: list };
 	}
 	const body = toolObjects.get(`${host}${toolPath(pathname)}`);
@@ -2091,6 +2115,12 @@ function healing(key) {
 }
 
 /**
+ * The requests of a sweep (issue 56): what the schedule's runs read of what changed at the tool.
+ * They are the schedule's, not a delivery's: a delivery that stops before any request makes none.
+ */
+const SWEEP_LISTS = /^\/v1\/events$|^\/admin\/api\/[\d-]+\/+orders\.json$/;
+
+/**
  * A write kept for the retry schedule: `pending`, or already `retrying` when a run of the schedule
  * (every 2 s here) claimed it before the test read the row.
  */
@@ -2153,7 +2183,9 @@ function describeHealing(title, { key, trigger, setUp, fresh, more }) {
 			expect(nodeOutput(again, 'Skip events a retry completed')).toEqual([]);
 			expect((await sb.stats()).requests - knolyxBefore).toBe(0);
 			expect(
-				apis.requests.slice(toolBefore).filter((r) => !/webhook|oauth2\/token|verify/.test(r.path)),
+				apis.requests
+					.slice(toolBefore)
+					.filter((r) => !/webhook|oauth2\/token|verify/.test(r.path) && !SWEEP_LISTS.test(r.path)),
 			).toEqual([]);
 		});
 
@@ -2483,6 +2515,125 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 					expect(userByEmail(await sb.state(), who.email)).toBeUndefined();
 				});
 
+				/**
+				 * A paid Checkout Stripe lists among its events now (created this second) and never
+				 * delivers: a session of its own payment intent and charge, paid by `who`.
+				 */
+				const undelivered = (tag, who) => {
+					const pi = `pi_3Q${tag}`.padEnd(27, '0');
+					const charge = `ch_3Q${tag}`.padEnd(27, '0');
+					const sessionId = `cs_test_${tag}`.padEnd(33, '0');
+					const paidSession = (session) => {
+						session.payment_intent = {
+							...session.payment_intent,
+							id: pi,
+							latest_charge: {
+								...session.payment_intent.latest_charge,
+								id: charge,
+								payment_intent: pi,
+							},
+						};
+						return session;
+					};
+					const paid = stripeCheckout(
+						`evt_1Q${tag}Paid`.padEnd(29, '0'),
+						sessionId,
+						who,
+						paidSession,
+					);
+					paid.created = Math.floor(Date.now() / 1000);
+					return {
+						paid,
+						/** Stripe refunds the charge in full and lists charge.refunded (never delivered either). */
+						refund() {
+							const session = paidSession(structuredClone(STRIPE.checkoutSessionRead));
+							session.id = sessionId;
+							session.customer_details = { ...session.customer_details, ...who };
+							session.payment_intent.latest_charge.refunded = true;
+							session.payment_intent.latest_charge.amount_refunded = session.amount_total;
+							stripeHas(`/v1/checkout/sessions/${sessionId}`, session);
+							const chargeRead = {
+								...structuredClone(STRIPE.chargeRead),
+								id: charge,
+								payment_intent: pi,
+							};
+							chargeRead.billing_details = { ...chargeRead.billing_details, ...who };
+							stripeHas(`/v1/charges/${charge}`, chargeRead);
+							const refunded = structuredClone(STRIPE.chargeRefunded);
+							refunded.id = `evt_1Q${tag}Refd`.padEnd(29, '0');
+							refunded.created = Math.floor(Date.now() / 1000);
+							refunded.data.object = { ...refunded.data.object, id: charge, payment_intent: pi };
+							stripeHas(`/v1/events/${refunded.id}`, refunded);
+							return refunded;
+						},
+					};
+				};
+
+				test('the sweep: a paid Checkout whose delivery never arrives is enrolled by the next sweep; its full refund, never delivered either, removes the buyer', async () => {
+					const who = { email: 'mary.keller@example.com', name: 'Mary Kenneth Keller' };
+					const { paid, refund } = undelivered('SweepNeverSent', who);
+					const enrolled = await heal.rowWith(paid.id, 'done');
+					expect(enrolled.detail).toBe(`enrolled ${who.email} (workgroup 201)`);
+					expect(membersOf(await sb.state(), 201).filter((e) => e === who.email)).toEqual([
+						who.email,
+					]);
+
+					const refunded = refund();
+					const removed = await heal.rowWith(refunded.id, 'done');
+					expect(removed.detail).toBe(`removed ${who.email} (workgroup 201)`);
+					expect(membersOf(await sb.state(), 201)).not.toContain(who.email);
+					// The paid event, still listed by Stripe in the sweep's overlap, is not applied again.
+					await heal.settled();
+					await heal.scheduleRuns(2);
+					expect(membersOf(await sb.state(), 201)).not.toContain(who.email);
+				});
+
+				test('the sweep: Knolyx down across a sweep; the undelivered payment is kept as pending (quietly: no run fails) and enrolled once Knolyx is back', async () => {
+					const who = { email: 'klara.dan@example.com', name: 'Klara Dan' };
+					const failedBefore = (await executionsOf(rest, WF.stripe.id)).filter(
+						(e) => e.mode === 'trigger' && e.status === 'error',
+					).length;
+					await heal.knolyxDown();
+					let paid;
+					try {
+						({ paid } = undelivered('SweepAcrossOutage', who));
+						await heal.until(
+							async () => (await heal.rowOf(paid.id))?.attempts >= 1,
+							'a swept write tried while Knolyx is down',
+						);
+						expectKept(await heal.rowOf(paid.id));
+						expect(userByEmail(await sb.state(), who.email)).toBeUndefined();
+					} finally {
+						await heal.knolyxBack();
+					}
+					const row = await heal.rowWith(paid.id, 'done');
+					expect(row.detail).toBe(`enrolled ${who.email} (workgroup 201)`);
+					expect(membersOf(await sb.state(), 201).filter((e) => e === who.email)).toEqual([
+						who.email,
+					]);
+					await heal.settled();
+					const failed = (await executionsOf(rest, WF.stripe.id)).filter(
+						(e) => e.mode === 'trigger' && e.status === 'error',
+					);
+					expect(failed.length).toBe(failedBefore);
+				});
+
+				test('a quiet sweep (nothing new at Stripe since the last): one list request to Stripe a run, none to Knolyx', async () => {
+					await heal.settled();
+					const knolyxBefore = (await sb.stats()).requests;
+					const toolBefore = apis.requests.length;
+					await heal.scheduleRuns(3);
+					const reads = apis.requests.slice(toolBefore).filter((r) => r.host === 'api.stripe.com');
+					expect(reads.length).toBeGreaterThanOrEqual(3);
+					expect(reads.filter((r) => r.method !== 'GET' || !SWEEP_LISTS.test(r.path))).toEqual([]);
+					expect(reads[0].query).toMatchObject({
+						'created[gte]': expect.stringMatching(/^\d+$/),
+						'types[0]': 'checkout.session.completed',
+						limit: '100',
+					});
+					expect((await sb.stats()).requests - knolyxBefore).toBe(0);
+				});
+
 				test('a subscription enrolled by a retried write (kept in the data table, not in static data), whose customer then changed their e-mail at Stripe: when it ends, the address the retry enrolled is removed', async () => {
 					const OLD = 'kathleen.booth@example.com';
 					const NEW = 'kathleen.britten@example.com';
@@ -2791,6 +2942,80 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 						.digest('base64'),
 				};
 				return { body, headers, key: `order:${paid.id}`, email: barbara.email, workgroup: 201 };
+			},
+			more(heal) {
+				/** An order of `who` the shop reports updated now, its first line (workgroup 201) `paid`. */
+				const updatedNow = (id, who, change = (o) => o) => {
+					const read = { ...structuredClone(SHOPIFY.orderRead), id, ...who };
+					read.line_items = read.line_items.slice(0, 1);
+					read.customer = {
+						...read.customer,
+						email: who.email,
+						first_name: who.first,
+						last_name: who.last,
+					};
+					read.updated_at = new Date().toISOString();
+					shopHas(change(read));
+					return read;
+				};
+
+				test('the sweep: Shopify removed the webhook subscription (as it does after 48 hours of failed deliveries); a paid order, never delivered, is enrolled by the next sweep, and its refund, never delivered either, removes the buyer', async () => {
+					const who = {
+						email: 'sophie.wilson@example.com',
+						contact_email: 'sophie.wilson@example.com',
+						first: 'Sophie',
+						last: 'Wilson',
+					};
+					SHOPIFY_HOOKS.clear();
+					const order = updatedNow(5837204870201, who);
+					const enrolled = await heal.rowWith(`order:${order.id}`, 'done');
+					expect(enrolled.detail).toBe(`enrolled ${who.email} (workgroup 201)`);
+					expect(membersOf(await sb.state(), 201).filter((e) => e === who.email)).toEqual([
+						who.email,
+					]);
+					expect(userByEmail(await sb.state(), who.email)).toMatchObject({
+						firstName: 'Sophie',
+						lastName: 'Wilson',
+					});
+
+					// The shop refunds the course line: the order is updated, its refund listed on it.
+					const refund = structuredClone(SHOPIFY.refundedOrderRead.refunds[0]);
+					refund.id = 1031987331201;
+					refund.order_id = order.id;
+					refund.refund_line_items = refund.refund_line_items.map((r) => ({
+						...r,
+						line_item_id: order.line_items[0].id,
+						line_item: {
+							...r.line_item,
+							id: order.line_items[0].id,
+							product_id: order.line_items[0].product_id,
+						},
+					}));
+					updatedNow(order.id, who, (o) => ({
+						...o,
+						financial_status: 'refunded',
+						refunds: [refund],
+					}));
+					const removed = await heal.rowWith(`refund:${refund.id}:${order.id}`, 'done');
+					expect(removed.detail).toBe(`removed ${who.email} (workgroup 201)`);
+					expect(membersOf(await sb.state(), 201)).not.toContain(who.email);
+					expect((await heal.rowOf(`order:${order.id}`)).status).toBe('done');
+				});
+
+				test('a quiet sweep (nothing updated at the shop since the last): one list request to the shop a run, none to Knolyx', async () => {
+					await heal.settled();
+					const knolyxBefore = (await sb.stats()).requests;
+					const toolBefore = apis.requests.length;
+					await heal.scheduleRuns(3);
+					const reads = apis.requests.slice(toolBefore).filter((r) => r.host === SHOPIFY_HOST);
+					expect(reads.length).toBeGreaterThanOrEqual(3);
+					expect(reads.filter((r) => r.method !== 'GET' || !SWEEP_LISTS.test(r.path))).toEqual([]);
+					expect(reads[0].query).toMatchObject({
+						status: 'any',
+						updated_at_min: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+					});
+					expect((await sb.stats()).requests - knolyxBefore).toBe(0);
+				});
 			},
 		},
 	);

@@ -117,3 +117,89 @@ export async function startToolApis({ dir }) {
 		close,
 	};
 }
+
+/**
+ * Stripe's `GET /v1/events` over `events` (what the stand-in holds), as Stripe's API reference
+ * describes the list: newest first (by `created`, then id), `created[gte]` / `created[gt]` /
+ * `created[lte]` / `created[lt]` (Unix seconds), `types[<i>]` (any of them), `type`, `limit` (1 to
+ * 100, default 10), `starting_after` (an event ID of the previous page); the answer is
+ * `{ object: 'list', data, has_more, url }`. An unknown `starting_after` is Stripe's 400.
+ */
+export function listStripeEvents(events, query) {
+	const bound = (op) =>
+		query[`created[${op}]`] === undefined ? undefined : Number(query[`created[${op}]`]);
+	const [gte, gt, lte, lt] = ['gte', 'gt', 'lte', 'lt'].map(bound);
+	const types = Object.keys(query)
+		.filter((k) => /^types\[\d*\]$/.test(k))
+		.map((k) => query[k]);
+	if (query.type) types.push(query.type);
+	const matching = events
+		.filter(
+			(e) =>
+				(gte === undefined || e.created >= gte) &&
+				(gt === undefined || e.created > gt) &&
+				(lte === undefined || e.created <= lte) &&
+				(lt === undefined || e.created < lt) &&
+				(types.length === 0 || types.includes(e.type)),
+		)
+		.sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+	let from = 0;
+	if (query.starting_after !== undefined) {
+		const at = matching.findIndex((e) => e.id === query.starting_after);
+		if (at < 0)
+			return {
+				status: 400,
+				body: {
+					error: {
+						type: 'invalid_request_error',
+						message: `No such event: '${query.starting_after}'`,
+					},
+				},
+			};
+		from = at + 1;
+	}
+	const limit = Math.min(100, Math.max(1, Number(query.limit ?? 10)));
+	const data = matching.slice(from, from + limit);
+	return {
+		status: 200,
+		body: { object: 'list', data, has_more: from + limit < matching.length, url: '/v1/events' },
+	};
+}
+
+/**
+ * Shopify's `GET /admin/api/<version>/orders.json` over `orders` (what the shop holds), as the
+ * Admin REST reference describes it: `status` open (the default: neither closed nor cancelled),
+ * closed, cancelled or any; `updated_at_min` / `updated_at_max`, `created_at_min` (ISO 8601, the
+ * bound included); `financial_status` (any, or one status); `ids`; `limit` (default 50, at most
+ * 250). The answer is `{ orders }`. One page: the stand-in holds fewer orders than a page (Shopify's
+ * next page, a `Link` header with `page_info`, is not made).
+ */
+export function listShopifyOrders(orders, query) {
+	const time = (v) => (v === undefined ? undefined : Date.parse(v));
+	const [updatedMin, updatedMax, createdMin] = [
+		query.updated_at_min,
+		query.updated_at_max,
+		query.created_at_min,
+	].map(time);
+	const status = query.status ?? 'open';
+	const ids = query.ids?.split(',').map(String);
+	const limit = Math.min(250, Math.max(1, Number(query.limit ?? 50)));
+	const listed = orders
+		.filter(
+			(o) =>
+				(status === 'any' ||
+					(status === 'open' && !o.closed_at && !o.cancelled_at) ||
+					(status === 'closed' && o.closed_at) ||
+					(status === 'cancelled' && o.cancelled_at)) &&
+				(updatedMin === undefined || Date.parse(o.updated_at) >= updatedMin) &&
+				(updatedMax === undefined || Date.parse(o.updated_at) <= updatedMax) &&
+				(createdMin === undefined || Date.parse(o.created_at) >= createdMin) &&
+				(!query.financial_status ||
+					query.financial_status === 'any' ||
+					o.financial_status === query.financial_status) &&
+				(!ids || ids.includes(String(o.id))),
+		)
+		.sort((a, b) => a.id - b.id)
+		.slice(0, limit);
+	return { status: 200, body: { orders: listed } };
+}
