@@ -33,6 +33,15 @@ const TOOLS = {
 		subject: 'HubSpot deal',
 		reread: 'the deal from HubSpot',
 		dropped: "HubSpot's current state asks for no write (the deal not in a won stage)",
+		// The sweep: the deals HubSpot's search finds won (`hs_is_closed_won`) and changed since the
+		// last sweep, each as the write of its deal ID, once per close date.
+		sweep: {
+			list: 'What changed at HubSpot',
+			each: 'Each deal won at HubSpot',
+			key: '$json.key',
+			event: '$json.event',
+			tool: 'HubSpot',
+		},
 	},
 	'template-paypal-enrolment.json': {
 		keyLine: "PayPal's event ID.",
@@ -49,6 +58,15 @@ const TOOLS = {
 		subject: 'Pipedrive deal',
 		reread: 'the deal from Pipedrive',
 		dropped: "Pipedrive's current state asks for no write (the deal not won)",
+		// The sweep: the deals Pipedrive lists as changed since the last sweep (GET /v1/recents),
+		// each won one as the write of its deal ID, once per time it was won.
+		sweep: {
+			list: 'What changed at Pipedrive',
+			each: 'Each deal won at Pipedrive',
+			key: '$json.key',
+			event: '$json.event',
+			tool: 'Pipedrive',
+		},
 	},
 	'template-shopify-enrolment.json': {
 		keyLine: 'the order (paid) or the refund ID.',
@@ -346,10 +364,14 @@ function sharedNodes(tool) {
 		]),
 		// Knolyx took every write of the event (or the member was already gone). With a sweep, a
 		// delivery's write gets its row too: the sweep then finds its event recorded and leaves it.
+		// A delivery tried by hand (Execute workflow) is not handled: its resend runs again, as the
+		// static data of such a run is not saved either; the sweep leaves it alone all the same.
 		[CLOSE]: (tool.sweep ? upsertRows : updateRows)(
 			[condition('key', 'eq', '={{ $json.pendingKey }}')],
 			{
-				status: 'done',
+				status: tool.sweep
+					? `={{ $('${SKIP}').isExecuted && $execution.mode === 'test' ? 'tried by hand' : 'done' }}`
+					: 'done',
 				detail:
 					"={{ ($json.removed === undefined && !$json.error ? 'enrolled ' : 'removed ') + $json.email + ' (workgroup ' + $json.workgroupId + ')' }}",
 				...(tool.sweep

@@ -182,11 +182,13 @@ describe('the shared part of the payment and CRM templates, written by scripts/t
 
 	// The sweep (issue 56): its nodes run in one order, which the canvas positions decide (n8n's v1
 	// order runs a node's next nodes from the highest down, each branch to its end).
-	test('Stripe and Shopify sweep before the claims; each change no row records is kept as pending; the time of the sweep moves after the list', () => {
+	test('Stripe, Shopify, Pipedrive and HubSpot sweep before the claims; each change no row records is kept as pending; the time of the sweep moves after the list', () => {
 		const sweeping = templates.filter(({ nodes }) =>
 			nodes.some((n) => n.name === 'When the last sweep ran'),
 		);
 		expect(sweeping.map(({ file }) => file)).toEqual([
+			'template-hubspot-deal-won-enrolment.json',
+			'template-pipedrive-deal-won-enrolment.json',
 			'template-shopify-enrolment.json',
 			'template-stripe-enrolment.json',
 		]);

@@ -203,3 +203,105 @@ export function listShopifyOrders(orders, query) {
 		.slice(0, limit);
 	return { status: 200, body: { orders: listed } };
 }
+
+/** A Pipedrive time (`2026-11-25 13:00:00` in UTC, or ISO 8601) in milliseconds. */
+const pipedriveTime = (t) =>
+	Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(t) ? t : `${String(t).replace(' ', 'T')}Z`);
+
+/**
+ * Pipedrive's `GET /v1/recents` over `deals` (what Pipedrive holds), as its API reference describes
+ * it: the items changed at or after `since_timestamp` (required, `YYYY-MM-DD HH:MM:SS` in UTC), of
+ * the types in `items` (here `deal`), oldest change first, `start` and `limit` (default 100, at most
+ * 500); the answer is `{ success, data: [{ item, id, data }], additional_data: { since_timestamp,
+ * last_timestamp_on_page, pagination: { start, limit, more_items_in_collection, next_start } } }`.
+ */
+export function listPipedriveRecents(deals, query) {
+	if (!query.since_timestamp)
+		return {
+			status: 400,
+			body: { success: false, error: 'Parameter "since_timestamp" is required', errorCode: 400 },
+		};
+	const since = pipedriveTime(query.since_timestamp);
+	const wanted = (query.items ?? 'deal').split(',');
+	const changed = wanted.includes('deal')
+		? deals
+				.filter((d) => pipedriveTime(d.update_time) >= since)
+				.sort((a, b) => pipedriveTime(a.update_time) - pipedriveTime(b.update_time) || a.id - b.id)
+		: [];
+	const start = Number(query.start ?? 0);
+	const limit = Math.min(500, Math.max(1, Number(query.limit ?? 100)));
+	const page = changed.slice(start, start + limit);
+	const more = start + limit < changed.length;
+	return {
+		status: 200,
+		body: {
+			success: true,
+			data: page.map((deal) => ({ item: 'deal', id: deal.id, data: deal })),
+			additional_data: {
+				since_timestamp: query.since_timestamp,
+				last_timestamp_on_page: page.at(-1)?.update_time ?? query.since_timestamp,
+				pagination: {
+					start,
+					limit,
+					more_items_in_collection: more,
+					...(more ? { next_start: start + limit } : {}),
+				},
+			},
+		},
+	};
+}
+
+/**
+ * HubSpot's `POST /crm/v3/objects/deals/search` over `deals` (each `{ id, properties }` with plain
+ * string values, as the v3 API gives them), as its CRM search reference describes it: `filterGroups`
+ * (any group; in a group, every filter) with the operators EQ, NEQ, GT, GTE, LT, LTE on a property
+ * (numbers and epoch milliseconds compared as numbers); `properties` (the ones to return, with
+ * `hs_object_id`, `createdate`, `hs_lastmodifieddate`); `limit` (default 10, at most 200); `after`
+ * (the paging cursor of the previous page). The answer is `{ total, results, paging? }`.
+ */
+export function searchHubSpotDeals(deals, body) {
+	const request = JSON.parse(body || '{}');
+	const compare = (value, operator, wanted) => {
+		if (value === undefined || value === null) return operator === 'NEQ';
+		const [a, b] =
+			/^-?\d+(\.\d+)?$/.test(String(value)) && /^-?\d+(\.\d+)?$/.test(String(wanted))
+				? [Number(value), Number(wanted)]
+				: [String(value), String(wanted)];
+		return { EQ: a === b, NEQ: a !== b, GT: a > b, GTE: a >= b, LT: a < b, LTE: a <= b }[operator];
+	};
+	const groups = request.filterGroups ?? [];
+	const found = deals
+		.filter(
+			(deal) =>
+				groups.length === 0 ||
+				groups.some((g) =>
+					(g.filters ?? []).every((f) =>
+						compare(deal.properties[f.propertyName], f.operator, f.value),
+					),
+				),
+		)
+		.sort((a, b) => Number(a.id) - Number(b.id));
+	const limit = Math.min(200, Math.max(1, Number(request.limit ?? 10)));
+	const from = Number(request.after ?? 0);
+	const page = found.slice(from, from + limit);
+	const shown = [
+		'hs_object_id',
+		'createdate',
+		'hs_lastmodifieddate',
+		...(request.properties ?? []),
+	];
+	return {
+		status: 200,
+		body: {
+			total: found.length,
+			results: page.map((deal) => ({
+				id: String(deal.id),
+				properties: Object.fromEntries(shown.map((p) => [p, deal.properties[p] ?? null])),
+				createdAt: new Date(Number(deal.properties.createdate ?? 0)).toISOString(),
+				updatedAt: new Date(Number(deal.properties.hs_lastmodifieddate ?? 0)).toISOString(),
+				archived: false,
+			})),
+			...(from + limit < found.length ? { paging: { next: { after: String(from + limit) } } } : {}),
+		},
+	};
+}
