@@ -33,6 +33,15 @@ const TOOLS = {
 		subject: 'HubSpot deal',
 		reread: 'the deal from HubSpot',
 		dropped: "HubSpot's current state asks for no write (the deal not in a won stage)",
+		// The sweep: the deals HubSpot's search finds won (`hs_is_closed_won`) and changed since the
+		// last sweep, each as the write of its deal ID, once per close date.
+		sweep: {
+			list: 'What changed at HubSpot',
+			each: 'Each deal won at HubSpot',
+			key: '$json.key',
+			event: '$json.event',
+			tool: 'HubSpot',
+		},
 	},
 	'template-paypal-enrolment.json': {
 		keyLine: "PayPal's event ID.",
@@ -49,6 +58,15 @@ const TOOLS = {
 		subject: 'Pipedrive deal',
 		reread: 'the deal from Pipedrive',
 		dropped: "Pipedrive's current state asks for no write (the deal not won)",
+		// The sweep: the deals Pipedrive lists as changed since the last sweep (GET /v1/recents),
+		// each won one as the write of its deal ID, once per time it was won.
+		sweep: {
+			list: 'What changed at Pipedrive',
+			each: 'Each deal won at Pipedrive',
+			key: '$json.key',
+			event: '$json.event',
+			tool: 'Pipedrive',
+		},
 	},
 	'template-shopify-enrolment.json': {
 		keyLine: 'the order (paid) or the refund ID.',
@@ -57,6 +75,15 @@ const TOOLS = {
 		reread: 'the order from your shop',
 		dropped:
 			"Shopify's current state asks for no write (the order not paid, refunded, or a test order)",
+		// The sweep: the orders the shop lists as updated since the last sweep; a paid one is the
+		// write `order:<id>`, each of its refunds `refund:<id>:<order>` (the keys of a delivery).
+		sweep: {
+			list: 'What changed at Shopify',
+			each: 'Each change at Shopify',
+			key: '$json.key',
+			event: '$json.event',
+			tool: 'Shopify',
+		},
 	},
 	'template-stripe-enrolment.json': {
 		keyLine: "Stripe's event ID.",
@@ -65,6 +92,15 @@ const TOOLS = {
 		reread: 'the event and its objects from Stripe',
 		dropped:
 			"Stripe's current state asks for no write (refunded, canceled, not paid, or a subscription not running)",
+		// The sweep: the events Stripe lists since the last sweep (GET /v1/events), each kept as a
+		// pending write of its event ID, which the same run then claims and reads back.
+		sweep: {
+			list: 'What changed at Stripe',
+			each: 'Each event that changed',
+			key: 'String($json.id)',
+			event: 'String($json.id)',
+			tool: 'Stripe',
+		},
 	},
 	// WooCommerce closes every claimed row on its own (its Switch has a branch for an order that
 	// is paid no more): no "Drop what no step wrote".
@@ -96,6 +132,12 @@ const DELIVERY = 'A delivery?';
 const GAVE_UP = 'Writes that gave up in this run';
 const STOP = 'Stop: tell a person';
 const DROP = 'Drop what no step wrote';
+const SWEPT = 'When the last sweep ran';
+const NOT_RECORDED = 'Changes not recorded yet';
+const RECORD = 'Keep each change as pending';
+const MOVE = 'Remember this sweep';
+/** The row that holds the time of the last sweep (its `detail`); no claim or check reads its status. */
+const SWEEP_ROW = 'sweep';
 /** The table's columns (n8n 1.x: the user makes the table with them). */
 export const COLUMNS = [
 	{ name: 'key', type: 'string' },
@@ -147,6 +189,19 @@ const readRows = (conditions) => ({
 		options: {},
 	},
 });
+/** The items for which no row matches every condition. */
+const withoutRows = (conditions) => ({
+	...DATA_TABLE,
+	...RETRIED,
+	parameters: {
+		resource: 'row',
+		operation: 'rowNotExists',
+		dataTableId: table,
+		matchType: 'allConditions',
+		filters: { conditions },
+		options: {},
+	},
+});
 /** Set `values` in the rows matching every condition, for each item. */
 const updateRows = (conditions, values) => ({
 	...DATA_TABLE,
@@ -161,10 +216,18 @@ const updateRows = (conditions, values) => ({
 		options: {},
 	},
 });
+/** Set `values` in the row matching every condition, or add it, for each item. */
+const upsertRows = (conditions, values) => {
+	const node = updateRows(conditions, values);
+	return { ...node, parameters: { ...node.parameters, operation: 'upsert' } };
+};
 const claim = (conditions) => {
 	const node = updateRows(conditions, { status: 'retrying', detail: thisRun });
 	return { ...node, executeOnce: true, alwaysOutputData: true, onError: 'continueRegularOutput' };
 };
+
+// The event a write is for: a delivery's own; a claimed row's (kept when it was recorded).
+const EVENT_OF_WRITE = `$('${SKIP}').isExecuted ? $('${SKIP}').first().json.handledEventKey : (($('${CLAIMED}').isExecuted && $('${CLAIMED}').all().find((r) => r.json.key === String($json.pendingKey))) || { json: {} }).json.event`;
 
 // The tries of a failed write: 1 for a delivery, one more than its row had for a retried one.
 const ATTEMPTS = `Number((($('${EACH}').isExecuted && $('${EACH}').all().find((r) => r.json.pendingKey === String($json.pendingKey))) || { json: {} }).json.pendingAttempts || 0) + 1`;
@@ -274,23 +337,10 @@ function sharedNodes(tool) {
 		[SKIP]: { type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: skipCode(tool) } },
 		// The static data above holds the events a delivery completed; an event whose write the
 		// schedule completed is a row of the table (a schedule run must not save static data).
-		[SKIP_RETRIED]: {
-			...DATA_TABLE,
-			...RETRIED,
-			parameters: {
-				resource: 'row',
-				operation: 'rowNotExists',
-				dataTableId: table,
-				matchType: 'allConditions',
-				filters: {
-					conditions: [
-						condition('event', 'eq', '={{ $json.handledEventKey }}'),
-						condition('status', 'eq', 'done'),
-					],
-				},
-				options: {},
-			},
-		},
+		[SKIP_RETRIED]: withoutRows([
+			condition('event', 'eq', '={{ $json.handledEventKey }}'),
+			condition('status', 'eq', 'done'),
+		]),
 		[REMEMBER]: {
 			type: 'n8n-nodes-base.code',
 			typeVersion: 2,
@@ -312,12 +362,23 @@ function sharedNodes(tool) {
 			condition('status', 'eq', 'retrying'),
 			condition('detail', 'eq', thisRun),
 		]),
-		// Knolyx took every write of the event (or the member was already gone).
-		[CLOSE]: updateRows([condition('key', 'eq', '={{ $json.pendingKey }}')], {
-			status: 'done',
-			detail:
-				"={{ ($json.removed === undefined && !$json.error ? 'enrolled ' : 'removed ') + $json.email + ' (workgroup ' + $json.workgroupId + ')' }}",
-		}),
+		// Knolyx took every write of the event (or the member was already gone). With a sweep, a
+		// delivery's write gets its row too: the sweep then finds its event recorded and leaves it.
+		// A delivery tried by hand (Execute workflow) is not handled: its resend runs again, as the
+		// static data of such a run is not saved either; the sweep leaves it alone all the same.
+		[CLOSE]: (tool.sweep ? upsertRows : updateRows)(
+			[condition('key', 'eq', '={{ $json.pendingKey }}')],
+			{
+				status: tool.sweep
+					? `={{ $('${SKIP}').isExecuted && $execution.mode === 'test' ? 'tried by hand' : 'done' }}`
+					: 'done',
+				detail:
+					"={{ ($json.removed === undefined && !$json.error ? 'enrolled ' : 'removed ') + $json.email + ' (workgroup ' + $json.workgroupId + ')' }}",
+				...(tool.sweep
+					? { key: '={{ String($json.pendingKey) }}', event: `={{ ${EVENT_OF_WRITE} }}` }
+					: {}),
+			},
+		),
 		// Knolyx did not take the write (down, busy past its retries, refused): kept as pending, tried
 		// again by the schedule, which reads the tool's current state first, up to MAX_ATTEMPTS tries.
 		[KEEP]: {
@@ -375,6 +436,7 @@ function sharedNodes(tool) {
 			parameters: { errorType: 'errorObject', errorObject: stopError(tool) },
 		},
 	};
+	if (tool.sweep) Object.assign(nodes, sweepNodes(tool.sweep));
 	if (tool.dropped)
 		nodes[DROP] = updateRows(
 			[condition('status', 'eq', 'retrying'), condition('detail', 'eq', thisRun)],
@@ -383,10 +445,50 @@ function sharedNodes(tool) {
 	return nodes;
 }
 
+/**
+ * The sweep (issue 56): every schedule run reads what changed at the tool since the last sweep,
+ * an hour earlier for overlap (the template's own list and split nodes, \`sweep.list\` and
+ * \`sweep.each\`), and keeps each change no row records yet as a pending write, which the same
+ * run's claim then takes through the same steps as a delivery. The time of the last sweep is a row
+ * of the table (static data would be a stale copy in a schedule run), moved after the list was read.
+ */
+function sweepNodes({ key, event, tool }) {
+	const sweepRow = [condition('key', 'eq', SWEEP_ROW)];
+	return {
+		[SWEPT]: { ...readRows(sweepRow), alwaysOutputData: true },
+		[NOT_RECORDED]: withoutRows([condition('event', 'eq', `={{ ${event} }}`)]),
+		[RECORD]: upsertRows([condition('key', 'eq', `={{ ${key} }}`)], {
+			key: `={{ ${key} }}`,
+			status: 'pending',
+			attempts: 0,
+			detail: `changed at ${tool}; not written yet`,
+			event: `={{ ${event} }}`,
+		}),
+		[MOVE]: {
+			...upsertRows(sweepRow, { key: SWEEP_ROW, status: SWEEP_ROW, detail: '={{ $now.toISO() }}' }),
+			executeOnce: true,
+		},
+	};
+}
+
 /** The shared connections: from each shared node, its main outputs (node names). */
 function sharedConnections(tool, triggers) {
-	const schedule = [TABLE_ID, CLAIM_STOPPED, ...(tool.dropped ? [DROP] : []), GAVE_UP];
+	const schedule = [
+		TABLE_ID,
+		...(tool.sweep ? [SWEPT] : []),
+		CLAIM_STOPPED,
+		...(tool.dropped ? [DROP] : []),
+		GAVE_UP,
+	];
+	const sweep = tool.sweep
+		? {
+				[SWEPT]: [[tool.sweep.list]],
+				[tool.sweep.each]: [[NOT_RECORDED]],
+				[NOT_RECORDED]: [[RECORD]],
+			}
+		: {};
 	return {
+		...sweep,
 		...Object.fromEntries(triggers.map((t) => [t, null])), // handled in build: TABLE_ID first
 		[SCHEDULE]: [schedule],
 		[TABLE_ID]: [[TABLE]],
@@ -420,6 +522,10 @@ const NEW_IDS = {
 	[GAVE_UP]: '5a1e0000-0a03-4000-8000-000000000a03',
 	[SKIP_RETRIED]: '5a1e0000-0a05-4000-8000-000000000a05',
 	[STOP]: '5a1e0000-0a04-4000-8000-000000000a04',
+	[SWEPT]: '5a1e0000-0a06-4000-8000-000000000a06',
+	[NOT_RECORDED]: '5a1e0000-0a07-4000-8000-000000000a07',
+	[RECORD]: '5a1e0000-0a08-4000-8000-000000000a08',
+	[MOVE]: '5a1e0000-0a09-4000-8000-000000000a09',
 };
 
 /** A node's settings in the order n8n writes them. */
@@ -457,6 +563,18 @@ function build(file, wf) {
 		[STOP]: [keepX + 660, keepY],
 		[SKIP_RETRIED]: [skipX, skipY + 180],
 	};
+	if (tool.sweep) {
+		// The sweep's row, above the claims: the schedule runs it before them.
+		const [listX, listY] = byName.get(tool.sweep.list).position;
+		const [eachX] = byName.get(tool.sweep.each).position;
+		Object.assign(placeOf, {
+			[SWEPT]: [listX - 220, listY],
+			[NOT_RECORDED]: [eachX + 220, listY],
+			[RECORD]: [eachX + 440, listY],
+			// Below the list's next node: the list's next nodes run from the highest down, so it moves last.
+			[MOVE]: [listX + 220, listY + 120],
+		});
+	}
 	const nodes = wf.nodes.map((n) => {
 		const def = shared[n.name];
 		if (!def) {
@@ -481,6 +599,11 @@ function build(file, wf) {
 		.filter((n) => n !== SKIP_RETRIED);
 	connections[SKIP] = { main: [[link(SKIP_RETRIED)]] };
 	connections[SKIP_RETRIED] = { main: [[...new Set(afterSkip)].map(link)] };
+	if (tool.sweep) {
+		// The list's own next node first (placed higher), then the sweep's time moves.
+		const own = (connections[tool.sweep.list]?.main?.[0] ?? []).filter((l) => l.node !== MOVE);
+		connections[tool.sweep.list] = { main: [[...own, link(MOVE)]] };
+	}
 	for (const [from, outs] of Object.entries(sharedConnections(tool, triggers))) {
 		if (outs === null) {
 			// A delivery's trigger: the table first (placed highest: n8n runs a node's next nodes from the

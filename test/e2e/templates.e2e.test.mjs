@@ -48,7 +48,15 @@ import {
 import { EDITOR_LOAD_MS, launchBrowser, screenshot, signIn } from './lib/browser.mjs';
 import { parseCsv, toCsv, uploadToForm } from './lib/form-upload.mjs';
 import { endTestFile, REPO_ROOT, RUN_DIR, sleep, waitFor } from './lib/processes.mjs';
-import { SHOPIFY_SHOP, startToolApis, WOOCOMMERCE_STORE } from './lib/tool-apis.mjs';
+import {
+	listPipedriveRecents,
+	searchHubSpotDeals,
+	listShopifyOrders,
+	listStripeEvents,
+	SHOPIFY_SHOP,
+	startToolApis,
+	WOOCOMMERCE_STORE,
+} from './lib/tool-apis.mjs';
 import {
 	demoFor,
 	editWorkflow,
@@ -173,6 +181,9 @@ const toolPath = (pathname) =>
 const toolHas = (host, pathname, body) => toolObjects.set(`${host}${toolPath(pathname)}`, body);
 const SHOPIFY_HOST = `${SHOPIFY_SHOP}.myshopify.com`;
 const WOOCOMMERCE_HOST = new URL(WOOCOMMERCE_STORE).hostname;
+/** The objects the stand-ins hold under `prefix` (host and path), e.g. every Stripe event. */
+const held = (prefix) =>
+	[...toolObjects].filter(([at]) => at.startsWith(prefix)).map(([, body]) => body);
 /** api.stripe.com's objects by path. */
 const stripeHas = (pathname, body) => toolHas('api.stripe.com', pathname, body);
 /** api.hubapi.com's (the HubSpot node's v1 deal and contact reads, the v3 pipelines). */
@@ -226,8 +237,11 @@ const PAYPAL_HOOK = { id: '8PT597110X687430LKGECATA', created: undefined, sent: 
 const HUBSPOT_TOKEN = { appToken: 'pat-na1-standin-token-for-the-templates-e2e' };
 /** The HubSpot template's reads: its app token credential, and the two pipelines HubSpot has. */
 async function hubspotReads() {
-	await useCredential(WF.hubspot.id, 'hubspotAppToken', HUBSPOT_TOKEN, (n) =>
-		n.name.endsWith('from HubSpot'),
+	await useCredential(
+		WF.hubspot.id,
+		'hubspotAppToken',
+		HUBSPOT_TOKEN,
+		(n) => n.name.endsWith('from HubSpot') || n.parameters.nodeCredentialType === 'hubspotAppToken',
 	);
 	hubspotHas('/crm/v3/pipelines/deals/default', HUBSPOT.pipelineDefault);
 	hubspotHas('/crm/v3/pipelines/deals/18765432', HUBSPOT.pipelineRenewals);
@@ -345,16 +359,52 @@ function answerAsTools(request) {
 		return { status: 200, body: PAYPAL_TOKEN };
 	if (host === 'api.stripe.com' && pathname.startsWith('/v1/webhook_endpoints'))
 		return stripeWebhookEndpoint(method, pathname);
+	if (host === 'api.hubapi.com' && method === 'POST' && pathname === '/crm/v3/objects/deals/search')
+		return searchHubSpotDeals(held('api.hubapi.com/deals/v1/deal/').map(asV3Deal), request.body);
 	if (method !== 'GET') return undefined;
+	if (host === SHOPIFY_HOST && toolPath(pathname) === '/admin/api/orders.json')
+		return listShopifyOrders(
+			held(`${SHOPIFY_HOST}/admin/api/orders/`).map(({ order }) => order),
+			query,
+		);
+	if (host === 'api.pipedrive.com' && pathname === '/v1/recents')
+		return listPipedriveRecents(
+			held('api.pipedrive.com/v1/deals/').map(({ data }) => data),
+			query,
+		);
+	if (host === 'api.stripe.com' && pathname === '/v1/events')
+		return listStripeEvents(held('api.stripe.com/v1/events/'), query);
 	if (host === 'api.stripe.com' && pathname === '/v1/checkout/sessions') {
+		// The fixture's refunded session, or the sessions the stand-in holds of that payment intent.
 		const list =
 			query.payment_intent === STRIPE.chargeRead.payment_intent
 				? STRIPE.refundedCheckoutSessions
-				: { object: 'list', data: [], has_more: false, url: pathname };
+				: {
+						object: 'list',
+						data: held('api.stripe.com/v1/checkout/sessions/').filter(
+							(s) => s.payment_intent?.id === query.payment_intent,
+						),
+						has_more: false,
+						url: pathname,
+					};
 		return { status: 200, body: list };
 	}
 	const body = toolObjects.get(`${host}${toolPath(pathname)}`);
 	return body ? { status: 200, body } : undefined;
+}
+
+/**
+ * A deal HubSpot holds (as its v1 read answers it) as its v3 CRM search sees it: plain property
+ * values, and `hs_is_closed_won` from its pipeline's stage (closed, probability 1.0).
+ */
+function asV3Deal(deal) {
+	const properties = Object.fromEntries(
+		Object.entries(deal.properties).map(([name, p]) => [name, p?.value ?? null]),
+	);
+	const pipeline = toolObjects.get(`api.hubapi.com/crm/v3/pipelines/deals/${properties.pipeline}`);
+	const stage = pipeline?.stages.find((s) => s.id === properties.dealstage);
+	const won = stage?.metadata.isClosed === 'true' && Number(stage.metadata.probability) === 1;
+	return { id: deal.dealId, properties: { ...properties, hs_is_closed_won: String(won) } };
 }
 
 /** The Stripe Trigger's endpoint on the stand-in (created when the template is published). */
@@ -587,7 +637,7 @@ describe('1. every template imports cleanly', () => {
 	test.each(TEMPLATE_FILES)(
 		"%s: every HTTP Request goes to a fixed API host with the tool's credential; nothing from the body before the path",
 		(name) => {
-			const HOSTS = ['api.stripe.com', 'api-m.paypal.com', 'api.hubapi.com'];
+			const HOSTS = ['api.stripe.com', 'api-m.paypal.com', 'api.hubapi.com', 'api.pipedrive.com'];
 			for (const node of readExample(name).nodes.filter(
 				(n) => n.type === 'n8n-nodes-base.httpRequest',
 			)) {
@@ -2091,6 +2141,30 @@ function healing(key) {
 }
 
 /**
+ * The requests of a sweep (issue 56): what the schedule's runs read of what changed at the tool.
+ * They are the schedule's, not a delivery's: a delivery that stops before any request makes none.
+ */
+const SWEEP_LISTS =
+	/^\/v1\/(events|recents)$|^\/admin\/api\/[\d-]+\/+orders\.json$|^\/crm\/v3\/objects\/deals\/search$/;
+
+/**
+ * A quiet sweep: once every run in flight has finished, three more runs of the schedule send nothing
+ * to Knolyx and, to the tool at `host`, only the sweep's list request (`method`), at least one a
+ * run. Returns those requests.
+ */
+async function expectQuietSweeps(heal, host, method) {
+	await heal.settled();
+	const knolyxBefore = (await sb.stats()).requests;
+	const toolBefore = apis.requests.length;
+	await heal.scheduleRuns(3);
+	const reads = apis.requests.slice(toolBefore).filter((r) => r.host === host);
+	expect(reads.length).toBeGreaterThanOrEqual(3);
+	expect(reads.filter((r) => r.method !== method || !SWEEP_LISTS.test(r.path))).toEqual([]);
+	expect((await sb.stats()).requests - knolyxBefore).toBe(0);
+	return reads;
+}
+
+/**
  * A write kept for the retry schedule: `pending`, or already `retrying` when a run of the schedule
  * (every 2 s here) claimed it before the test read the row.
  */
@@ -2153,7 +2227,9 @@ function describeHealing(title, { key, trigger, setUp, fresh, more }) {
 			expect(nodeOutput(again, 'Skip events a retry completed')).toEqual([]);
 			expect((await sb.stats()).requests - knolyxBefore).toBe(0);
 			expect(
-				apis.requests.slice(toolBefore).filter((r) => !/webhook|oauth2\/token|verify/.test(r.path)),
+				apis.requests
+					.slice(toolBefore)
+					.filter((r) => !/webhook|oauth2\/token|verify/.test(r.path) && !SWEEP_LISTS.test(r.path)),
 			).toEqual([]);
 		});
 
@@ -2483,6 +2559,118 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 					expect(userByEmail(await sb.state(), who.email)).toBeUndefined();
 				});
 
+				/**
+				 * A paid Checkout Stripe lists among its events now (created this second) and never
+				 * delivers: a session of its own payment intent and charge, paid by `who`.
+				 */
+				const undelivered = (tag, who) => {
+					const pi = `pi_3Q${tag}`.padEnd(27, '0');
+					const charge = `ch_3Q${tag}`.padEnd(27, '0');
+					const sessionId = `cs_test_${tag}`.padEnd(33, '0');
+					const paidSession = (session) => {
+						session.payment_intent = {
+							...session.payment_intent,
+							id: pi,
+							latest_charge: {
+								...session.payment_intent.latest_charge,
+								id: charge,
+								payment_intent: pi,
+							},
+						};
+						return session;
+					};
+					const paid = stripeCheckout(
+						`evt_1Q${tag}Paid`.padEnd(29, '0'),
+						sessionId,
+						who,
+						paidSession,
+					);
+					paid.created = Math.floor(Date.now() / 1000);
+					return {
+						paid,
+						/** Stripe refunds the charge in full and lists charge.refunded (never delivered either). */
+						refund() {
+							const session = paidSession(structuredClone(STRIPE.checkoutSessionRead));
+							session.id = sessionId;
+							session.customer_details = { ...session.customer_details, ...who };
+							session.payment_intent.latest_charge.refunded = true;
+							session.payment_intent.latest_charge.amount_refunded = session.amount_total;
+							stripeHas(`/v1/checkout/sessions/${sessionId}`, session);
+							const chargeRead = {
+								...structuredClone(STRIPE.chargeRead),
+								id: charge,
+								payment_intent: pi,
+							};
+							chargeRead.billing_details = { ...chargeRead.billing_details, ...who };
+							stripeHas(`/v1/charges/${charge}`, chargeRead);
+							const refunded = structuredClone(STRIPE.chargeRefunded);
+							refunded.id = `evt_1Q${tag}Refd`.padEnd(29, '0');
+							refunded.created = Math.floor(Date.now() / 1000);
+							refunded.data.object = { ...refunded.data.object, id: charge, payment_intent: pi };
+							stripeHas(`/v1/events/${refunded.id}`, refunded);
+							return refunded;
+						},
+					};
+				};
+
+				test('the sweep: a paid Checkout whose delivery never arrives is enrolled by the next sweep; its full refund, never delivered either, removes the buyer', async () => {
+					const who = { email: 'mary.keller@example.com', name: 'Mary Kenneth Keller' };
+					const { paid, refund } = undelivered('SweepNeverSent', who);
+					const enrolled = await heal.rowWith(paid.id, 'done');
+					expect(enrolled.detail).toBe(`enrolled ${who.email} (workgroup 201)`);
+					expect(membersOf(await sb.state(), 201).filter((e) => e === who.email)).toEqual([
+						who.email,
+					]);
+
+					const refunded = refund();
+					const removed = await heal.rowWith(refunded.id, 'done');
+					expect(removed.detail).toBe(`removed ${who.email} (workgroup 201)`);
+					expect(membersOf(await sb.state(), 201)).not.toContain(who.email);
+					// The paid event, still listed by Stripe in the sweep's overlap, is not applied again.
+					await heal.settled();
+					await heal.scheduleRuns(2);
+					expect(membersOf(await sb.state(), 201)).not.toContain(who.email);
+				});
+
+				test('the sweep: Knolyx down across a sweep; the undelivered payment is kept as pending (quietly: no run fails) and enrolled once Knolyx is back', async () => {
+					const who = { email: 'klara.dan@example.com', name: 'Klara Dan' };
+					const failedBefore = (await executionsOf(rest, WF.stripe.id)).filter(
+						(e) => e.mode === 'trigger' && e.status === 'error',
+					).length;
+					await heal.knolyxDown();
+					let paid;
+					try {
+						({ paid } = undelivered('SweepAcrossOutage', who));
+						await heal.until(
+							async () => (await heal.rowOf(paid.id))?.attempts >= 1,
+							'a swept write tried while Knolyx is down',
+						);
+						expectKept(await heal.rowOf(paid.id));
+						expect(userByEmail(await sb.state(), who.email)).toBeUndefined();
+					} finally {
+						await heal.knolyxBack();
+					}
+					const row = await heal.rowWith(paid.id, 'done');
+					expect(row.detail).toBe(`enrolled ${who.email} (workgroup 201)`);
+					expect(membersOf(await sb.state(), 201).filter((e) => e === who.email)).toEqual([
+						who.email,
+					]);
+					await heal.settled();
+					const failed = (await executionsOf(rest, WF.stripe.id)).filter(
+						(e) => e.mode === 'trigger' && e.status === 'error',
+					);
+					expect(failed.length).toBe(failedBefore);
+				});
+
+				test('a quiet sweep (nothing new at Stripe since the last): one list request to Stripe a run, none to Knolyx', async () => {
+					const reads = await expectQuietSweeps(heal, 'api.stripe.com', 'GET');
+					expect(reads[0].query).toMatchObject({
+						'created[gte]': expect.stringMatching(/^\d+$/),
+						'types[0]': 'checkout.session.completed',
+						limit: '100',
+					});
+				});
+
 				test('a subscription enrolled by a retried write (kept in the data table, not in static data), whose customer then changed their e-mail at Stripe: when it ends, the address the retry enrolled is removed', async () => {
 					const OLD = 'kathleen.booth@example.com';
 					const NEW = 'kathleen.britten@example.com';
@@ -2672,8 +2860,13 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 			pipedriveHas('/deals/320', deal);
 			pipedriveHas('/persons/1179', person);
 			const trigger = (n) => n.type === 'n8n-nodes-base.pipedriveTrigger';
-			await useCredential(WF.pipedrive.id, 'pipedriveApi', PIPEDRIVE_TOKEN, (n) =>
-				['n8n-nodes-base.pipedrive', 'n8n-nodes-base.pipedriveTrigger'].includes(n.type),
+			await useCredential(
+				WF.pipedrive.id,
+				'pipedriveApi',
+				PIPEDRIVE_TOKEN,
+				(n) =>
+					['n8n-nodes-base.pipedrive', 'n8n-nodes-base.pipedriveTrigger'].includes(n.type) ||
+					n.parameters.nodeCredentialType === 'pipedriveApi',
 			);
 			await useCredential(WF.pipedrive.id, 'httpBasicAuth', BASIC, trigger);
 		},
@@ -2712,6 +2905,46 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 					key: '321',
 					email: 'jean.sammet@example.com',
 					workgroup: 202,
+				};
+			},
+			more(heal) {
+				test('the sweep: a deal won at Pipedrive whose delivery never arrives (the webhook deleted there) is enrolled by the next sweep; a quiet sweep then makes one list request to Pipedrive a run and none to Knolyx', async () => {
+					// Deleted at Pipedrive; put back after the test, so that unpublishing still removes it.
+					const hook = PIPEDRIVE_HOOK.created;
+					PIPEDRIVE_HOOK.created = undefined;
+					try {
+						await sweptWonDeal();
+					} finally {
+						PIPEDRIVE_HOOK.created = hook;
+					}
+				});
+
+				const sweptWonDeal = async () => {
+					const now = new Date().toISOString().replace('T', ' ').slice(0, 19);
+					pipedriveHas('/deals/322', {
+						...structuredClone(PIPEDRIVE.dealReadV2),
+						id: 322,
+						person_id: 1181,
+						update_time: now,
+						won_time: now,
+					});
+					pipedriveHas('/persons/1181', {
+						...structuredClone(PIPEDRIVE.personV2Deal),
+						id: 1181,
+						name: 'Adele Goldberg',
+						email: [{ label: 'work', value: 'adele.goldberg@example.com', primary: true }],
+					});
+					const row = await heal.rowWith('322', 'done');
+					expect(row.detail).toBe('enrolled adele.goldberg@example.com (workgroup 202)');
+					expect(
+						membersOf(await sb.state(), 202).filter((e) => e === 'adele.goldberg@example.com'),
+					).toEqual(['adele.goldberg@example.com']);
+
+					const reads = await expectQuietSweeps(heal, 'api.pipedrive.com', 'GET');
+					expect(reads[0].query).toMatchObject({
+						since_timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+						items: 'deal',
+					});
 				};
 			},
 		},
@@ -2791,6 +3024,84 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 						.digest('base64'),
 				};
 				return { body, headers, key: `order:${paid.id}`, email: barbara.email, workgroup: 201 };
+			},
+			more(heal) {
+				/** An order of `who` the shop reports updated now, its first line (workgroup 201) `paid`. */
+				const updatedNow = (id, who, change = (o) => o) => {
+					const read = { ...structuredClone(SHOPIFY.orderRead), id, ...who };
+					read.line_items = read.line_items.slice(0, 1);
+					read.customer = {
+						...read.customer,
+						email: who.email,
+						first_name: who.first,
+						last_name: who.last,
+					};
+					read.updated_at = new Date().toISOString();
+					shopHas(change(read));
+					return read;
+				};
+
+				test('the sweep: Shopify removed the webhook subscription (as it does after 48 hours of failed deliveries); a paid order, never delivered, is enrolled by the next sweep, and its refund, never delivered either, removes the buyer', async () => {
+					const who = {
+						email: 'sophie.wilson@example.com',
+						contact_email: 'sophie.wilson@example.com',
+						first: 'Sophie',
+						last: 'Wilson',
+					};
+					// Put back after the test, so that unpublishing still finds and removes them (the last test).
+					const removedHooks = new Map(SHOPIFY_HOOKS);
+					SHOPIFY_HOOKS.clear();
+					try {
+						await sweptOrderAndRefund(who);
+					} finally {
+						for (const [id, hook] of removedHooks) SHOPIFY_HOOKS.set(id, hook);
+					}
+				});
+
+				/** A paid order of `who` and then its refund, both never delivered: each swept. */
+				const sweptOrderAndRefund = async (who) => {
+					const order = updatedNow(5837204870201, who);
+					const enrolled = await heal.rowWith(`order:${order.id}`, 'done');
+					expect(enrolled.detail).toBe(`enrolled ${who.email} (workgroup 201)`);
+					expect(membersOf(await sb.state(), 201).filter((e) => e === who.email)).toEqual([
+						who.email,
+					]);
+					expect(userByEmail(await sb.state(), who.email)).toMatchObject({
+						firstName: 'Sophie',
+						lastName: 'Wilson',
+					});
+
+					// The shop refunds the course line: the order is updated, its refund listed on it.
+					const refund = structuredClone(SHOPIFY.refundedOrderRead.refunds[0]);
+					refund.id = 1031987331201;
+					refund.order_id = order.id;
+					refund.refund_line_items = refund.refund_line_items.map((r) => ({
+						...r,
+						line_item_id: order.line_items[0].id,
+						line_item: {
+							...r.line_item,
+							id: order.line_items[0].id,
+							product_id: order.line_items[0].product_id,
+						},
+					}));
+					updatedNow(order.id, who, (o) => ({
+						...o,
+						financial_status: 'refunded',
+						refunds: [refund],
+					}));
+					const removed = await heal.rowWith(`refund:${refund.id}:${order.id}`, 'done');
+					expect(removed.detail).toBe(`removed ${who.email} (workgroup 201)`);
+					expect(membersOf(await sb.state(), 201)).not.toContain(who.email);
+					expect((await heal.rowOf(`order:${order.id}`)).status).toBe('done');
+				};
+
+				test('a quiet sweep (nothing updated at the shop since the last): one list request to the shop a run, none to Knolyx', async () => {
+					const reads = await expectQuietSweeps(heal, SHOPIFY_HOST, 'GET');
+					expect(reads[0].query).toMatchObject({
+						status: 'any',
+						updated_at_min: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+					});
+				});
 			},
 		},
 	);
@@ -2938,6 +3249,7 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 		contact.properties.email.value = email;
 		return {
 			...hubspotDelivery({ eventId, objectId: dealId }),
+			deal,
 			register() {
 				hubspotHas(`/deals/v1/deal/${dealId}`, deal);
 				hubspotHas(`/contacts/v1/contact/vid/${vid}/profile`, contact);
@@ -3088,6 +3400,39 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 				};
 			},
 			more(heal) {
+				test('the sweep: a deal won at HubSpot whose delivery never arrives (the app subscription deleted there) is enrolled by the next sweep; a quiet sweep then makes one search request to HubSpot a run and none to Knolyx', async () => {
+					// Deleted at HubSpot; put back after the test, so that unpublishing still removes them.
+					const subscriptions = new Map(HUBSPOT_HOOK.subscriptions);
+					HUBSPOT_HOOK.subscriptions.clear();
+					try {
+						const won = hubspotWonDeal(
+							16592031888,
+							705,
+							['Frances', 'Allen', 'frances.allen@example.com'],
+							1837293888,
+						);
+						won.deal.properties.hs_lastmodifieddate = { value: String(Date.now()) };
+						won.register();
+						const row = await heal.rowWith('16592031888', 'done');
+						expect(row.detail).toBe('enrolled frances.allen@example.com (workgroup 202)');
+						expect(
+							membersOf(await sb.state(), 202).filter((e) => e === 'frances.allen@example.com'),
+						).toEqual(['frances.allen@example.com']);
+
+						const reads = await expectQuietSweeps(heal, 'api.hubapi.com', 'POST');
+						expect(JSON.parse(reads[0].body).filterGroups[0].filters).toEqual([
+							{
+								propertyName: 'hs_lastmodifieddate',
+								operator: 'GTE',
+								value: expect.stringMatching(/^\d+$/),
+							},
+							{ propertyName: 'hs_is_closed_won', operator: 'EQ', value: 'true' },
+						]);
+					} finally {
+						for (const [id, s] of subscriptions) HUBSPOT_HOOK.subscriptions.set(id, s);
+					}
+				});
+
 				// n8n 2.41's NodeOperationError puts its own generic text in place of a whole message that
 				// holds a network error code (ECONNRESET, ETIMEDOUT, ...: n8n-workflow's COMMON_ERRORS).
 				test('Knolyx unreachable (connection reset): the Error workflow is told the event, the buyer and the workgroup, for the delivery and for the write that gave up', async () => {

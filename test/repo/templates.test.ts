@@ -180,6 +180,43 @@ describe('the shared part of the payment and CRM templates, written by scripts/t
 		}
 	});
 
+	// The sweep (issue 56): its nodes run in one order, which the canvas positions decide (n8n's v1
+	// order runs a node's next nodes from the highest down, each branch to its end).
+	test('Stripe, Shopify, Pipedrive and HubSpot sweep before the claims; each change no row records is kept as pending; the time of the sweep moves after the list', () => {
+		const sweeping = templates.filter(({ nodes }) =>
+			nodes.some((n) => n.name === 'When the last sweep ran'),
+		);
+		expect(sweeping.map(({ file }) => file)).toEqual([
+			'template-hubspot-deal-won-enrolment.json',
+			'template-pipedrive-deal-won-enrolment.json',
+			'template-shopify-enrolment.json',
+			'template-stripe-enrolment.json',
+		]);
+		for (const { file, nodes, connections } of sweeping) {
+			const at = (name: string) => nodes.find((n) => n.name === name)!.position!;
+			const next = (name: string) => connections[name].main[0].map((l) => l.node);
+			const schedule = next('Retry pending writes every 15 minutes');
+			expect({ file, schedule }).toEqual({
+				file,
+				schedule: expect.arrayContaining([
+					'When the last sweep ran',
+					'Claim writes of a stopped run',
+				]),
+			});
+			expect(at('When the last sweep ran')[1]).toBeLessThan(at('Claim writes of a stopped run')[1]);
+			const [list] = next('When the last sweep ran');
+			const afterList = next(list);
+			expect({ file, last: afterList.at(-1) }).toEqual({ file, last: 'Remember this sweep' });
+			expect(at(afterList[0])[1]).toBeLessThan(at('Remember this sweep')[1]);
+			expect(next('Changes not recorded yet')).toEqual(['Keep each change as pending']);
+			const record = nodes.find((n) => n.name === 'Keep each change as pending')!;
+			expect(record.parameters).toMatchObject({ operation: 'upsert' });
+			expect(nodes.find((n) => n.name === 'Close its pending write')!.parameters).toMatchObject({
+				operation: 'upsert',
+			});
+		}
+	});
+
 	test('no Code node keeps or closes pending writes any more (Data table nodes do)', () => {
 		for (const { file, nodes } of templates)
 			expect({

@@ -117,3 +117,191 @@ export async function startToolApis({ dir }) {
 		close,
 	};
 }
+
+/**
+ * Stripe's `GET /v1/events` over `events` (what the stand-in holds), as Stripe's API reference
+ * describes the list: newest first (by `created`, then id), `created[gte]` / `created[gt]` /
+ * `created[lte]` / `created[lt]` (Unix seconds), `types[<i>]` (any of them), `type`, `limit` (1 to
+ * 100, default 10), `starting_after` (an event ID of the previous page); the answer is
+ * `{ object: 'list', data, has_more, url }`. An unknown `starting_after` is Stripe's 400.
+ */
+export function listStripeEvents(events, query) {
+	const bound = (op) =>
+		query[`created[${op}]`] === undefined ? undefined : Number(query[`created[${op}]`]);
+	const [gte, gt, lte, lt] = ['gte', 'gt', 'lte', 'lt'].map(bound);
+	const types = Object.keys(query)
+		.filter((k) => /^types\[\d*\]$/.test(k))
+		.map((k) => query[k]);
+	if (query.type) types.push(query.type);
+	const matching = events
+		.filter(
+			(e) =>
+				(gte === undefined || e.created >= gte) &&
+				(gt === undefined || e.created > gt) &&
+				(lte === undefined || e.created <= lte) &&
+				(lt === undefined || e.created < lt) &&
+				(types.length === 0 || types.includes(e.type)),
+		)
+		.sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+	let from = 0;
+	if (query.starting_after !== undefined) {
+		const at = matching.findIndex((e) => e.id === query.starting_after);
+		if (at < 0)
+			return {
+				status: 400,
+				body: {
+					error: {
+						type: 'invalid_request_error',
+						message: `No such event: '${query.starting_after}'`,
+					},
+				},
+			};
+		from = at + 1;
+	}
+	const limit = Math.min(100, Math.max(1, Number(query.limit ?? 10)));
+	const data = matching.slice(from, from + limit);
+	return {
+		status: 200,
+		body: { object: 'list', data, has_more: from + limit < matching.length, url: '/v1/events' },
+	};
+}
+
+/**
+ * Shopify's `GET /admin/api/<version>/orders.json` over `orders` (what the shop holds), as the
+ * Admin REST reference describes it: `status` open (the default: neither closed nor cancelled),
+ * closed, cancelled or any; `updated_at_min` / `updated_at_max`, `created_at_min` (ISO 8601, the
+ * bound included); `financial_status` (any, or one status); `ids`; `limit` (default 50, at most
+ * 250). The answer is `{ orders }`. One page: the stand-in holds fewer orders than a page (Shopify's
+ * next page, a `Link` header with `page_info`, is not made).
+ */
+export function listShopifyOrders(orders, query) {
+	const time = (v) => (v === undefined ? undefined : Date.parse(v));
+	const [updatedMin, updatedMax, createdMin] = [
+		query.updated_at_min,
+		query.updated_at_max,
+		query.created_at_min,
+	].map(time);
+	const status = query.status ?? 'open';
+	const ids = query.ids?.split(',').map(String);
+	const limit = Math.min(250, Math.max(1, Number(query.limit ?? 50)));
+	const listed = orders
+		.filter(
+			(o) =>
+				(status === 'any' ||
+					(status === 'open' && !o.closed_at && !o.cancelled_at) ||
+					(status === 'closed' && o.closed_at) ||
+					(status === 'cancelled' && o.cancelled_at)) &&
+				(updatedMin === undefined || Date.parse(o.updated_at) >= updatedMin) &&
+				(updatedMax === undefined || Date.parse(o.updated_at) <= updatedMax) &&
+				(createdMin === undefined || Date.parse(o.created_at) >= createdMin) &&
+				(!query.financial_status ||
+					query.financial_status === 'any' ||
+					o.financial_status === query.financial_status) &&
+				(!ids || ids.includes(String(o.id))),
+		)
+		.sort((a, b) => a.id - b.id)
+		.slice(0, limit);
+	return { status: 200, body: { orders: listed } };
+}
+
+/** A Pipedrive time (`2026-11-25 13:00:00` in UTC, or ISO 8601) in milliseconds. */
+const pipedriveTime = (t) =>
+	Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(t) ? t : `${String(t).replace(' ', 'T')}Z`);
+
+/**
+ * Pipedrive's `GET /v1/recents` over `deals` (what Pipedrive holds), as its API reference describes
+ * it: the items changed at or after `since_timestamp` (required, `YYYY-MM-DD HH:MM:SS` in UTC), of
+ * the types in `items` (here `deal`), oldest change first, `start` and `limit` (default 100, at most
+ * 500); the answer is `{ success, data: [{ item, id, data }], additional_data: { since_timestamp,
+ * last_timestamp_on_page, pagination: { start, limit, more_items_in_collection, next_start } } }`.
+ */
+export function listPipedriveRecents(deals, query) {
+	if (!query.since_timestamp)
+		return {
+			status: 400,
+			body: { success: false, error: 'Parameter "since_timestamp" is required', errorCode: 400 },
+		};
+	const since = pipedriveTime(query.since_timestamp);
+	const wanted = (query.items ?? 'deal').split(',');
+	const changed = wanted.includes('deal')
+		? deals
+				.filter((d) => pipedriveTime(d.update_time) >= since)
+				.sort((a, b) => pipedriveTime(a.update_time) - pipedriveTime(b.update_time) || a.id - b.id)
+		: [];
+	const start = Number(query.start ?? 0);
+	const limit = Math.min(500, Math.max(1, Number(query.limit ?? 100)));
+	const page = changed.slice(start, start + limit);
+	const more = start + limit < changed.length;
+	return {
+		status: 200,
+		body: {
+			success: true,
+			data: page.map((deal) => ({ item: 'deal', id: deal.id, data: deal })),
+			additional_data: {
+				since_timestamp: query.since_timestamp,
+				last_timestamp_on_page: page.at(-1)?.update_time ?? query.since_timestamp,
+				pagination: {
+					start,
+					limit,
+					more_items_in_collection: more,
+					...(more ? { next_start: start + limit } : {}),
+				},
+			},
+		},
+	};
+}
+
+/**
+ * HubSpot's `POST /crm/v3/objects/deals/search` over `deals` (each `{ id, properties }` with plain
+ * string values, as the v3 API gives them), as its CRM search reference describes it: `filterGroups`
+ * (any group; in a group, every filter) with the operators EQ, NEQ, GT, GTE, LT, LTE on a property
+ * (numbers and epoch milliseconds compared as numbers); `properties` (the ones to return, with
+ * `hs_object_id`, `createdate`, `hs_lastmodifieddate`); `limit` (default 10, at most 200); `after`
+ * (the paging cursor of the previous page). The answer is `{ total, results, paging? }`.
+ */
+export function searchHubSpotDeals(deals, body) {
+	const request = JSON.parse(body || '{}');
+	const compare = (value, operator, wanted) => {
+		if (value === undefined || value === null) return operator === 'NEQ';
+		const [a, b] =
+			/^-?\d+(\.\d+)?$/.test(String(value)) && /^-?\d+(\.\d+)?$/.test(String(wanted))
+				? [Number(value), Number(wanted)]
+				: [String(value), String(wanted)];
+		return { EQ: a === b, NEQ: a !== b, GT: a > b, GTE: a >= b, LT: a < b, LTE: a <= b }[operator];
+	};
+	const groups = request.filterGroups ?? [];
+	const found = deals
+		.filter(
+			(deal) =>
+				groups.length === 0 ||
+				groups.some((g) =>
+					(g.filters ?? []).every((f) =>
+						compare(deal.properties[f.propertyName], f.operator, f.value),
+					),
+				),
+		)
+		.sort((a, b) => Number(a.id) - Number(b.id));
+	const limit = Math.min(200, Math.max(1, Number(request.limit ?? 10)));
+	const from = Number(request.after ?? 0);
+	const page = found.slice(from, from + limit);
+	const shown = [
+		'hs_object_id',
+		'createdate',
+		'hs_lastmodifieddate',
+		...(request.properties ?? []),
+	];
+	return {
+		status: 200,
+		body: {
+			total: found.length,
+			results: page.map((deal) => ({
+				id: String(deal.id),
+				properties: Object.fromEntries(shown.map((p) => [p, deal.properties[p] ?? null])),
+				createdAt: new Date(Number(deal.properties.createdate ?? 0)).toISOString(),
+				updatedAt: new Date(Number(deal.properties.hs_lastmodifieddate ?? 0)).toISOString(),
+				archived: false,
+			})),
+			...(from + limit < found.length ? { paging: { next: { after: String(from + limit) } } } : {}),
+		},
+	};
+}
