@@ -58,13 +58,6 @@ export interface TriggerHostOptions {
 	 * its execution as it does there. The line the node learned in this process is forgotten at start.
 	 */
 	line?: '1.x' | '2.x';
-	/**
-	 * Queue mode (with `createExecution`): the execution runs on a worker, over its own copy of
-	 * the static data (taken when the execution was created), which n8n saves at the execution's
-	 * end only when the execution changed it; the delivery's copy is saved by the webhook's
-	 * answer alone.
-	 */
-	worker?: boolean;
 }
 
 export interface TriggerHost {
@@ -406,11 +399,11 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 			// data, which resets its changed flag.
 			if (loadsAfresh && linesContext)
 				(workflow.staticData as IDataObject & { __dataChanged?: boolean }).__dataChanged = false;
-			const worker =
-				loadsAfresh && opts.worker
-					? newWorkflow(JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject)
-					: undefined;
-			const runsOn = worker ?? workflow;
+			// The execution's static data: n8n (both lines, main or worker) loads it from its
+			// database for the execution, as saved before this delivery's own save.
+			const runsOn = loadsAfresh
+				? newWorkflow(JSON.parse(JSON.stringify(saved.staticData)) as IDataObject)
+				: workflow;
 			// responseMode 'onReceived': n8n 2.8+ answers once the execution exists (created above),
 			// before the execution runs, after it evaluated responseData and saved the static data.
 			// 'responseNode': the execution answers, and n8n saves after that answer.
@@ -439,7 +432,6 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 					getMode: () => executeMode,
 					getNodeParameter: (name: string, _item: number, fallback?: unknown) =>
 						node.parameters[name] ?? fallback,
-					// The execution's static data: in one process the delivery's own (saved below with it).
 					getWorkflowStaticData: (type: string) => runsOn.getStaticData(type, node),
 					sendResponse: respond,
 					// What n8n-core's contexts have from a release after 2.8.1 on (trigger/answer.ts).
@@ -448,7 +440,7 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 				if (!res.headersSent) res.status(200).json({ message: 'Workflow executed successfully' });
 			}
 			// After a 'responseNode' answer (LiveWebhooks' callback); then the execution's end, over
-			// the execution's copy (one process: the delivery's own; queue mode: the worker's).
+			// the execution's own copy.
 			if (byExecution) saveIfChanged(workflow);
 			saveIfChanged(runsOn);
 		}

@@ -66,14 +66,9 @@ afterEach(async () => {
 });
 
 /** A process (its own memory) over the saved node static data, creating executions through `store`. */
-async function startProcess(
-	store: ExecutionStore,
-	saved?: IDataObject,
-	worker = false,
-): Promise<TriggerHost> {
+async function startProcess(store: ExecutionStore, saved?: IDataObject): Promise<TriggerHost> {
 	const h = await hosts.start({
 		line,
-		worker,
 		nodeType: await triggerOfNewProcess(),
 		type: TYPE,
 		parameters: { events: STUDENT_EVENTS, options: {} },
@@ -205,14 +200,14 @@ describe.each(['2.x', '1.x'] as const)('n8n %s', (played) => {
 		expect(studentRuns(restarted)).toEqual(['lost-1']);
 	});
 
-	it('queue mode (a worker runs the execution over its own copy): every id is saved with the delivery; a restart still drops the resends', async () => {
+	it('concurrent deliveries (each execution over its own copy, loaded as n8n loads it): every id is saved with its delivery; a restart still drops the resends', async () => {
 		const store = new ExecutionStore();
-		const h = await startProcess(store, undefined, true);
+		const h = await startProcess(store);
 		const ids = Array.from({ length: 8 }, (_, i) => `queued-${i}`);
 		expect(await Promise.all(ids.map((id) => put(h, id)))).toEqual(ids.map(() => 200));
 		await h.idle();
 		expect([...storedIds(h)].sort()).toEqual(ids.map((id) => idHash(id)).sort());
-		const restarted = await startProcess(store, h.nodeStaticData, true);
+		const restarted = await startProcess(store, h.nodeStaticData);
 		for (const id of ids) expect(await put(restarted, id)).toBe(200);
 		await restarted.idle();
 		expect(studentRuns(restarted)).toEqual([]);
