@@ -649,7 +649,7 @@ function build(file, wf) {
 			[RECORD]: [eachX + 440, listY],
 			// Below the list's next node: the list's next nodes run from the highest down, so it moves last.
 			[MOVE]: [listX + 220, listY + 120],
-			[FAILED]: [listX + 220, listY + 240],
+			[FAILED]: [listX + 440, listY + 120],
 		});
 	}
 	const nodes = wf.nodes.map((n) => {
