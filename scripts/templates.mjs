@@ -50,6 +50,16 @@ const TOOLS = {
 		reread: 'the capture from PayPal',
 		dropped:
 			"PayPal's current state asks for no write (the capture not paid, or not fully refunded)",
+		// The sweep: the event notifications PayPal lists since the last sweep (GET
+		// /v1/notifications/webhooks-events, delivered or not), each capture completed as the write
+		// `capture:<id>`, each refund as `refund:<id>` (the keys of a delivery), once per event.
+		sweep: {
+			list: 'What changed at PayPal',
+			each: 'Each change at PayPal',
+			key: '$json.key',
+			event: '$json.event',
+			tool: 'PayPal',
+		},
 	},
 	'template-pipedrive-deal-won-enrolment.json': {
 		keyLine: "Pipedrive's event ID (v2), or the object and the time of the change (v1).",
@@ -110,6 +120,16 @@ const TOOLS = {
 			'return `${event.id}:${event.status}:${event.date_modified_gmt || event.date_modified}`;',
 		subject: 'WooCommerce order',
 		reread: 'the order from the store',
+		// The sweep: the orders the store lists as modified since the last sweep (GET
+		// /wp-json/wc/v3/orders with modified_after), each paid, refunded or cancelled one as the
+		// write of its order ID, once per status and change time (a delivery's key).
+		sweep: {
+			list: 'What changed at WooCommerce',
+			each: 'Each order that changed',
+			key: '$json.key',
+			event: '$json.event',
+			tool: 'WooCommerce',
+		},
 	},
 };
 
@@ -129,15 +149,21 @@ const EACH = 'Each pending write as its event';
 const CLOSE = 'Close its pending write';
 const KEEP = 'Keep the write as pending';
 const DELIVERY = 'A delivery?';
-const GAVE_UP = 'Writes that gave up in this run';
+const GAVE_UP = 'What this run must tell a person';
 const STOP = 'Stop: tell a person';
 const DROP = 'Drop what no step wrote';
 const SWEPT = 'When the last sweep ran';
 const NOT_RECORDED = 'Changes not recorded yet';
 const RECORD = 'Keep each change as pending';
 const MOVE = 'Remember this sweep';
-/** The row that holds the time of the last sweep (its `detail`); no claim or check reads its status. */
+const FAILED = 'Remember why the sweep failed';
+/**
+ * The row that holds the time of the last sweep that read the tool (its `detail`); no claim or
+ * check reads its status. While the tool's list fails its status is `sweep failing` and its
+ * `event` says which cause was told, in which run (`told in execution <ID>: <cause>: <reason>`).
+ */
 const SWEEP_ROW = 'sweep';
+const FAILING = 'sweep failing';
 /** The table's columns (n8n 1.x: the user makes the table with them). */
 export const COLUMNS = [
 	{ name: 'key', type: 'string' },
@@ -202,6 +228,23 @@ const withoutRows = (conditions) => ({
 		options: {},
 	},
 });
+/**
+ * The rows the schedule's run must tell a person of: the writes it gave up on and, with a sweep, the
+ * sweep's row when this run met a cause of failure not told before ('gave up' and 'told' name it).
+ */
+const tellRows = ({ sweep }) => {
+	const gaveUp = condition(
+		'detail',
+		'like',
+		"={{ 'gave up in execution ' + $execution.id + ':' }}",
+	);
+	if (!sweep) return readRows([condition('status', 'eq', 'gave up'), gaveUp]);
+	const node = readRows([
+		gaveUp,
+		condition('event', 'like', "={{ 'told in execution ' + $execution.id + ':' }}"),
+	]);
+	return { ...node, parameters: { ...node.parameters, matchType: 'anyCondition' } };
+};
 /** Set `values` in the rows matching every condition, for each item. */
 const updateRows = (conditions, values) => ({
 	...DATA_TABLE,
@@ -295,8 +338,15 @@ const inWords = (text) =>
  * (the event, the buyer and workgroup, and what to do), with network error codes in words; its
  * description holds each write's reason as Knolyx gave it.
  */
-const stopError = ({ subject, reread }) =>
-	`={{ JSON.stringify({ message: $input.all().map((item) => ({ ...item.json, said: ${inWords('item.json.detail')} })).map((row) => row.status === 'gave up' ? 'Knolyx did not take the write for ${subject} ' + row.key + ' in ${MAX_ATTEMPTS} tries, a day: ' + row.said + '. No more tries: fix the cause, then set the row\\'s status back to pending in the data table ' + ($('${TABLE}').first().json.name || 'of this workflow') + '.' : 'Knolyx did not take the write for ${subject} ' + row.key + ': ' + row.said + '. Kept as pending in the data table (try ' + row.attempts + ' of ${MAX_ATTEMPTS}); this workflow tries it again every 15 minutes, reading ${reread} first. Nothing to do unless it keeps failing.').join(' '), description: 'As Knolyx said it: ' + $input.all().map((item) => item.json.key + ': ' + item.json.detail).join('; ') }) }}`;
+const stopError = ({ subject, reread, sweep }) =>
+	`={{ JSON.stringify({ message: $input.all().map((item) => ({ ...item.json, said: ${inWords('item.json.detail')} })).map((row) => ${sweep ? `row.key === '${SWEEP_ROW}' ? ${sweepFailed(sweep)} : ` : ''}row.status === 'gave up' ? 'Knolyx did not take the write for ${subject} ' + row.key + ' in ${MAX_ATTEMPTS} tries, a day: ' + row.said + '. No more tries: fix the cause, then set the row\\'s status back to pending in the data table ' + ($('${TABLE}').first().json.name || 'of this workflow') + '.' : 'Knolyx did not take the write for ${subject} ' + row.key + ': ' + row.said + '. Kept as pending in the data table (try ' + row.attempts + ' of ${MAX_ATTEMPTS}); this workflow tries it again every 15 minutes, reading ${reread} first. Nothing to do unless it keeps failing.').join(' '), description: 'As Knolyx said it: ' + $input.all().map((item) => item.json.key + ': ' + (item.json.key === '${SWEEP_ROW}' ? item.json.event : item.json.detail)).join('; ') }) }}`;
+
+/**
+ * What the stop says of a sweep that could not read the tool's list (told once per cause: the row
+ * 'sweep' names the run that told it). Network error codes in words, as for a write.
+ */
+const sweepFailed = ({ list, tool }) =>
+	`'The sweep could not read what changed at ${tool} (' + ${inWords(`String(row.event).replace(/^told in execution \\d+: /, '')`)} + '). Until it can, a payment or change whose delivery never arrives is not healed, and the pending writes wait (each reads ${tool} first). What to do: check the ${tool} credential of "${list}" (401 or 403: the key was revoked or lacks a permission) and whether ${tool} answers. Told once for this cause: later sweeps that fail the same way stay quiet; you are told again if the cause changes or it fails again after it healed, and the first sweep that works lists everything since the last one that did.'`;
 
 /** The shared nodes of a template (without id and position), by name. */
 function sharedNodes(tool) {
@@ -424,11 +474,9 @@ function sharedNodes(tool) {
 				options: {},
 			},
 		},
-		// The schedule's last step: the writes this run gave up on (none: the run ends here).
-		[GAVE_UP]: readRows([
-			condition('status', 'eq', 'gave up'),
-			condition('detail', 'like', "={{ 'gave up in execution ' + $execution.id + ':' }}"),
-		]),
+		// The schedule's last step: the writes this run gave up on, and a sweep's failure this run
+		// is the first to meet (none: the run ends here).
+		[GAVE_UP]: tellRows(tool),
 		// A failed execution reaches the workflow's Error workflow (Workflow settings).
 		[STOP]: {
 			type: 'n8n-nodes-base.stopAndError',
@@ -454,6 +502,12 @@ function sharedNodes(tool) {
  */
 function sweepNodes({ key, event, tool }) {
 	const sweepRow = [condition('key', 'eq', SWEEP_ROW)];
+	const last = `$('${SWEPT}').first().json`;
+	// A failed list's cause: the HTTP status, else the error code, else the reason's first words.
+	// The same cause as the row's told one keeps the row's `event` (quiet); another is told by this run.
+	const said = `String(typeof $json.error === 'string' ? $json.error : ($json.error && ($json.error.message || $json.error.description)) || JSON.stringify($json.error))`;
+	const code = `(e && typeof e === 'object' && (e.httpCode || e.statusCode || (e.response || {}).status || (typeof e.status === 'number' ? e.status : undefined))) || (/status code (\\d{3})/.exec(said) || [])[1] || (e && e.code) || (/\\b(E[A-Z_]{3,})\\b/.exec(said) || [])[1] || said.slice(0, 80)`;
+	const toldNow = `((last, said, e) => ((cause) => last.status === '${FAILING}' && String(last.event || '').replace(/^told in execution \\d+: /, '').split(': ')[0] === cause ? last.event : 'told in execution ' + $execution.id + ': ' + cause + ': ' + said)('${tool} ' + (${code})))(${last}, ${said}, $json.error)`;
 	return {
 		[SWEPT]: { ...readRows(sweepRow), alwaysOutputData: true },
 		[NOT_RECORDED]: withoutRows([condition('event', 'eq', `={{ ${event} }}`)]),
@@ -465,7 +519,27 @@ function sweepNodes({ key, event, tool }) {
 			event: `={{ ${event} }}`,
 		}),
 		[MOVE]: {
-			...upsertRows(sweepRow, { key: SWEEP_ROW, status: SWEEP_ROW, detail: '={{ $now.toISO() }}' }),
+			...upsertRows(sweepRow, {
+				key: SWEEP_ROW,
+				status: SWEEP_ROW,
+				detail: '={{ $now.toISO() }}',
+				attempts: 0,
+				event: '',
+			}),
+			executeOnce: true,
+		},
+		// The list failed (the tool unreachable, the credential refused): the time of the last sweep
+		// stays (the next one that works lists everything since); a cause not told yet is marked as
+		// told by this run, which the schedule's last step reads back and tells; the same cause again
+		// stays quiet. The claims wait: they read the same tool with the same credential.
+		[FAILED]: {
+			...upsertRows(sweepRow, {
+				key: SWEEP_ROW,
+				status: FAILING,
+				detail: `={{ ${last}.detail || $now.toISO() }}`,
+				attempts: `={{ ${last}.status === '${FAILING}' ? Number(${last}.attempts || 0) + 1 : 1 }}`,
+				event: `={{ ${toldNow} }}`,
+			}),
 			executeOnce: true,
 		},
 	};
@@ -473,10 +547,10 @@ function sweepNodes({ key, event, tool }) {
 
 /** The shared connections: from each shared node, its main outputs (node names). */
 function sharedConnections(tool, triggers) {
+	// With a sweep, the claims follow a sweep that read the tool (they read the same tool).
 	const schedule = [
 		TABLE_ID,
-		...(tool.sweep ? [SWEPT] : []),
-		CLAIM_STOPPED,
+		tool.sweep ? SWEPT : CLAIM_STOPPED,
 		...(tool.dropped ? [DROP] : []),
 		GAVE_UP,
 	];
@@ -485,6 +559,7 @@ function sharedConnections(tool, triggers) {
 				[SWEPT]: [[tool.sweep.list]],
 				[tool.sweep.each]: [[NOT_RECORDED]],
 				[NOT_RECORDED]: [[RECORD]],
+				[MOVE]: [[CLAIM_STOPPED]],
 			}
 		: {};
 	return {
@@ -505,13 +580,13 @@ function sharedConnections(tool, triggers) {
 const link = (node) => ({ node, type: 'main', index: 0 });
 
 /** The set-up step every overview note has for the table and for failures (its number kept). */
-const noteStep = (n) =>
-	`${n}. **When a run needs you**: in *Workflow settings → Error workflow*, choose a workflow that starts with an *Error Trigger* and sends you a message (none yet: *Error Trigger* → *Send Email*; on n8n 2, publish it: n8n runs only a published one). It gets every run this workflow could not finish: an ID missing from the *(edit me)* mapping, a write Knolyx did not take (kept as pending and tried again every 15 minutes), a write that gave up after ${MAX_ATTEMPTS} tries. The pending writes are in *Overview → Data tables*, in the table named \`Knolyx pending writes\` and this workflow's ID: the workflow makes it the first time it needs it. **n8n 1.x** (its Data table node makes no tables): create it by hand with the columns \`key\` (string), \`status\` (string), \`attempts\` (number), \`detail\` (string), \`event\` (string), and paste its ID (the end of its address) into *${TABLE_ID}*.`;
+const noteStep = (n, sweep) =>
+	`${n}. **When a run needs you**: in *Workflow settings → Error workflow*, choose a workflow that starts with an *Error Trigger* and sends you a message (none yet: *Error Trigger* → *Send Email*; on n8n 2, publish it: n8n runs only a published one). It gets every run this workflow could not finish: an ID missing from the *(edit me)* mapping, a write Knolyx did not take (kept as pending and tried again every 15 minutes), a write that gave up after ${MAX_ATTEMPTS} tries${sweep ? `, a sweep that cannot read ${sweep.tool} (once per cause)` : ''}. The pending writes are in *Overview → Data tables*, in the table named \`Knolyx pending writes\` and this workflow's ID: the workflow makes it the first time it needs it. **n8n 1.x** (its Data table node makes no tables): create it by hand with the columns \`key\` (string), \`status\` (string), \`attempts\` (number), \`detail\` (string), \`event\` (string), and paste its ID (the end of its address) into *${TABLE_ID}*.`;
 const STEP = /^(\d+)\. \*\*When a run needs you\*\*:.*$/m;
 
 /** A sticky note with the shared step as this script writes it. */
-function note(n) {
-	const content = n.parameters.content.replace(STEP, (_, number) => noteStep(number));
+function note(n, tool) {
+	const content = n.parameters.content.replace(STEP, (_, number) => noteStep(number, tool.sweep));
 	return { ...n, parameters: { ...n.parameters, content } };
 }
 
@@ -526,6 +601,7 @@ const NEW_IDS = {
 	[NOT_RECORDED]: '5a1e0000-0a07-4000-8000-000000000a07',
 	[RECORD]: '5a1e0000-0a08-4000-8000-000000000a08',
 	[MOVE]: '5a1e0000-0a09-4000-8000-000000000a09',
+	[FAILED]: '5a1e0000-0a0a-4000-8000-000000000a0a',
 };
 
 /** A node's settings in the order n8n writes them. */
@@ -573,15 +649,18 @@ function build(file, wf) {
 			[RECORD]: [eachX + 440, listY],
 			// Below the list's next node: the list's next nodes run from the highest down, so it moves last.
 			[MOVE]: [listX + 220, listY + 120],
+			[FAILED]: [listX + 440, listY + 120],
 		});
 	}
 	const nodes = wf.nodes.map((n) => {
 		const def = shared[n.name];
 		if (!def) {
-			if (/stickyNote$/.test(n.type)) return note(n);
+			if (/stickyNote$/.test(n.type)) return note(n, tool);
 			// Every other row operation (the tool's own, e.g. Stripe's subscriptions) uses the same table.
 			if (n.type === DATA_TABLE.type && n.parameters.resource !== 'table')
 				return { ...n, parameters: { ...n.parameters, dataTableId: table } };
+			// The sweep's list: a failure goes on to "Remember why the sweep failed".
+			if (tool.sweep && n.name === tool.sweep.list) return { ...n, onError: 'continueErrorOutput' };
 			return n;
 		}
 		return ordered({ id: n.id, name: n.name, position: n.position, ...def });
@@ -601,8 +680,9 @@ function build(file, wf) {
 	connections[SKIP_RETRIED] = { main: [[...new Set(afterSkip)].map(link)] };
 	if (tool.sweep) {
 		// The list's own next node first (placed higher), then the sweep's time moves.
+		// Its error output: why the sweep failed.
 		const own = (connections[tool.sweep.list]?.main?.[0] ?? []).filter((l) => l.node !== MOVE);
-		connections[tool.sweep.list] = { main: [[...own, link(MOVE)]] };
+		connections[tool.sweep.list] = { main: [[...own, link(MOVE)], [link(FAILED)]] };
 	}
 	for (const [from, outs] of Object.entries(sharedConnections(tool, triggers))) {
 		if (outs === null) {

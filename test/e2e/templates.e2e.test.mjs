@@ -49,10 +49,12 @@ import { EDITOR_LOAD_MS, launchBrowser, screenshot, signIn } from './lib/browser
 import { parseCsv, toCsv, uploadToForm } from './lib/form-upload.mjs';
 import { endTestFile, REPO_ROOT, RUN_DIR, sleep, waitFor } from './lib/processes.mjs';
 import {
+	listPayPalEvents,
 	listPipedriveRecents,
 	searchHubSpotDeals,
 	listShopifyOrders,
 	listStripeEvents,
+	listWooCommerceOrders,
 	SHOPIFY_SHOP,
 	startToolApis,
 	WOOCOMMERCE_STORE,
@@ -374,6 +376,26 @@ function answerAsTools(request) {
 		);
 	if (host === 'api.stripe.com' && pathname === '/v1/events')
 		return listStripeEvents(held('api.stripe.com/v1/events/'), query);
+	if (host === WOOCOMMERCE_HOST && pathname === '/wp-json/wc/v3/orders')
+		return listWooCommerceOrders(
+			held(`${WOOCOMMERCE_HOST}/wp-json/wc/v3/orders/`),
+			query,
+			`https://${host}${pathname}`,
+		);
+	if (host === 'api-m.paypal.com' && pathname === '/v1/notifications/webhooks-events')
+		// Every event PayPal made: those it delivered (PAYPAL_HOOK.sent) and those it holds undelivered.
+		return listPayPalEvents(
+			[
+				...new Map(
+					[...PAYPAL_HOOK.sent.values()]
+						.map(({ event }) => event)
+						.concat(held('api-m.paypal.com/v1/notifications/webhooks-events/'))
+						.map((e) => [e.id, e]),
+				).values(),
+			],
+			query,
+			`https://${host}${pathname}`,
+		);
 	if (host === 'api.stripe.com' && pathname === '/v1/checkout/sessions') {
 		// The fixture's refunded session, or the sessions the stand-in holds of that payment intent.
 		const list =
@@ -643,7 +665,14 @@ describe('1. every template imports cleanly', () => {
 			)) {
 				const url = node.parameters.url.replace(/^=/, '');
 				const m = /^https:\/\/([a-z0-9.-]+)\/[^{]*/.exec(url);
-				expect({ node: node.name, host: HOSTS.includes(m?.[1]) }).toEqual({
+				// WooCommerce's sweep (issue 56): the store's own API, at the address the user types in
+				// the node as in the WooCommerce credential (an HTTP Request node cannot read the
+				// credential's URL); shipped as a placeholder, with no expression anywhere in the URL.
+				const store =
+					m?.[1] === 'your-store.example' &&
+					node.parameters.nodeCredentialType === 'wooCommerceApi' &&
+					!url.includes('{{');
+				expect({ node: node.name, host: HOSTS.includes(m?.[1]) || store }).toEqual({
 					node: node.name,
 					host: true,
 				});
@@ -2145,24 +2174,71 @@ function healing(key) {
  * They are the schedule's, not a delivery's: a delivery that stops before any request makes none.
  */
 const SWEEP_LISTS =
-	/^\/v1\/(events|recents)$|^\/admin\/api\/[\d-]+\/+orders\.json$|^\/crm\/v3\/objects\/deals\/search$/;
+	/^\/v1\/(events|recents|notifications\/webhooks-events)$|^\/admin\/api\/[\d-]+\/+orders\.json$|^\/crm\/v3\/objects\/deals\/search$|^\/wp-json\/wc\/v3\/orders$/;
 
 /**
  * A quiet sweep: once every run in flight has finished, three more runs of the schedule send nothing
  * to Knolyx and, to the tool at `host`, only the sweep's list request (`method`), at least one a
- * run. Returns those requests.
+ * run (besides an OAuth2 token request at `token`, when given). Returns those requests.
  */
-async function expectQuietSweeps(heal, host, method) {
+async function expectQuietSweeps(heal, host, method, { token } = {}) {
 	await heal.settled();
 	const knolyxBefore = (await sb.stats()).requests;
 	const toolBefore = apis.requests.length;
 	await heal.scheduleRuns(3);
-	const reads = apis.requests.slice(toolBefore).filter((r) => r.host === host);
+	// `token`: the path of an OAuth2 token request n8n may make for its credential (PayPal's).
+	const reads = apis.requests
+		.slice(toolBefore)
+		.filter((r) => r.host === host && !(token && r.path === token));
 	expect(reads.length).toBeGreaterThanOrEqual(3);
 	expect(reads.filter((r) => r.method !== method || !SWEEP_LISTS.test(r.path))).toEqual([]);
 	expect((await sb.stats()).requests - knolyxBefore).toBe(0);
 	return reads;
 }
+
+/**
+ * A refund the sweep found (its row `key`) removed `email` from workgroup 201, and the next runs,
+ * which list the payment again in their overlap, do not enrol them again.
+ */
+async function expectSweptRemoval(heal, key, email) {
+	const removed = await heal.rowWith(key, 'done');
+	expect(removed.detail).toBe(`removed ${email} (workgroup 201)`);
+	expect(membersOf(await sb.state(), 201)).not.toContain(email);
+	await heal.settled();
+	await heal.scheduleRuns(2);
+	expect(membersOf(await sb.state(), 201)).not.toContain(email);
+}
+
+/**
+ * Knolyx down across sweeps: the change `undelivered()` makes at the tool (never delivered; it
+ * returns its row's key) is tried and kept as pending without a failed run, and enrolled in
+ * workgroup 201 once Knolyx is back.
+ */
+async function expectSweptAcrossOutage(heal, id, email, undelivered) {
+	const failedBefore = await failedScheduleRuns(id);
+	await heal.knolyxDown();
+	let key;
+	try {
+		key = undelivered();
+		await heal.until(
+			async () => (await heal.rowOf(key))?.attempts >= 1,
+			'a swept write tried while Knolyx is down',
+		);
+		expectKept(await heal.rowOf(key));
+		expect(userByEmail(await sb.state(), email)).toBeUndefined();
+	} finally {
+		await heal.knolyxBack();
+	}
+	const row = await heal.rowWith(key, 'done');
+	expect(row.detail).toBe(`enrolled ${email} (workgroup 201)`);
+	expect(membersOf(await sb.state(), 201).filter((e) => e === email)).toEqual([email]);
+	await heal.settled();
+	expect(await failedScheduleRuns(id)).toBe(failedBefore);
+}
+
+/** How many runs of the retry schedule of workflow `id` failed. */
+const failedScheduleRuns = async (id) =>
+	(await executionsOf(rest, id)).filter((e) => e.mode === 'trigger' && e.status === 'error').length;
 
 /**
  * A write kept for the retry schedule: `pending`, or already `retrying` when a run of the schedule
@@ -2622,44 +2698,18 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 						who.email,
 					]);
 
-					const refunded = refund();
-					const removed = await heal.rowWith(refunded.id, 'done');
-					expect(removed.detail).toBe(`removed ${who.email} (workgroup 201)`);
-					expect(membersOf(await sb.state(), 201)).not.toContain(who.email);
-					// The paid event, still listed by Stripe in the sweep's overlap, is not applied again.
-					await heal.settled();
-					await heal.scheduleRuns(2);
-					expect(membersOf(await sb.state(), 201)).not.toContain(who.email);
+					await expectSweptRemoval(heal, refund().id, who.email);
 				});
 
 				test('the sweep: Knolyx down across a sweep; the undelivered payment is kept as pending (quietly: no run fails) and enrolled once Knolyx is back', async () => {
-					const who = { email: 'klara.dan@example.com', name: 'Klara Dan' };
-					const failedBefore = (await executionsOf(rest, WF.stripe.id)).filter(
-						(e) => e.mode === 'trigger' && e.status === 'error',
-					).length;
-					await heal.knolyxDown();
-					let paid;
-					try {
-						({ paid } = undelivered('SweepAcrossOutage', who));
-						await heal.until(
-							async () => (await heal.rowOf(paid.id))?.attempts >= 1,
-							'a swept write tried while Knolyx is down',
-						);
-						expectKept(await heal.rowOf(paid.id));
-						expect(userByEmail(await sb.state(), who.email)).toBeUndefined();
-					} finally {
-						await heal.knolyxBack();
-					}
-					const row = await heal.rowWith(paid.id, 'done');
-					expect(row.detail).toBe(`enrolled ${who.email} (workgroup 201)`);
-					expect(membersOf(await sb.state(), 201).filter((e) => e === who.email)).toEqual([
-						who.email,
-					]);
-					await heal.settled();
-					const failed = (await executionsOf(rest, WF.stripe.id)).filter(
-						(e) => e.mode === 'trigger' && e.status === 'error',
+					await expectSweptAcrossOutage(heal, WF.stripe.id, 'klara.dan@example.com', () =>
+						String(
+							undelivered('SweepAcrossOutage', {
+								email: 'klara.dan@example.com',
+								name: 'Klara Dan',
+							}).paid.id,
+						),
 					);
-					expect(failed.length).toBe(failedBefore);
 				});
 
 				test('a quiet sweep (nothing new at Stripe since the last): one list request to Stripe a run, none to Knolyx', async () => {
@@ -2780,9 +2830,23 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 			trigger: 'On WooCommerce order updated',
 			async setUp() {
 				storeHas(order);
-				await useCredential(WF.woo.id, 'wooCommerceApi', WOO_CREDENTIAL, (n) =>
-					['n8n-nodes-base.wooCommerce', 'n8n-nodes-base.wooCommerceTrigger'].includes(n.type),
+				await useCredential(
+					WF.woo.id,
+					'wooCommerceApi',
+					WOO_CREDENTIAL,
+					(n) =>
+						['n8n-nodes-base.wooCommerce', 'n8n-nodes-base.wooCommerceTrigger'].includes(n.type) ||
+						n.name === 'What changed at WooCommerce',
 				);
+				// The note's step 2: the sweep's URL starts with the store's address, as the credential's.
+				await editWorkflow(rest, WF.woo.id, (wf) => {
+					const list = wf.nodes.find((n) => n.name === 'What changed at WooCommerce');
+					list.parameters.url = list.parameters.url.replace(
+						'https://your-store.example',
+						WOOCOMMERCE_STORE,
+					);
+					return wf;
+				});
 			},
 			fresh() {
 				const { paid, body, headers } = wooPaidOrder(1195, 'Ida', 'Rhodes');
@@ -2829,6 +2893,52 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 						'WooCommerce reports the order on-hold: nothing to enrol or remove',
 					);
 					expect(userByEmail(await sb.state(), paid.billing.email)).toBeUndefined();
+				});
+
+				/** The store changes order `id` of `first last` now (`date_modified` this second), delivering nothing. */
+				const changedNow = (id, first, last, change = (o) => o) => {
+					const now = new Date().toISOString().slice(0, 19);
+					const { paid } = wooPaidOrder(id, first, last);
+					const changed = change({ ...paid, date_modified: now, date_modified_gmt: now });
+					storeHas(changed);
+					return changed;
+				};
+
+				test('the sweep: an order paid at the store whose delivery never arrives is enrolled by the next sweep; its refund, never delivered either, removes the buyer', async () => {
+					const paid = changedNow(1198, 'Margaret', 'Hamilton');
+					const enrolled = await heal.rowWith('1198', 'done');
+					expect(enrolled.detail).toBe(`enrolled ${paid.billing.email} (workgroup 202)`);
+					expect(membersOf(await sb.state(), 202).filter((e) => e === paid.billing.email)).toEqual([
+						paid.billing.email,
+					]);
+					await heal.settled();
+					// Refunded a second later (WooCommerce's times are to the second).
+					await sleep(1100);
+					changedNow(1198, 'Margaret', 'Hamilton', (o) => ({
+						...o,
+						...WOO.refundedChanges,
+						id: o.id,
+						date_modified: o.date_modified,
+						date_modified_gmt: o.date_modified_gmt,
+					}));
+					const removed = await heal.until(async () => {
+						const row = await heal.rowOf('1198');
+						return row?.status === 'done' && row.detail.startsWith('removed') && row;
+					}, 'the refund the sweep found applied');
+					expect(removed.detail).toBe(`removed ${paid.billing.email} (workgroup 202)`);
+					expect(membersOf(await sb.state(), 202)).not.toContain(paid.billing.email);
+					await heal.settled();
+					await heal.scheduleRuns(2);
+					expect(membersOf(await sb.state(), 202)).not.toContain(paid.billing.email);
+				});
+
+				test('a quiet sweep (nothing changed at the store since the last): one list request to the store a run, none to Knolyx', async () => {
+					const reads = await expectQuietSweeps(heal, WOOCOMMERCE_HOST, 'GET');
+					expect(reads[0].query).toMatchObject({
+						modified_after: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/),
+						dates_are_gmt: 'true',
+						per_page: '100',
+					});
 				});
 			},
 		},
@@ -3156,8 +3266,11 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 				},
 				(n) => n.type === 'n8n-nodes-base.payPalTrigger',
 			);
-			await useCredential(WF.paypal.id, 'oAuth2Api', PAYPAL_OAUTH, (n) =>
-				n.name.endsWith('from PayPal'),
+			await useCredential(
+				WF.paypal.id,
+				'oAuth2Api',
+				PAYPAL_OAUTH,
+				(n) => n.name.endsWith('from PayPal') || n.name === 'What changed at PayPal',
 			);
 		},
 		forgedWhat:
@@ -3210,6 +3323,94 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 					email: 'frances.spence@example.com',
 					workgroup: 201,
 				};
+			},
+			more(heal) {
+				/**
+				 * A capture PayPal made now for `who` and never delivered: PayPal holds the capture, its
+				 * order and its event (listed by GET /v1/notifications/webhooks-events); `refund()` refunds
+				 * it in full, the refund's event never delivered either.
+				 */
+				const undelivered = (tag, who) => {
+					const captureId = `9${tag}`.toUpperCase().padEnd(17, '0').slice(0, 17);
+					const orderId = `5${tag}`.toUpperCase().padEnd(17, '0').slice(0, 17);
+					const paid = { ...structuredClone(capture), id: captureId, status: 'COMPLETED' };
+					paid.supplementary_data = { related_ids: { order_id: orderId } };
+					const order = structuredClone(paypalOrder);
+					order.id = orderId;
+					order.payer = {
+						...order.payer,
+						email_address: who.email,
+						name: { given_name: who.first, surname: who.last },
+					};
+					paypalHas(`/v2/payments/captures/${captureId}`, paid);
+					paypalHas(`/v2/checkout/orders/${orderId}`, order);
+					const event = structuredClone(PAYPAL.captureCompleted);
+					event.id = `WH-${captureId}-PAID`;
+					event.create_time = new Date().toISOString();
+					event.resource = { ...event.resource, id: captureId };
+					paypalHas(`/v1/notifications/webhooks-events/${event.id}`, event);
+					return {
+						captureId,
+						refund() {
+							const refundId = `7${tag}`.toUpperCase().padEnd(17, '0').slice(0, 17);
+							const refund = structuredClone(PAYPAL.refundRead);
+							refund.id = refundId;
+							refund.links = [
+								{
+									href: `https://api.paypal.com/v2/payments/refunds/${refundId}`,
+									rel: 'self',
+									method: 'GET',
+								},
+								{
+									href: `https://api.paypal.com/v2/payments/captures/${captureId}`,
+									rel: 'up',
+									method: 'GET',
+								},
+							];
+							paypalHas(`/v2/payments/refunds/${refundId}`, refund);
+							paypalHas(`/v2/payments/captures/${captureId}`, { ...paid, status: 'REFUNDED' });
+							const refunded = structuredClone(PAYPAL.captureRefunded);
+							refunded.id = `WH-${refundId}-REFD`;
+							refunded.create_time = new Date().toISOString();
+							refunded.resource = refund;
+							paypalHas(`/v1/notifications/webhooks-events/${refunded.id}`, refunded);
+							return refundId;
+						},
+					};
+				};
+
+				test('the sweep: a capture PayPal lists but never delivers is enrolled by the next sweep; its full refund, never delivered either, removes the buyer', async () => {
+					const who = { email: 'kay.mcnulty@example.com', first: 'Kay', last: 'McNulty' };
+					const { captureId, refund } = undelivered('SweepNeverSent', who);
+					const enrolled = await heal.rowWith(`capture:${captureId}`, 'done');
+					expect(enrolled.detail).toBe(`enrolled ${who.email} (workgroup 201)`);
+					expect(membersOf(await sb.state(), 201).filter((e) => e === who.email)).toEqual([
+						who.email,
+					]);
+
+					await expectSweptRemoval(heal, `refund:${refund()}`, who.email);
+				});
+
+				test('the sweep: a capture made while Knolyx is down, never delivered, is kept as pending (quietly: no run fails) and enrolled once Knolyx is back', async () => {
+					const who = { email: 'betty.holberton@example.com', first: 'Betty', last: 'Holberton' };
+					await expectSweptAcrossOutage(
+						heal,
+						WF.paypal.id,
+						who.email,
+						() => `capture:${undelivered('SweepAcrossOutage', who).captureId}`,
+					);
+				});
+
+				test('a quiet sweep (nothing new at PayPal since the last): one list request to PayPal a run, none to Knolyx', async () => {
+					const reads = await expectQuietSweeps(heal, 'api-m.paypal.com', 'GET', {
+						token: '/v1/oauth2/token',
+					});
+					expect(reads[0].query).toMatchObject({
+						start_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:]+Z$/),
+						end_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:]+Z$/),
+						page_size: '100',
+					});
+				});
 			},
 		},
 	);
@@ -3432,6 +3633,105 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 						for (const [id, s] of subscriptions) HUBSPOT_HOOK.subscriptions.set(id, s);
 					}
 				});
+
+				// Issue 56, point 4: a lasting failure reaches a person once per cause, not once per sweep.
+				test('the sweep cannot read HubSpot (401, sweep after sweep): the Error workflow is told once, naming HubSpot, the cause and what to do; another cause (503) once more; healed, a deal won meanwhile is enrolled; failing again later is told again', async () => {
+					const SEARCH = '/crm/v3/objects/deals/search';
+					/** What the Error workflow was told of the HubSpot workflow since it had `before` runs. */
+					const sweepTells = async (before) => {
+						const list = await executionsOf(rest, ERROR_WF.id);
+						const told = [];
+						for (const e of list.slice(0, list.length - before).filter((r) => DONE.has(r.status))) {
+							const [item] = nodeOutput(await execution(rest, e.id), 'On a failed run') ?? [];
+							if (item?.workflow.id === WF.hubspot.id) told.push(item.execution.error.message);
+						}
+						return told;
+					};
+					/** HubSpot's search answers `status` (none: as HubSpot does) from now on. */
+					const searchAnswers = (status) =>
+						apis.setAnswer((r) =>
+							status && r.host === 'api.hubapi.com' && r.path === SEARCH
+								? {
+										status,
+										body: {
+											status: 'error',
+											message:
+												status === 401
+													? 'Authentication credentials not found.'
+													: 'Service unavailable',
+											category: status === 401 ? 'INVALID_AUTHENTICATION' : 'SERVICE_UNAVAILABLE',
+										},
+									}
+								: answerAsTools(r),
+						);
+					await heal.settled();
+					const before = await errorRuns();
+					const won = hubspotWonDeal(
+						16592031999,
+						720,
+						['Jean', 'Bartik', 'jean.bartik@example.com'],
+						1837293999,
+					);
+					try {
+						searchAnswers(401);
+						await heal.scheduleRuns(4);
+						// The sweep's time stays at the last sweep that read HubSpot (n8n 1.x's paginated
+						// request hands the template a last page that answered 401 as if it were a list).
+						const failing = await heal.rowOf('sweep');
+						expect(failing).toMatchObject({ status: 'sweep failing' });
+						// A deal won while the sweep cannot read HubSpot, never delivered.
+						won.deal.properties.hs_lastmodifieddate = { value: String(Date.now()) };
+						won.register();
+						await heal.scheduleRuns(2);
+						await heal.settled();
+						expect(await heal.rowOf('sweep')).toMatchObject({
+							status: 'sweep failing',
+							detail: failing.detail,
+						});
+						expect((await heal.rowOf('sweep')).attempts).toBeGreaterThanOrEqual(
+							failing.attempts + 2,
+						);
+						await toldAPerson(before, (i) => i.workflow.id === WF.hubspot.id);
+						const first = await sweepTells(before);
+						expect(first).toHaveLength(1);
+						expect(first[0]).toMatch(/HubSpot/);
+						expect(first[0]).toMatch(/401/);
+						expect(first[0]).toMatch(/credential/);
+						expect(first[0]).toMatch(/once/);
+						expect(userByEmail(await sb.state(), 'jean.bartik@example.com')).toBeUndefined();
+
+						searchAnswers(503);
+						await heal.scheduleRuns(4);
+						await heal.settled();
+						await waitFor(async () => (await sweepTells(before)).length >= 2, {
+							timeoutMs: 60_000,
+							what: 'the Error workflow told of the second cause',
+						});
+						await heal.scheduleRuns(2);
+						const second = await sweepTells(before);
+						expect(second).toHaveLength(2);
+						expect(second.find((m) => m !== first[0])).toMatch(/503/);
+					} finally {
+						searchAnswers(undefined);
+					}
+					// Healed: the next sweep lists what changed since the last sweep that worked.
+					const row = await heal.rowWith('16592031999', 'done');
+					expect(row.detail).toBe('enrolled jean.bartik@example.com (workgroup 202)');
+					await heal.settled();
+					await heal.scheduleRuns(2);
+					expect(await sweepTells(before)).toHaveLength(2);
+					// Failing again after it healed: told again.
+					try {
+						searchAnswers(401);
+						await waitFor(async () => (await sweepTells(before)).length >= 3, {
+							timeoutMs: 60_000,
+							what: 'the Error workflow told again after the sweep healed',
+						});
+					} finally {
+						searchAnswers(undefined);
+					}
+					await heal.settled();
+				}, 240_000);
 
 				// n8n 2.41's NodeOperationError puts its own generic text in place of a whole message that
 				// holds a network error code (ECONNRESET, ETIMEDOUT, ...: n8n-workflow's COMMON_ERRORS).

@@ -154,8 +154,8 @@ describe('the shared part of the payment and CRM templates, written by scripts/t
 	});
 
 	// A node's next nodes run top first (n8n's v1 order): each trigger and the schedule make the
-	// table first; the schedule reads what gave up last, after every claimed write has run.
-	test('each trigger and the schedule make the table first; the schedule reads what gave up last', () => {
+	// table first; the schedule reads what to tell a person last, after every claimed write has run.
+	test('each trigger and the schedule make the table first; the schedule reads what to tell a person last', () => {
 		for (const { file, nodes, connections } of templates) {
 			const at = (name: string) => nodes.find((n) => n.name === name)!;
 			const starts = nodes
@@ -175,22 +175,24 @@ describe('the shared part of the payment and CRM templates, written by scripts/t
 			const schedule = connections['Retry pending writes every 15 minutes'].main[0];
 			expect({ file, last: schedule.at(-1)!.node }).toEqual({
 				file,
-				last: 'Writes that gave up in this run',
+				last: 'What this run must tell a person',
 			});
 		}
 	});
 
 	// The sweep (issue 56): its nodes run in one order, which the canvas positions decide (n8n's v1
 	// order runs a node's next nodes from the highest down, each branch to its end).
-	test('Stripe, Shopify, Pipedrive and HubSpot sweep before the claims; each change no row records is kept as pending; the time of the sweep moves after the list', () => {
+	test('every payment and CRM template sweeps before the claims, which follow a sweep that read the tool; each change no row records is kept as pending; the time of the sweep moves after the list; a failed list is remembered, not a failed run', () => {
 		const sweeping = templates.filter(({ nodes }) =>
 			nodes.some((n) => n.name === 'When the last sweep ran'),
 		);
 		expect(sweeping.map(({ file }) => file)).toEqual([
 			'template-hubspot-deal-won-enrolment.json',
+			'template-paypal-enrolment.json',
 			'template-pipedrive-deal-won-enrolment.json',
 			'template-shopify-enrolment.json',
 			'template-stripe-enrolment.json',
+			'template-woocommerce-enrolment.json',
 		]);
 		for (const { file, nodes, connections } of sweeping) {
 			const at = (name: string) => nodes.find((n) => n.name === name)!.position!;
@@ -198,15 +200,21 @@ describe('the shared part of the payment and CRM templates, written by scripts/t
 			const schedule = next('Retry pending writes every 15 minutes');
 			expect({ file, schedule }).toEqual({
 				file,
-				schedule: expect.arrayContaining([
-					'When the last sweep ran',
-					'Claim writes of a stopped run',
-				]),
+				schedule: expect.arrayContaining(['When the last sweep ran']),
 			});
-			expect(at('When the last sweep ran')[1]).toBeLessThan(at('Claim writes of a stopped run')[1]);
+			expect({ file, schedule }).toEqual({
+				file,
+				schedule: expect.not.arrayContaining(['Claim writes of a stopped run']),
+			});
+			expect(next('Remember this sweep')).toEqual(['Claim writes of a stopped run']);
 			const [list] = next('When the last sweep ran');
 			const afterList = next(list);
 			expect({ file, last: afterList.at(-1) }).toEqual({ file, last: 'Remember this sweep' });
+			// Its error output (issue 56, point 4): the cause is remembered; told once, at the run's end.
+			expect(nodes.find((n) => n.name === list)!.onError).toBe('continueErrorOutput');
+			expect(connections[list].main[1].map((l) => l.node)).toEqual([
+				'Remember why the sweep failed',
+			]);
 			expect(at(afterList[0])[1]).toBeLessThan(at('Remember this sweep')[1]);
 			expect(next('Changes not recorded yet')).toEqual(['Keep each change as pending']);
 			const record = nodes.find((n) => n.name === 'Keep each change as pending')!;

@@ -32,7 +32,7 @@ export const TOOL_HOSTS = [
 
 /**
  * Start the stand-in on a free 127.0.0.1 port, certificates made in `dir`.
- * `answer({ host, method, path, query, headers, body })` returns { status, body } or undefined
+ * `answer({ host, method, path, query, headers, body })` returns { status, body, headers? } or undefined
  * (then 404 with a JSON error, as the tools answer an unknown id).
  * Returns { proxyUrl, caBundle, requests, refused, setAnswer(fn), close() }.
  */
@@ -91,7 +91,7 @@ export async function startToolApis({ dir }) {
 				}
 				out ??= { status: 404, body: { error: { message: `No such object: ${url.pathname}` } } };
 				entry.status = out.status;
-				res.writeHead(out.status, { 'content-type': 'application/json' });
+				res.writeHead(out.status, { 'content-type': 'application/json', ...out.headers });
 				res.end(JSON.stringify(out.body));
 			});
 		},
@@ -302,6 +302,111 @@ export function searchHubSpotDeals(deals, body) {
 				archived: false,
 			})),
 			...(from + limit < found.length ? { paging: { next: { after: String(from + limit) } } } : {}),
+		},
+	};
+}
+
+/**
+ * PayPal's `GET /v1/notifications/webhooks-events` (List event notifications) over `events` (what
+ * PayPal holds: every event of the app's webhooks, delivered or not), as its Webhooks Management
+ * reference describes it: `start_time` / `end_time` (RFC 3339, both bounds included, on
+ * `create_time`), `event_type` (one type), `transaction_id` (the resource's ID), `page_size`
+ * (default 10); newest first. The answer is `{ events, count, links }`, with a `next` link while
+ * more remain (its query is the stand-in's own: the template follows the link as given).
+ */
+export function listPayPalEvents(events, query, base) {
+	const time = (v) => (v === undefined ? undefined : Date.parse(v));
+	const [start, end] = [time(query.start_time), time(query.end_time)];
+	if (Number.isNaN(start) || Number.isNaN(end))
+		return {
+			status: 400,
+			body: {
+				name: 'INVALID_REQUEST',
+				message: 'Request is not well-formed, syntactically incorrect, or violates schema.',
+				details: [
+					{
+						field: Number.isNaN(start) ? 'start_time' : 'end_time',
+						issue: 'INVALID_PARAMETER_SYNTAX',
+					},
+				],
+			},
+		};
+	const matching = events
+		.filter(
+			(e) =>
+				(start === undefined || Date.parse(e.create_time) >= start) &&
+				(end === undefined || Date.parse(e.create_time) <= end) &&
+				(!query.event_type || e.event_type === query.event_type) &&
+				(!query.transaction_id || e.resource?.id === query.transaction_id),
+		)
+		.sort(
+			(a, b) => Date.parse(b.create_time) - Date.parse(a.create_time) || (a.id < b.id ? 1 : -1),
+		);
+	const size = Math.max(1, Number(query.page_size ?? 10));
+	const from = Number(query.start_index ?? 0);
+	const page = matching.slice(from, from + size);
+	const next = new URLSearchParams({ ...query, start_index: String(from + size) });
+	return {
+		status: 200,
+		body: {
+			events: page,
+			count: page.length,
+			links: [
+				{ href: `${base}?${new URLSearchParams(query)}`, rel: 'self', method: 'GET' },
+				...(from + size < matching.length
+					? [{ href: `${base}?${next}`, rel: 'next', method: 'GET' }]
+					: []),
+			],
+		},
+	};
+}
+
+/**
+ * WooCommerce's `GET /wp-json/wc/v3/orders` (REST API v3, List all orders) over `orders` (what the
+ * store holds), as its reference describes it: `modified_after` / `modified_before` (ISO 8601;
+ * after and before, the bound excluded) on `date_modified_gmt` when `dates_are_gmt` is true, else on
+ * the site's `date_modified` (the stand-in's site runs on UTC); `status` (default `any`, or a list);
+ * `orderby` `date` (default), `modified` or `id`, `order` `desc` (default) or `asc`; `per_page`
+ * (default 10, 1 to 100) and `page` (from 1). The answer is the page's orders, with the headers
+ * `X-WP-Total` and `X-WP-TotalPages` (and a `Link` to the next page while there is one).
+ */
+export function listWooCommerceOrders(orders, query, base) {
+	const gmt = query.dates_are_gmt === 'true' || query.dates_are_gmt === '1';
+	const at = (o, field) =>
+		Date.parse(gmt ? `${o[`${field}_gmt`] ?? o[field]}Z` : `${o[field] ?? o[`${field}_gmt`]}Z`);
+	const bound = (v) =>
+		v === undefined ? undefined : Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v}Z`);
+	const [after, before] = [bound(query.modified_after), bound(query.modified_before)];
+	const perPage = Number(query.per_page ?? 10);
+	if (Number.isNaN(after) || Number.isNaN(before) || !(perPage >= 1 && perPage <= 100))
+		return {
+			status: 400,
+			body: { code: 'rest_invalid_param', message: 'Invalid parameter(s).', data: { status: 400 } },
+		};
+	const statuses = (query.status ?? 'any').split(',');
+	const key = { date: 'date_created', modified: 'date_modified', id: 'id' }[
+		query.orderby ?? 'date'
+	];
+	const value = (o) => (key === 'id' ? o.id : at(o, key));
+	const sign = query.order === 'asc' ? 1 : -1;
+	const matching = orders
+		.filter(
+			(o) =>
+				(after === undefined || at(o, 'date_modified') > after) &&
+				(before === undefined || at(o, 'date_modified') < before) &&
+				(statuses.includes('any') || statuses.includes(o.status)),
+		)
+		.sort((a, b) => sign * (value(a) - value(b)) || sign * (a.id - b.id));
+	const page = Math.max(1, Number(query.page ?? 1));
+	const pages = Math.max(1, Math.ceil(matching.length / perPage));
+	const next = new URLSearchParams({ ...query, page: String(page + 1) });
+	return {
+		status: 200,
+		body: matching.slice((page - 1) * perPage, page * perPage),
+		headers: {
+			'x-wp-total': String(matching.length),
+			'x-wp-totalpages': String(pages),
+			...(page < pages ? { link: `<${base}?${next}>; rel="next"` } : {}),
 		},
 	};
 }
