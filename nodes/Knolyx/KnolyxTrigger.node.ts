@@ -12,8 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './transport';
 import { triggerProperties } from './trigger/description';
 import { checkExists, create, remove } from './trigger/lifecycle';
-import { answerMode, learnLine } from './trigger/answer';
-import { acknowledge, beforeOnReceivedSave } from './trigger/delivery';
+import { acknowledge } from './trigger/delivery';
 import { receive } from './trigger/receive';
 
 export class KnolyxTrigger implements INodeType {
@@ -59,19 +58,9 @@ export class KnolyxTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'PUT',
-				// Read by n8n for every delivery. The platform hears "received" only once n8n holds
-				// the execution: where n8n answers 'onReceived' after creating it, in that mode (the
-				// body is the webhook's webhookResponse, as responseData is empty); elsewhere from
-				// the execution's first step, execute() below (trigger/answer.ts).
-				get responseMode() {
-					return answerMode();
-				},
-				// Read by n8n 2.x after it created the execution and before it saves the delivery's
-				// static data: the moment to mark that static data changed again (see delivery.ts).
-				get responseData() {
-					beforeOnReceivedSave();
-					return '';
-				},
+				// Answered by the execution's first step (execute() below), so that the platform
+				// hears "received" only once n8n holds the execution (trigger/receive.ts, emit).
+				responseMode: 'responseNode',
 				path: 'webhook',
 			},
 		],
@@ -81,7 +70,6 @@ export class KnolyxTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				learnLine(this);
 				return await checkExists(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {

@@ -22,7 +22,6 @@ import type {
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { HookContext, WebhookContext } from 'n8n-core';
 
-import { forgetLine } from '../../nodes/Knolyx/trigger/answer';
 import { createAdditionalData } from './context';
 import { HarnessCredentialsHelper, type HarnessCredentials } from './credentials-helper';
 import { createNodeTypes } from './node-types';
@@ -52,12 +51,6 @@ export interface TriggerHostOptions {
 	 * and static data stays in place.
 	 */
 	createExecution?: (items: INodeExecutionData[]) => Promise<void>;
-	/**
-	 * The n8n line the host plays (trigger/answer.ts): '2.x' (default) hands the node n8n-core
-	 * 2.41's contexts as they are; '1.x' hides what 1.x's contexts lack, so the node answers from
-	 * its execution as it does there. The line the node learned in this process is forgotten at start.
-	 */
-	line?: '1.x' | '2.x';
 }
 
 export interface TriggerHost {
@@ -94,20 +87,6 @@ export interface TriggerHost {
  * over the real express req/res, and the answer follows n8n's defaults.
  */
 export async function startTriggerHost(opts: TriggerHostOptions): Promise<TriggerHost> {
-	const linesContext = (opts.line ?? '2.x') === '2.x';
-	forgetLine();
-	/** A context as the played line has it: on '1.x' without what only later n8n-core has. */
-	const asLine = <T extends object>(context: T): T =>
-		linesContext
-			? context
-			: new Proxy(context, {
-					// n8n-core still calls it on itself (bound to the context, not to this view).
-					get(target, name) {
-						if (name === 'assertCredentialUsableByNode') return undefined;
-						const value: unknown = Reflect.get(target, name, target);
-						return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-					},
-				});
 	const nodeTypes = createNodeTypes({ [opts.type]: opts.nodeType });
 	const nodeType = NodeHelpers.getVersionedNodeType(opts.nodeType, opts.typeVersion);
 	const version = nodeType.description.version;
@@ -201,15 +180,13 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 		const fn = nodeType.webhookMethods?.[webhook.webhookDescription.name]?.[method];
 		if (!fn) return undefined;
 		return await fn.call(
-			asLine(
-				new HookContext(
-					workflow,
-					node,
-					webhook.workflowExecuteAdditionalData,
-					mode,
-					activation,
-					webhook,
-				),
+			new HookContext(
+				workflow,
+				node,
+				webhook.workflowExecuteAdditionalData,
+				mode,
+				activation,
+				webhook,
 			),
 		);
 	};
@@ -347,16 +324,14 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 				...webhook,
 				workflowExecuteAdditionalData: additionalData({ httpRequest: req, httpResponse: res }),
 			};
-			const context = asLine(
-				new WebhookContext(
-					workflow,
-					node,
-					data.workflowExecuteAdditionalData,
-					executeMode,
-					data,
-					[],
-					null,
-				),
+			const context = new WebhookContext(
+				workflow,
+				node,
+				data.workflowExecuteAdditionalData,
+				executeMode,
+				data,
+				[],
+				null,
 			);
 			result = (await nodeType.webhook!.call(context)) as IWebhookResponseData;
 		} catch (error) {
@@ -386,37 +361,10 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 			// n8n removes test webhooks (running their delete) once a test call started an execution.
 			// It does so after answering; done first here so a test sees the removal when its request returns.
 			if (mode === 'manual') await host.deactivate('manual');
-			/** n8n's save of static data (LiveWebhooks' callback, an execution's end): whole, when changed. */
-			const saveIfChanged = (from: Workflow) => {
-				const flagged = from.staticData as IDataObject & { __dataChanged?: boolean };
-				if (!loadsAfresh || flagged.__dataChanged !== true) return;
-				const copy = JSON.parse(JSON.stringify(from.staticData)) as IDataObject;
-				for (const key of Object.keys(saved.staticData)) delete saved.staticData[key];
-				Object.assign(saved.staticData, copy);
-				flagged.__dataChanged = false;
-			};
-			// n8n 2.x's WorkflowRunner, creating the execution, builds a Workflow over this static
-			// data, which resets its changed flag.
-			if (loadsAfresh && linesContext)
-				(workflow.staticData as IDataObject & { __dataChanged?: boolean }).__dataChanged = false;
-			// The execution's static data: n8n (both lines, main or worker) loads it from its
-			// database for the execution, as saved before this delivery's own save.
-			const runsOn = loadsAfresh
-				? newWorkflow(JSON.parse(JSON.stringify(saved.staticData)) as IDataObject)
-				: workflow;
-			// responseMode 'onReceived': n8n 2.8+ answers once the execution exists (created above),
-			// before the execution runs, after it evaluated responseData and saved the static data.
-			// 'responseNode': the execution answers, and n8n saves after that answer.
-			const byExecution = webhook.webhookDescription.responseMode === 'responseNode';
-			if (!byExecution && !result.noWebhookResponse && !res.headersSent) {
-				void webhook.webhookDescription.responseData;
-				saveIfChanged(workflow);
-				res.status(200).json(result.webhookResponse ?? { message: 'Workflow was started' });
-			}
-			// The execution's first node is the trigger, which n8n runs (execute(), when the node
-			// has one) with the webhook's items; in 'responseNode' mode its sendResponse answers the
-			// request, and n8n answers itself only if the execution ends without a response.
-			if (nodeType.execute) {
+			// responseMode 'responseNode': the execution answers. Its first node is the trigger, which
+			// n8n runs (execute(), when the node has one) with the webhook's items; its sendResponse
+			// answers the request. n8n answers itself only if the execution ends without a response.
+			if (webhook.webhookDescription.responseMode === 'responseNode' && nodeType.execute) {
 				const respond = async (response: IDataObject) => {
 					if (res.headersSent) return;
 					res
@@ -432,17 +380,18 @@ export async function startTriggerHost(opts: TriggerHostOptions): Promise<Trigge
 					getMode: () => executeMode,
 					getNodeParameter: (name: string, _item: number, fallback?: unknown) =>
 						node.parameters[name] ?? fallback,
-					getWorkflowStaticData: (type: string) => runsOn.getStaticData(type, node),
+					// The execution's static data: here the delivery's own (saved below with it).
+					getWorkflowStaticData: (type: string) => workflow.getStaticData(type, node),
 					sendResponse: respond,
-					// What n8n-core's contexts have from a release after 2.8.1 on (trigger/answer.ts).
-					...(linesContext ? { assertCredentialUsableByNode: () => undefined } : {}),
 				} as unknown as IExecuteFunctions);
 				if (!res.headersSent) res.status(200).json({ message: 'Workflow executed successfully' });
 			}
-			// After a 'responseNode' answer (LiveWebhooks' callback); then the execution's end, over
-			// the execution's own copy.
-			if (byExecution) saveIfChanged(workflow);
-			saveIfChanged(runsOn);
+			if (loadsAfresh) {
+				// n8n saves the static data of this delivery (and of its execution), whole.
+				const copy = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+				for (const key of Object.keys(saved.staticData)) delete saved.staticData[key];
+				Object.assign(saved.staticData, copy);
+			}
 		}
 		if (!result.noWebhookResponse && !res.headersSent) {
 			const fallback =

@@ -3,7 +3,7 @@
  * holds the execution; when n8n cannot create it, Knolyx gets an error answer and the id counts
  * as seen nowhere (neither in the saved static data nor in process memory), so its resend runs.
  *
- * The node is hosted as n8n hosts a production delivery, on each line (test/harness trigger host with
+ * The node is hosted as n8n 2.x hosts a production delivery (test/harness trigger host with
  * `createExecution`): static data loaded afresh for the delivery, the execution created after
  * webhook() returned (here it can fail, as with n8n's database locked, or wait), then the
  * static data saved and the answer sent; on failure a 500 and nothing saved.
@@ -68,7 +68,6 @@ afterEach(async () => {
 /** A process (its own memory) over the saved node static data, creating executions through `store`. */
 async function startProcess(store: ExecutionStore, saved?: IDataObject): Promise<TriggerHost> {
 	const h = await hosts.start({
-		line,
 		nodeType: await triggerOfNewProcess(),
 		type: TYPE,
 		parameters: { events: STUDENT_EVENTS, options: {} },
@@ -99,127 +98,100 @@ async function put(h: TriggerHost, id: string): Promise<number> {
 	return answer.status;
 }
 
-// Each line as n8n answers there (trigger/answer.ts): 2.x once it created the execution
-// ('onReceived'), 1.x from the execution's first step ('responseNode').
-let line: '1.x' | '2.x' = '2.x';
+it('events whose execution n8n cannot create are answered with an error and each runs once when the platform sends it again', async () => {
+	const store = new ExecutionStore();
+	const h = await startProcess(store);
+	// Resends spread over ~15 s (0.5 s doubling), so that none runs out while n8n is locked.
+	sandbox.config.deliveryBackoffMs = 500;
+	store.locked = true;
+	const sent = Array.from(
+		{ length: 12 },
+		() =>
+			sandbox.activity('course-started', { email: 'ada@example.com', courseId: 101 }).messages[0]
+				.messageId,
+	);
+	const refused = await sandbox.waitForDeliveries(
+		(d) => d.type === 'COURSE_STARTED' && d.attempt === 1 && !d.ok,
+		60_000,
+		sent.length,
+	);
+	expect(new Set(refused.map((d) => d.status))).toEqual(new Set([500]));
+	expect(studentRuns(h)).toEqual([]);
+	// Nothing of them counts as seen: not in the saved static data.
+	for (const id of sent) expect(storedIds(h)).not.toContain(idHash(id));
 
-describe.each(['2.x', '1.x'] as const)('n8n %s', (played) => {
-	beforeEach(() => {
-		line = played;
-	});
+	store.locked = false;
+	await sandbox.waitForDeliveries((d) => d.type === 'COURSE_STARTED' && d.ok, 60_000, sent.length);
+	await h.idle();
+	expect([...studentRuns(h)].sort()).toEqual([...sent].sort());
+	expect([...storedIds(h)].sort()).toEqual(
+		expect.arrayContaining(sent.map((id) => idHash(id)).sort()),
+	);
+}, 150_000);
 
-	it('events whose execution n8n cannot create are answered with an error and each runs once when the platform sends it again', async () => {
-		const store = new ExecutionStore();
-		const h = await startProcess(store);
-		// Resends spread over ~15 s (0.5 s doubling), so that none runs out while n8n is locked.
-		sandbox.config.deliveryBackoffMs = 500;
-		store.locked = true;
-		const sent = Array.from(
-			{ length: 12 },
-			() =>
-				sandbox.activity('course-started', { email: 'ada@example.com', courseId: 101 }).messages[0]
-					.messageId,
-		);
-		const refused = await sandbox.waitForDeliveries(
-			(d) => d.type === 'COURSE_STARTED' && d.attempt === 1 && !d.ok,
-			60_000,
-			sent.length,
-		);
-		expect(new Set(refused.map((d) => d.status))).toEqual(new Set([500]));
-		expect(studentRuns(h)).toEqual([]);
-		// Nothing of them counts as seen: not in the saved static data.
-		for (const id of sent) expect(storedIds(h)).not.toContain(idHash(id));
+it('a resend while the first delivery is being created is answered 503 and does not run; once created, resends are duplicates', async () => {
+	const store = new ExecutionStore();
+	const h = await startProcess(store);
+	const held = store.hold('m-1');
+	const first = put(h, 'm-1');
+	await held.reached;
+	// Two resends while n8n is still creating the execution: neither runs, neither is "duplicate".
+	expect(await Promise.all([put(h, 'm-1'), put(h, 'm-1')])).toEqual([503, 503]);
+	held.release();
+	expect(await first).toBe(200);
+	expect(await put(h, 'm-1')).toBe(200);
+	await h.idle();
+	expect(studentRuns(h)).toEqual(['m-1']);
+});
 
-		store.locked = false;
-		await sandbox.waitForDeliveries(
-			(d) => d.type === 'COURSE_STARTED' && d.ok,
-			60_000,
-			sent.length,
-		);
-		await h.idle();
-		expect([...studentRuns(h)].sort()).toEqual([...sent].sort());
-		expect([...storedIds(h)].sort()).toEqual(
-			expect.arrayContaining(sent.map((id) => idHash(id)).sort()),
-		);
-	}, 150_000);
+it('when the creation fails after a resend was answered 503, the next resend runs (once)', async () => {
+	const store = new ExecutionStore();
+	const h = await startProcess(store);
+	const held = store.hold('m-2');
+	const first = put(h, 'm-2');
+	await held.reached;
+	expect(await put(h, 'm-2')).toBe(503);
+	store.locked = true;
+	held.release();
+	expect(await first).toBe(500);
+	store.locked = false;
+	expect(await put(h, 'm-2')).toBe(200);
+	expect(await put(h, 'm-2')).toBe(200);
+	await h.idle();
+	expect(studentRuns(h)).toEqual(['m-2']);
+});
 
-	it('a resend while the first delivery is being created is answered 503 and does not run; once created, resends are duplicates', async () => {
-		const store = new ExecutionStore();
-		const h = await startProcess(store);
-		const held = store.hold('m-1');
-		const first = put(h, 'm-1');
-		await held.reached;
-		// Two resends while n8n is still creating the execution: neither runs, neither is "duplicate".
-		expect(await Promise.all([put(h, 'm-1'), put(h, 'm-1')])).toEqual([503, 503]);
-		held.release();
-		expect(await first).toBe(200);
-		expect(await put(h, 'm-1')).toBe(200);
-		await h.idle();
-		expect(studentRuns(h)).toEqual(['m-1']);
-	});
+it('an id whose creation failed is not carried into the save of another delivery that ran meanwhile', async () => {
+	const store = new ExecutionStore();
+	const h = await startProcess(store);
+	const held = store.hold('lost-1');
+	const first = put(h, 'lost-1');
+	await held.reached;
+	expect(await put(h, 'other-1')).toBe(200); // created and saved while lost-1 waits
+	store.locked = true;
+	held.release();
+	expect(await first).toBe(500);
+	store.locked = false;
+	expect(storedIds(h)).toContain(idHash('other-1'));
+	expect(storedIds(h)).not.toContain(idHash('lost-1'));
+	// Not even after another delivery (this process's repair of dropped ids).
+	expect(await put(h, 'other-2')).toBe(200);
+	expect(storedIds(h)).not.toContain(idHash('lost-1'));
 
-	it('when the creation fails after a resend was answered 503, the next resend runs (once)', async () => {
-		const store = new ExecutionStore();
-		const h = await startProcess(store);
-		const held = store.hold('m-2');
-		const first = put(h, 'm-2');
-		await held.reached;
-		expect(await put(h, 'm-2')).toBe(503);
-		store.locked = true;
-		held.release();
-		expect(await first).toBe(500);
-		store.locked = false;
-		expect(await put(h, 'm-2')).toBe(200);
-		expect(await put(h, 'm-2')).toBe(200);
-		await h.idle();
-		expect(studentRuns(h)).toEqual(['m-2']);
-	});
+	// The platform's resend runs, also in a new process (a restart) over what was saved.
+	const restarted = await startProcess(store, h.nodeStaticData);
+	expect(await put(restarted, 'lost-1')).toBe(200);
+	expect(await put(restarted, 'other-1')).toBe(200);
+	await restarted.idle();
+	expect(studentRuns(restarted)).toEqual(['lost-1']);
+});
 
-	it('an id whose creation failed is not carried into the save of another delivery that ran meanwhile', async () => {
-		const store = new ExecutionStore();
-		const h = await startProcess(store);
-		const held = store.hold('lost-1');
-		const first = put(h, 'lost-1');
-		await held.reached;
-		expect(await put(h, 'other-1')).toBe(200); // created and saved while lost-1 waits
-		store.locked = true;
-		held.release();
-		expect(await first).toBe(500);
-		store.locked = false;
-		expect(storedIds(h)).toContain(idHash('other-1'));
-		expect(storedIds(h)).not.toContain(idHash('lost-1'));
-		// Not even after another delivery (this process's repair of dropped ids).
-		expect(await put(h, 'other-2')).toBe(200);
-		expect(storedIds(h)).not.toContain(idHash('lost-1'));
-
-		// The platform's resend runs, also in a new process (a restart) over what was saved.
-		const restarted = await startProcess(store, h.nodeStaticData);
-		expect(await put(restarted, 'lost-1')).toBe(200);
-		expect(await put(restarted, 'other-1')).toBe(200);
-		await restarted.idle();
-		expect(studentRuns(restarted)).toEqual(['lost-1']);
-	});
-
-	it('concurrent deliveries (each execution over its own copy, loaded as n8n loads it): every id is saved with its delivery; a restart still drops the resends', async () => {
-		const store = new ExecutionStore();
-		const h = await startProcess(store);
-		const ids = Array.from({ length: 8 }, (_, i) => `queued-${i}`);
-		expect(await Promise.all(ids.map((id) => put(h, id)))).toEqual(ids.map(() => 200));
-		await h.idle();
-		expect([...storedIds(h)].sort()).toEqual(ids.map((id) => idHash(id)).sort());
-		const restarted = await startProcess(store, h.nodeStaticData);
-		for (const id of ids) expect(await put(restarted, id)).toBe(200);
-		await restarted.idle();
-		expect(studentRuns(restarted)).toEqual([]);
-	});
-
-	it('an id is saved with the execution n8n created: a restart still drops its resend', async () => {
-		const store = new ExecutionStore();
-		const h = await startProcess(store);
-		expect(await put(h, 'kept-1')).toBe(200);
-		const restarted = await startProcess(store, h.nodeStaticData);
-		expect(await put(restarted, 'kept-1')).toBe(200);
-		await restarted.idle();
-		expect(studentRuns(restarted)).toEqual([]);
-	});
+it('an id is saved with the execution n8n created: a restart still drops its resend', async () => {
+	const store = new ExecutionStore();
+	const h = await startProcess(store);
+	expect(await put(h, 'kept-1')).toBe(200);
+	const restarted = await startProcess(store, h.nodeStaticData);
+	expect(await put(restarted, 'kept-1')).toBe(200);
+	await restarted.idle();
+	expect(studentRuns(restarted)).toEqual([]);
 });

@@ -12,14 +12,6 @@ export function scopeOf(ctx: IHookFunctions | IWebhookFunctions | IExecuteFuncti
 	return `${ctx.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
 }
 
-/** Whose seen ids these are: the node's scope, and test or production (each keeps its own). */
-export function dedupeScopeOf(
-	ctx: IHookFunctions | IWebhookFunctions | IExecuteFunctions,
-	kind: RegistrationKind,
-): string {
-	return `${scopeOf(ctx)}|${kind}`;
-}
-
 /**
  * Test or production. n8n runs the test listener's checkExists/create with
  * mode 'manual' and delivers test calls in mode 'manual' (their executions too); activation uses

@@ -1,8 +1,7 @@
 /**
  * A new delivery's last two steps (see receive.ts): whether its id was seen (takeNew), and its
- * item for the workflow (emit), answered only once n8n holds the execution (answer.ts; on lines
- * that answer before, by the node's execute(), `acknowledge`); the id counts as seen once that
- * answer is a 2xx (settleOnAnswer).
+ * item for the workflow (emit), answered only once n8n holds the execution (acknowledge, the
+ * node's execute()); the id counts as seen once that answer is a 2xx (settleOnAnswer).
  */
 import type {
 	IDataObject,
@@ -20,8 +19,7 @@ import {
 	type DedupeLimits,
 	type PendingId,
 } from './dedupe';
-import { answerMode, type AnswerMode } from './answer';
-import { dedupeScopeOf, kindOf } from './context';
+import { kindOf, scopeOf } from './context';
 import { buildItem, type KnolyxEnvelope } from './events';
 import { readTriggerSwitches } from './options';
 import type { RegistrationKind } from './registrations';
@@ -50,6 +48,7 @@ export function reply(
  */
 interface Delivery {
 	kind: RegistrationKind;
+	scope: string;
 	nowMs: number;
 	options: TriggerOptions;
 	/** Whether the static data in hand knows the registration (see checkToken). */
@@ -80,7 +79,7 @@ export function takeNew(
 ): Seen {
 	const open = (nowMs: number) =>
 		openDedupe(staticData, {
-			scope: dedupeScopeOf(ctx, delivery.kind),
+			scope: `${delivery.scope}|${delivery.kind}`,
 			kind: delivery.kind,
 			limits: limitsOf(delivery.options),
 			nowMs,
@@ -116,72 +115,50 @@ export function takeNew(
 }
 
 /**
- * This delivery's static data, as n8n is about to save it: with the ids this process accepted
- * since it was read (`catchUp`: n8n saves it possibly long after, over saves made meanwhile),
- * and marked changed again, because n8n 2.x's WorkflowRunner, creating the execution, builds a
- * Workflow over it that resets n8n's changed flag, and n8n saves it in the answer's callback
- * (LiveWebhooks) only when the flag is set.
- */
-function readyToSave(catchUp: () => void, staticData: IDataObject): void {
-	if (staticData.seen === undefined) return;
-	catchUp();
-	// Written again (the same value): n8n's proxy then marks the static data changed.
-	const seen = staticData.seen;
-	staticData.seen = seen;
-}
-
-/** Deliveries answered 'onReceived' whose static data n8n has not saved yet (see beforeOnReceivedSave). */
-const unsaved = new Set<() => void>();
-
-/**
- * Called by the webhook description's `responseData` (KnolyxTrigger.node.ts), which n8n reads in
- * mode 'onReceived' after it created the execution and before its callback saves the delivery's
- * static data (webhook-helpers.js, the deferred answer): marks every such delivery of this
- * process ready to save. A delivery whose execution is still being created is marked again by
- * its own read; one whose creation failed is not saved at all (n8n's error path saves nothing).
- */
-export function beforeOnReceivedSave(): void {
-	for (const mark of unsaved) mark();
-}
-
-/**
  * Settles a pending id by n8n's answer to its delivery: a 2xx means n8n holds the execution
  * (see emit), anything else that it does not. Read when the answer is ended, whether or not
  * the caller is still connected. `staticData`: this delivery's static data when it wrote the
- * seen id. In mode 'responseNode' n8n saves it after the answer's end (the answer is a Buffer so
- * that n8n ends it before LiveWebhooks' callback: webhook-helpers' setupResponseNodePromise); in
- * mode 'onReceived' before (beforeOnReceivedSave). Either way it is made ready to save then.
+ * seen id; it gets the ids this process accepted since it was read (`catchUp`: n8n saves it
+ * after the answer, possibly long after it was read, over saves made meanwhile), and is marked
+ * changed again at that moment, because n8n 2.x's WorkflowRunner, creating the
+ * execution, builds a Workflow over it that resets n8n's changed flag, and n8n saves it after
+ * the answer's end only when the flag is set (LiveWebhooks' response callback; the answer is a
+ * Buffer so that n8n ends it before that callback: webhook-helpers' setupResponseNodePromise).
  */
 function settleOnAnswer(
 	ctx: IWebhookFunctions,
 	pending: PendingId,
 	catchUp: () => void,
 	staticData: IDataObject | undefined,
-	mode: AnswerMode,
 ): void {
-	const mark = staticData ? () => readyToSave(catchUp, staticData) : undefined;
-	if (mark && mode === 'onReceived') unsaved.add(mark);
 	const res = ctx.getResponseObject() as ReturnType<IWebhookFunctions['getResponseObject']> & {
 		end: (...args: unknown[]) => unknown;
 	};
 	const end = res.end;
 	res.end = function (this: unknown, ...args: unknown[]) {
 		res.end = end;
-		if (mark) unsaved.delete(mark);
 		const ran = res.statusCode >= 200 && res.statusCode < 300;
 		pending.settle(ran);
-		if (ran) mark?.();
+		if (ran && staticData && staticData.seen !== undefined) {
+			// The ids this process accepted while this delivery waited (n8n saves this copy last).
+			catchUp();
+			// Written again (the same value): n8n's proxy then marks the static data changed.
+			const seen = staticData.seen;
+			staticData.seen = seen;
+		}
 		return end.apply(this, args) as unknown;
 	} as typeof res.end;
 }
 
 /**
- * 5. One item per event, answered only once n8n holds its execution (answer.ts): where n8n
- * answers 'onReceived' after creating the execution (2.8 and later), with this webhook's
- * `webhookResponse`; elsewhere the execution's first step, the node's execute() (`acknowledge`),
- * answers `{received: true}` ('responseNode'). When n8n cannot create the execution (database
- * locked, timing out, restarting) it answers an error itself, on both lines, so the platform
- * sends the message again; the id counts as seen here once the answer is a 2xx.
+ * 5. One item per event, answered only once n8n holds its execution. The node's webhook
+ * answers through its execution (responseMode 'responseNode'): n8n creates the execution,
+ * runs it, and its first step, the node's execute() (`acknowledge`), answers the platform
+ * `{received: true}`. When n8n cannot create the execution (database locked, timing out,
+ * restarting) it answers an error itself, on both lines, so the platform sends the message
+ * again. n8n saves the static data changed above (the seen id) in that answer's callback,
+ * and on an error not at all; the id counts as seen here once the answer is a 2xx.
+ * (onReceived would not do: n8n 1.x answers it before creating the execution.)
  */
 export function emit(
 	ctx: IWebhookFunctions,
@@ -197,13 +174,8 @@ export function emit(
 		raw: readTriggerSwitches(ctx.getNode(), options as IDataObject).raw,
 		receivedAt: new Date(nowMs).toISOString(),
 	});
-	const mode = answerMode();
-	settleOnAnswer(ctx, pending, catchUp, written, mode);
-	const workflowData = [ctx.helpers.returnJsonArray([item])];
-	// Answered 'onReceived' (see answer.ts): n8n sends this once it holds the execution.
-	return mode === 'onReceived'
-		? { workflowData, webhookResponse: ACKNOWLEDGEMENT }
-		: { workflowData };
+	settleOnAnswer(ctx, pending, catchUp, written);
+	return { workflowData: [ctx.helpers.returnJsonArray([item])] };
 }
 
 /** What the platform is answered once the execution runs (see emit). */
@@ -211,9 +183,9 @@ export const ACKNOWLEDGEMENT = { received: true };
 
 /**
  * The first step of an execution the webhook started (the node's execute()): answers the
- * delivery, now that n8n holds the execution (where n8n answered already, 'onReceived', or the
- * execution was not started by a delivery, the answer goes nowhere), and passes the items on
- * unchanged.
+ * delivery, now that n8n holds the execution, and passes the items on unchanged. In an
+ * execution n8n did not start from a delivery (none waits for an answer) the answer goes
+ * nowhere.
  */
 export async function acknowledge(ctx: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
@@ -222,7 +194,7 @@ export async function acknowledge(ctx: IExecuteFunctions): Promise<INodeExecutio
 		// n8n may save this execution's copy of the static data at its end (see carryAcceptedIds).
 		const options = ctx.getNodeParameter('options', 0, {}) as TriggerOptions;
 		carryAcceptedIds(ctx.getWorkflowStaticData('node'), {
-			scope: dedupeScopeOf(ctx, kind),
+			scope: `${scopeOf(ctx)}|${kind}`,
 			kind,
 			limits: limitsOf(options),
 		});

@@ -8,7 +8,6 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { MAX_JSON_DEPTH, nestingDepth } from '../helpers/json';
 import { decodeBody, exactRecord, TOO_DEEP } from './body';
-import { learnLine } from './answer';
 import { deliveryWebhookUrl, kindOf, scopeOf } from './context';
 import { emit, reply, takeNew, type TriggerOptions } from './delivery';
 import { DEFAULT_EVENTS, isSelected, parseEnvelope, type KnolyxEnvelope } from './events';
@@ -156,7 +155,6 @@ function isWanted(
 }
 
 export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
-	learnLine(ctx);
 	const kind = kindOf(ctx);
 	const scope = scopeOf(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
@@ -176,6 +174,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	const nowMs = Date.now();
 	const taken = takeNew(ctx, staticData, envelope.id, {
 		kind,
+		scope,
 		nowMs,
 		options,
 		writable: caller.value.knownInStaticData,
