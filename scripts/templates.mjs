@@ -164,6 +164,10 @@ const FAILED = 'Remember why the sweep failed';
  */
 const SWEEP_ROW = 'sweep';
 const FAILING = 'sweep failing';
+/** How the row 'sweep' names the run that told its cause (`told in execution <ID>: <cause>: <reason>`). */
+const TOLD = 'told in execution ';
+/** An expression: the row's `event` text (`expr`) without the run that told it. */
+const withoutTold = (expr) => `String(${expr}).replace(/^${TOLD}\\d+: /, '')`;
 /** The table's columns (n8n 1.x: the user makes the table with them). */
 export const COLUMNS = [
 	{ name: 'key', type: 'string' },
@@ -241,7 +245,7 @@ const tellRows = ({ sweep }) => {
 	if (!sweep) return readRows([condition('status', 'eq', 'gave up'), gaveUp]);
 	const node = readRows([
 		gaveUp,
-		condition('event', 'like', "={{ 'told in execution ' + $execution.id + ':' }}"),
+		condition('event', 'like', `={{ '${TOLD}' + $execution.id + ':' }}`),
 	]);
 	return { ...node, parameters: { ...node.parameters, matchType: 'anyCondition' } };
 };
@@ -346,7 +350,7 @@ const stopError = ({ subject, reread, sweep }) =>
  * 'sweep' names the run that told it). Network error codes in words, as for a write.
  */
 const sweepFailed = ({ list, tool }) =>
-	`'The sweep could not read what changed at ${tool} (' + ${inWords(`String(row.event).replace(/^told in execution \\d+: /, '')`)} + '). Until it can, a payment or change whose delivery never arrives is not healed, and the pending writes wait (each reads ${tool} first). What to do: check the ${tool} credential of "${list}" (401 or 403: the key was revoked or lacks a permission) and whether ${tool} answers. Told once for this cause: later sweeps that fail the same way stay quiet; you are told again if the cause changes or it fails again after it healed, and the first sweep that works lists everything since the last one that did.'`;
+	`'The sweep could not read what changed at ${tool} (' + ${inWords(withoutTold('row.event'))} + '). Until it can, a payment or change whose delivery never arrives is not healed, and the pending writes wait (each reads ${tool} first). What to do: check the ${tool} credential of "${list}" (401 or 403: the key was revoked or lacks a permission) and whether ${tool} answers. Told once for this cause: later sweeps that fail the same way stay quiet; you are told again if the cause changes or it fails again after it healed, and the first sweep that works lists everything since the last one that did.'`;
 
 /** The shared nodes of a template (without id and position), by name. */
 function sharedNodes(tool) {
@@ -507,7 +511,7 @@ function sweepNodes({ key, event, tool }) {
 	// The same cause as the row's told one keeps the row's `event` (quiet); another is told by this run.
 	const said = `String(typeof $json.error === 'string' ? $json.error : ($json.error && ($json.error.message || $json.error.description)) || JSON.stringify($json.error))`;
 	const code = `(e && typeof e === 'object' && (e.httpCode || e.statusCode || (e.response || {}).status || (typeof e.status === 'number' ? e.status : undefined))) || (/status code (\\d{3})/.exec(said) || [])[1] || (e && e.code) || (/\\b(E[A-Z_]{3,})\\b/.exec(said) || [])[1] || said.slice(0, 80)`;
-	const toldNow = `((last, said, e) => ((cause) => last.status === '${FAILING}' && String(last.event || '').replace(/^told in execution \\d+: /, '').split(': ')[0] === cause ? last.event : 'told in execution ' + $execution.id + ': ' + cause + ': ' + said)('${tool} ' + (${code})))(${last}, ${said}, $json.error)`;
+	const toldNow = `((last, said, e) => ((cause) => last.status === '${FAILING}' && ${withoutTold("last.event || ''")}.split(': ')[0] === cause ? last.event : '${TOLD}' + $execution.id + ': ' + cause + ': ' + said)('${tool} ' + (${code})))(${last}, ${said}, $json.error)`;
 	return {
 		[SWEPT]: { ...readRows(sweepRow), alwaysOutputData: true },
 		[NOT_RECORDED]: withoutRows([condition('event', 'eq', `={{ ${event} }}`)]),
