@@ -12,7 +12,17 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import type { INode, INodeParameters } from 'n8n-workflow';
 
@@ -76,6 +86,8 @@ export interface RealN8n {
 	pid: number;
 	rest: InstanceType<Runtime['N8nRest']>;
 	credential: { id: string; name: string };
+	/** The package as at BASELINE.commit, loaded beside today's (default n8n only): its credential, or why not. */
+	baseline: { credential: { id: string; name: string } } | { problem: string };
 	/**
 	 * Creates and publishes a workflow (removed again by stop()); resolves with its id. Its nodes
 	 * run in a line unless `connections` are given.
@@ -166,30 +178,75 @@ function copyAssets(from: string, to: string): void {
 	}
 }
 
-/** Builds the package into bench/out/pkg (tsc + icons + codex files), as npm run build would into dist/. */
-function buildPackage(): void {
-	rmSync(PKG, { recursive: true, force: true });
-	mkdirSync(PKG, { recursive: true });
+/** Builds the package at `src` into `out` (tsc + icons + codex files), as npm run build would into dist/. */
+function buildPackage(src = REPO, out = PKG): void {
+	rmSync(out, { recursive: true, force: true });
+	mkdirSync(out, { recursive: true });
 	execFileSync(
 		process.execPath,
 		[
 			join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),
 			'-p',
-			join(REPO, 'tsconfig.json'),
+			join(src, 'tsconfig.json'),
 			'--outDir',
-			join(PKG, 'dist'),
+			join(out, 'dist'),
 		],
 		{
-			cwd: REPO,
+			cwd: src,
 			stdio: 'pipe',
 		},
 	);
-	copyAssets(join(REPO, 'nodes'), join(PKG, 'dist', 'nodes'));
-	copyAssets(join(REPO, 'credentials'), join(PKG, 'dist', 'credentials'));
-	copyFileSync(join(REPO, 'package.json'), join(PKG, 'package.json'));
+	copyAssets(join(src, 'nodes'), join(out, 'dist', 'nodes'));
+	copyAssets(join(src, 'credentials'), join(out, 'dist', 'credentials'));
+	copyFileSync(join(src, 'package.json'), join(out, 'package.json'));
+}
+
+/**
+ * The package as at an earlier commit, for a ratio measured side by side with today's code in
+ * one n8n: issue 57's "within 10 % of today's ratio" is a ratio of 1ecdaca, the code the issue
+ * measured (its Knolyx Trigger answered before n8n held the execution). Renamed so that both
+ * load in one n8n: the package (so its node types are `<name>.knolyxTrigger`) and its credential
+ * type. BENCH_BASELINE_COMMIT names another commit.
+ */
+export const BASELINE = {
+	commit: process.env.BENCH_BASELINE_COMMIT ?? '1ecdaca',
+	name: 'n8n-nodes-knolyx-baseline',
+	credentialType: 'knolyxApiBaseline',
+};
+const BASELINE_PKG = join(OUT, 'pkg-baseline');
+
+function buildBaseline(): void {
+	const src = join(OUT, 'baseline-src');
+	rmSync(src, { recursive: true, force: true });
+	mkdirSync(src, { recursive: true });
+	const archive = execFileSync('git', ['-C', REPO, 'archive', BASELINE.commit], {
+		maxBuffer: 1 << 30,
+	});
+	execFileSync('tar', ['-x', '-C', src], { input: archive });
+	symlinkSync(join(REPO, 'node_modules'), join(src, 'node_modules'), 'dir');
+	buildPackage(src, BASELINE_PKG);
+	const renameCredential = (dir: string): void => {
+		for (const entry of readdirSync(dir)) {
+			const file = join(dir, entry);
+			if (statSync(file).isDirectory()) renameCredential(file);
+			else if (entry.endsWith('.js')) {
+				const text = readFileSync(file, 'utf8');
+				const renamed = text.replace(/(['"])knolyxApi\1/g, `$1${BASELINE.credentialType}$1`);
+				if (renamed !== text) writeFileSync(file, renamed);
+			}
+		}
+	};
+	renameCredential(join(BASELINE_PKG, 'dist'));
+	const manifest = JSON.parse(readFileSync(join(BASELINE_PKG, 'package.json'), 'utf8')) as {
+		name: string;
+	};
+	manifest.name = BASELINE.name;
+	writeFileSync(join(BASELINE_PKG, 'package.json'), JSON.stringify(manifest, null, 2));
 }
 
 let built = false;
+/** Whether the baseline was built in this run: undefined before the first try, else why not (or ''). */
+let baselineProblem: string | undefined;
 
 export async function startRealN8n(
 	sandboxUrl: string,
@@ -210,6 +267,19 @@ export async function startRealN8n(
 	const userFolder = options.flavour ? `${USER_FOLDER}-${options.flavour.name}` : USER_FOLDER;
 	mkdirSync(userFolder, { recursive: true });
 	await runtime.linkPackage({ userFolder, packageDir: PKG });
+	// The default n8n also loads the baseline (inert unless a workflow uses its nodes).
+	if (!options.flavour) {
+		if (baselineProblem === undefined) {
+			try {
+				buildBaseline();
+				baselineProblem = '';
+			} catch (error) {
+				baselineProblem = `the package as at ${BASELINE.commit} could not be built (${(error as Error).message.split('\n')[0]})`;
+				log(`  ${baselineProblem}`);
+			}
+		}
+		if (!baselineProblem) await runtime.linkPackage({ userFolder, packageDir: BASELINE_PKG });
+	}
 	const started = Date.now();
 	// When looking into a result: BENCH_N8N_NODE_OPTIONS, flags for n8n's own Node (e.g. --cpu-prof);
 	// BENCH_N8N_ENV, more of n8n's environment as JSON (e.g. {"N8N_EXPRESSION_ENGINE":"legacy"}).
@@ -236,6 +306,14 @@ export async function startRealN8n(
 				data: { baseUrl: sandboxUrl, ...DEMO_CREDENTIALS },
 			},
 		);
+		const baselineCredential =
+			!options.flavour && !baselineProblem
+				? await rest.request<{ id: string; name: string }>('POST', '/rest/credentials', {
+						name: `Knolyx bench baseline ${new Date().toISOString()}`,
+						type: BASELINE.credentialType,
+						data: { baseUrl: sandboxUrl, ...DEMO_CREDENTIALS },
+					})
+				: undefined;
 		const created = new Map<string, string>(); // variant key → webhook path
 		const workflowIds: string[] = [];
 
@@ -311,6 +389,9 @@ export async function startRealN8n(
 			pid: n8n.pid,
 			rest,
 			credential,
+			baseline: baselineCredential
+				? { credential: baselineCredential }
+				: { problem: baselineProblem || 'only the default n8n loads the baseline' },
 			addWorkflow,
 			async run(variant, n, workgroupId, prefix) {
 				const path = await ensureWorkflow(variant, workgroupId);
@@ -355,7 +436,8 @@ export async function startRealN8n(
 					await rest.request('POST', `/rest/workflows/${id}/archive`, {}).catch(() => undefined);
 					await rest.request('DELETE', `/rest/workflows/${id}`).catch(() => undefined);
 				}
-				await rest.request('DELETE', `/rest/credentials/${credential.id}`).catch(() => undefined);
+				for (const id of [credential.id, baselineCredential?.id])
+					if (id) await rest.request('DELETE', `/rest/credentials/${id}`).catch(() => undefined);
 				await n8n.stop();
 			},
 		};

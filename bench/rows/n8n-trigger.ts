@@ -16,8 +16,9 @@ import { loadavg } from 'node:os';
 import type { INode } from 'n8n-workflow';
 
 import { QUICK, log } from '../config';
-import { machineBusyMs, processCpuMs, round, type SandboxProcess } from '../lib';
+import { machineBusyMs, median, processCpuMs, round, type SandboxProcess } from '../lib';
 import {
+	BASELINE,
 	realN8nUnavailable,
 	sharedRealN8n,
 	triggerNode,
@@ -29,6 +30,8 @@ import { goal, ratio, sections, table } from '../report';
 import { HTTP_AUTH_HEADERS, HTTP_NODE_VERSION, HTTP_TYPE } from '../workflows';
 
 const IN_FLIGHT = 4;
+/** Pairs of today's Knolyx Trigger v2 and the baseline's, back to back (issue 57's goal). */
+const PAIRS = QUICK ? 2 : 6;
 const COURSE_ROUTE = 'GET /public/api/v1/course/{id}';
 const COURSE_ID = 101;
 const LAZY: N8nFlavour = {
@@ -37,11 +40,13 @@ const LAZY: N8nFlavour = {
 };
 
 type Engine = 'default' | 'lazy';
-type Kind = 'knolyx' | 'webhook';
+/** `baseline`: the Knolyx Trigger of the package as at BASELINE.commit, in the same n8n. */
+type Kind = 'knolyx' | 'baseline' | 'webhook';
 
 /** What is measured in which n8n, in this order (round 2 in reverse): every Knolyx Trigger beside both Webhook nodes of the same n8n. */
 const PLAN: Array<{ engine: Engine; kind: Kind; version: number }> = [
 	{ engine: 'default', kind: 'knolyx', version: 2 },
+	{ engine: 'default', kind: 'baseline', version: 2 },
 	{ engine: 'default', kind: 'webhook', version: 1 },
 	{ engine: 'default', kind: 'webhook', version: 2 },
 	{ engine: 'lazy', kind: 'knolyx', version: 2 },
@@ -51,7 +56,7 @@ const PLAN: Array<{ engine: Engine; kind: Kind; version: number }> = [
 ];
 
 const label = (t: { engine: Engine; kind: Kind; version: number }) =>
-	`${t.kind === 'knolyx' ? 'Knolyx Trigger' : 'Webhook node'} v${t.version}${t.engine === 'lazy' ? ', lazy acquire' : ''}`;
+	`${t.kind === 'webhook' ? 'Webhook node' : 'Knolyx Trigger'} v${t.version}${t.kind === 'baseline' ? ` as at ${BASELINE.commit}` : ''}${t.engine === 'lazy' ? ', lazy acquire' : ''}`;
 
 interface Target {
 	name: string;
@@ -201,19 +206,28 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 		},
 	});
 	const targets: Target[] = [];
+	const baselineMissing =
+		'problem' in instances.default.baseline ? instances.default.baseline.problem : undefined;
+	if (baselineMissing)
+		log(`  the Knolyx Trigger as at ${BASELINE.commit} is not measured: ${baselineMissing}`);
 	for (const planned of PLAN) {
 		const real = instances[planned.engine];
 		const name = label(planned);
-		if (planned.kind === 'knolyx') {
+		if (planned.kind === 'baseline' && 'problem' in real.baseline) continue;
+		if (planned.kind !== 'webhook') {
 			// Version 2 is what a node added in the editor gets; version 1 is what workflows saved
 			// before it keep (n8n evaluates one more expression per delivery for it).
+			const [pkg, credentialType, credential] =
+				planned.kind === 'baseline' && 'credential' in real.baseline
+					? [BASELINE.name, BASELINE.credentialType, real.baseline.credential]
+					: ['n8n-nodes-knolyx', 'knolyxApi', real.credential];
 			const node = triggerNode(
 				'Knolyx Trigger',
-				'n8n-nodes-knolyx.knolyxTrigger',
+				`${pkg}.knolyxTrigger`,
 				{ events: ['COURSE_PAYMENT_RECEIVED'], options: {} },
 				{
 					typeVersion: planned.version,
-					credentials: { knolyxApi: { id: real.credential.id, name: real.credential.name } },
+					credentials: { [credentialType]: { id: credential.id, name: credential.name } },
 				},
 			);
 			await real.addWorkflow(`bench trigger: ${name}`, [node, httpStep()]);
@@ -266,7 +280,7 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 	for (let turn = 1; turn <= 2; turn++) {
 		const { bodies, ids } = sequence(unique, random);
 		for (const target of turn === 1 ? targets : [...targets].reverse()) {
-			const expected = target.kind === 'knolyx' ? ids.length : bodies.length; // the Webhook node runs every delivery
+			const expected = target.kind === 'webhook' ? bodies.length : ids.length; // the Webhook node runs every delivery
 			const r = await push(sandbox, target, bodies, expected);
 			rounds.push({
 				...r,
@@ -281,6 +295,37 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 				`  ${target.name.padEnd(32)} round ${turn}: ${bodies.length} deliveries in ${r.ms} ms (${round1(bodies.length / (r.ms / 1000))}/s), executions ${r.executions} (expected ${expected}), n8n cpu ${r.n8nCpuMs} ms, other load ${round1(r.otherCores)} cores, load ${round(loadavg()[0], 1)}`,
 			);
 		}
+	}
+	// Issue 57's goal is a ratio of two versions of one trigger: measured again in short pairs,
+	// today's and the baseline back to back on the same ids, in alternating order, so that a
+	// change of load between the rounds above (minutes apart) does not decide it.
+	const pairs: Array<{ order: string; today: Round; baseline: Round }> = [];
+	const today = targets.find(
+		(t) => t.engine === 'default' && t.kind === 'knolyx' && t.version === 2,
+	);
+	const then = targets.find((t) => t.kind === 'baseline');
+	for (let pair = 1; today && then && pair <= PAIRS; pair++) {
+		const { bodies, ids } = sequence(Math.round(unique / 5), random);
+		const measured: Partial<Record<'today' | 'baseline', Round>> = {};
+		const order = pair % 2 === 1 ? [today, then] : [then, today];
+		for (const target of order) {
+			const r = await push(sandbox, target, bodies, ids.length);
+			measured[target === today ? 'today' : 'baseline'] = {
+				...r,
+				target: target.name,
+				engine: target.engine,
+				kind: target.kind,
+				version: target.version,
+				round: 2 + pair,
+				unique: ids.length,
+			};
+		}
+		const done = measured as Record<'today' | 'baseline', Round>;
+		const names = order.map((t) => (t === today ? 'today' : 'baseline')).join(' then ');
+		pairs.push({ order: names, today: done.today, baseline: done.baseline });
+		log(
+			`  pair ${pair} (${names}): ${bodies.length} deliveries each, today ${done.today.ms} ms, baseline ${done.baseline.ms} ms, executions ${done.today.executions} / ${done.baseline.executions} (expected ${ids.length}), load ${round(loadavg()[0], 1)}`,
+		);
 	}
 	const of = (engine: Engine, kind: Kind, version: number, round: number) =>
 		rounds.find(
@@ -312,7 +357,7 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 		[
 			`### 9. Trigger in a real n8n 2.41.1: ${title}`,
 			'',
-			`Workflows: Knolyx Trigger (Course Payment Received) → HTTP Request (GET the course from the sandbox), and n8n's Webhook node (PUT, respond immediately) → the same HTTP Request; published, production URL, n8n's default execution saving. Two anchors: the Webhook node version 1, which passes the same gate in n8n 2.41 as the Knolyx Trigger (a new expression isolate for every delivery), and the Webhook node version 2, which n8n lets skip it (the limit). The same workflows also run in a second n8n 2.41.1 started with \`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true\` (experimental in 2.41: an isolate only when an expression needs one), in the same rounds. The deliveries are PUT straight to n8n with ${IN_FLIGHT} in flight (the Knolyx Trigger's with the registration's token); the time runs from the first delivery to the last execution's HTTP Request reaching the sandbox (executions = those requests). Each round sends ${unique} new ids, each 10th followed by a resend of an earlier id of the round (round 2: the seen-id window holds ${unique} ids before it and ${2 * unique} after; item 5 measures the dedupe at its bound of 5 000). The Webhook node starts an execution for every delivery, resends included. The ratios divide by the Webhook node of the same n8n in the same round.`,
+			`Workflows: Knolyx Trigger (Course Payment Received) → HTTP Request (GET the course from the sandbox), and n8n's Webhook node (PUT, respond immediately) → the same HTTP Request; published, production URL, n8n's default execution saving. Two anchors: the Webhook node version 1, which passes the same gate in n8n 2.41 as the Knolyx Trigger (a new expression isolate for every delivery), and the Webhook node version 2, which n8n lets skip it (the limit). The Knolyx Trigger v2 as at ${BASELINE.commit} (the code issue 57 measured; it answered Knolyx before n8n held the execution) runs in the first n8n under another package name, in the same rounds. The same workflows also run in a second n8n 2.41.1 started with \`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true\` (experimental in 2.41: an isolate only when an expression needs one), in the same rounds. The deliveries are PUT straight to n8n with ${IN_FLIGHT} in flight (the Knolyx Trigger's with the registration's token); the time runs from the first delivery to the last execution's HTTP Request reaching the sandbox (executions = those requests). Each round sends ${unique} new ids, each 10th followed by a resend of an earlier id of the round (round 2: the seen-id window holds ${unique} ids before it and ${2 * unique} after; item 5 measures the dedupe at its bound of 5 000). The Webhook node starts an execution for every delivery, resends included. The ratios divide by the Webhook node of the same n8n in the same round.`,
 			'',
 			table(
 				[
@@ -334,6 +379,35 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 			),
 			'',
 			`With lazy acquire, rounds 1 / 2: the Knolyx Trigger v2 took ${both((n) => perDelivery(lazyK2(n)) / perDelivery(of('default', 'knolyx', 2, n)))} of its time per delivery on n8n's default settings, and ${both((n) => perDelivery(lazyK2(n)) / perDelivery(of('default', 'webhook', 2, n)))} that of the Webhook node v2 on the default settings; the Webhook node v2 with lazy acquire ${both((n) => perDelivery(of('lazy', 'webhook', 2, n)) / perDelivery(of('default', 'webhook', 2, n)))} of its own on the default settings.`,
+			...(pairs.length
+				? [
+						'',
+						`Today's Knolyx Trigger v2 and the same as at ${BASELINE.commit}, in ${pairs.length} pairs back to back after the rounds (each pair: ${pairs[0].today.deliveries} deliveries of ${pairs[0].today.unique} new ids, the same for both; the order alternates):`,
+						'',
+						table(
+							[
+								'pair',
+								'order',
+								'today: time per delivery',
+								`as at ${BASELINE.commit}`,
+								'ratio',
+								'n8n CPU per delivery (today / then)',
+								'executions (today / then)',
+								'other processes (cores busy)',
+							],
+							pairs.map((p, i) => [
+								i + 1,
+								p.order,
+								`${round(perDelivery(p.today), 1)} ms`,
+								`${round(perDelivery(p.baseline), 1)} ms`,
+								ratio(perDelivery(p.today) / perDelivery(p.baseline)),
+								`${cpuPer(p.today)} / ${cpuPer(p.baseline)} ms`,
+								`${p.today.executions} / ${p.baseline.executions}`,
+								`${round1(p.today.otherCores)} / ${round1(p.baseline.otherCores)}`,
+							]),
+						),
+					]
+				: []),
 		].join('\n'),
 	);
 	const k2 = of('default', 'knolyx', 2, 2);
@@ -366,10 +440,32 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 		() =>
 			`n8n's CPU per delivery in round 2 with lazy acquire: ${cpuPer(lk2)} ms for the Knolyx Trigger v2, ${cpuPer(of('lazy', 'webhook', 1, 2))} ms for the Webhook node v1, ${cpuPer(of('lazy', 'webhook', 2, 2))} ms for the Webhook node v2; the Knolyx Trigger v2 ÷ Webhook node v1 of that n8n: ${ratio(per(lk2, 1))}.`,
 	);
-	const knolyxRounds = rounds.filter((r) => r.kind === 'knolyx');
+	const baselineOf = (n: number) => rounds.find((r) => r.kind === 'baseline' && r.round === n);
+	const b1 = baselineOf(1);
+	const b2 = baselineOf(2);
+	const against = `time per delivery: Knolyx Trigger v2 ÷ the Knolyx Trigger v2 as at ${BASELINE.commit} (issue 57: within 10 % of that code's ratio to the Webhook node v1), the same ids`;
+	if (!b1 || !b2 || pairs.length === 0)
+		goal('9 trigger in n8n', against, `not measured (${baselineMissing})`, '≤ 1.1×', undefined);
+	else {
+		const vs = (b: Round) => perDelivery(of('default', 'knolyx', 2, b.round)) / perDelivery(b);
+		const paired = pairs.map((p) => perDelivery(p.today) / perDelivery(p.baseline));
+		goal(
+			'9 trigger in n8n',
+			against,
+			`${ratio(median(paired))}, the median of ${pairs.length} pairs back to back (${paired.map(ratio).join(', ')}); rounds 1 / 2: ${ratio(vs(b1))} / ${ratio(vs(b2))} (÷ Webhook node v1: ${ratio(per(of('default', 'knolyx', 2, 1), 1))} vs ${ratio(per(b1, 1))} in round 1, ${ratio(per(k2, 1))} vs ${ratio(per(b2, 1))} in round 2)`,
+			'≤ 1.1× (median of the pairs)',
+			median(paired) <= 1.1,
+			() =>
+				`n8n's CPU per delivery, rounds 1 / 2: ${cpuPer(of('default', 'knolyx', 2, 1))} / ${cpuPer(k2)} ms for today's Knolyx Trigger v2, ${cpuPer(b1)} / ${cpuPer(b2)} ms for it as at ${BASELINE.commit}. Today's answers Knolyx once n8n holds the execution (the trigger's execute() sends it); the baseline answered in webhook(), before n8n created the execution, and lost the event when n8n then could not (issue 57).`,
+		);
+	}
+	const knolyxRounds = [
+		...rounds.filter((r) => r.kind !== 'webhook'),
+		...pairs.flatMap((p) => [p.today, p.baseline]),
+	];
 	goal(
 		'9 trigger in n8n',
-		'executions started by the Knolyx Trigger (every n8n and version, rounds 1 and 2)',
+		'executions started by the Knolyx Trigger (every n8n and version, rounds 1 and 2, the pairs)',
 		`${knolyxRounds.map((r) => r.executions).join(' + ')} for ${knolyxRounds.map((r) => r.unique).join(' + ')} unique ids`,
 		'exactly the unique ids',
 		knolyxRounds.every((r) => r.executions === r.unique),
