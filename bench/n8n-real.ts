@@ -215,6 +215,10 @@ export const BASELINE = {
 };
 const BASELINE_PKG = join(OUT, 'pkg-baseline');
 
+/** A file of this repository as at BASELINE.commit. */
+export const fileAtBaseline = (path: string): string =>
+	execFileSync('git', ['-C', REPO, 'show', `${BASELINE.commit}:${path}`], { encoding: 'utf8' });
+
 function buildBaseline(): void {
 	const src = join(OUT, 'baseline-src');
 	rmSync(src, { recursive: true, force: true });

@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import type { INode } from 'n8n-workflow';
 
 import { LATENCY_MS, QUICK, RATE_LIMIT, log } from '../config';
-import { machineBusyMs, processCpuMs, round, type SandboxProcess } from '../lib';
+import { machineBusyMs, median, processCpuMs, round, type SandboxProcess } from '../lib';
 import { nextPrefix, type RequestTrace } from '../measure';
-import { realN8nUnavailable, sharedRealN8n } from '../n8n-real';
+import { BASELINE, fileAtBaseline, realN8nUnavailable, sharedRealN8n } from '../n8n-real';
 import { fmtMs, goal, ratio, sections, table } from '../report';
 import { importEsm } from '../runtime-dir';
 
@@ -108,14 +108,31 @@ export async function benchBulkTemplate(sandbox: SandboxProcess): Promise<void> 
 		authorization: `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}`,
 	};
 	try {
-		const file = JSON.parse(readFileSync(TEMPLATE, 'utf8')) as Workflow;
-		const wf = setup.setUpTemplate(setup.asEditorImports(file), { credential: real.credential });
-		const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.formTrigger') as INode;
-		trigger.credentials = { httpBasicAuth: { id: basic.id, name: basic.name } };
-		await real.addWorkflow(`bench ${file.name}`, wf.nodes, wf.connections);
-		const formUrl = `${real.url}/form/${trigger.webhookId}`;
+		// Today's template, and the same file as at BASELINE.commit (issue 56: "not slower"), both
+		// with today's package, in the same n8n.
+		const publish = async (text: string, which: string): Promise<string> => {
+			const file = JSON.parse(text) as Workflow;
+			const wf = setup.setUpTemplate(setup.asEditorImports(file), { credential: real.credential });
+			const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.formTrigger') as INode;
+			trigger.credentials = { httpBasicAuth: { id: basic.id, name: basic.name } };
+			await real.addWorkflow(`bench ${which}: ${file.name}`, wf.nodes, wf.connections);
+			return `${real.url}/form/${trigger.webhookId}`;
+		};
+		const formUrls = {
+			today: await publish(readFileSync(TEMPLATE, 'utf8'), 'today'),
+			baseline: await publish(
+				fileAtBaseline('examples/template-bulk-enrolment.json'),
+				`as at ${BASELINE.commit}`,
+			),
+		};
 
-		const run = async (n: number, faults: Record<string, unknown>, traced: boolean) => {
+		const run = async (
+			n: number,
+			faults: Record<string, unknown>,
+			traced: boolean,
+			which: keyof typeof formUrls = 'today',
+		) => {
+			const formUrl = formUrls[which];
 			const demo = await sandbox.call<{ workgroups: Record<string, number> }>('reset');
 			const groups = ['Intro to n8n', 'Advanced Automation', 'Data Literacy'].map(
 				(name) => demo.workgroups[name],
@@ -160,43 +177,80 @@ export async function benchBulkTemplate(sandbox: SandboxProcess): Promise<void> 
 		};
 
 		// Warm-up: n8n loads the nodes' code and compiles on first use.
-		const warm = await run(10, { latencyMs: LATENCY_MS }, false);
-		log(`  warm-up: 10 rows, ending page after ${warm.got.endingMs} ms (${warm.got.title})`);
+		for (const which of ['today', 'baseline'] as const) {
+			const warm = await run(10, { latencyMs: LATENCY_MS }, false, which);
+			log(
+				`  warm-up (${which}): 10 rows, ending page after ${warm.got.endingMs} ms (${warm.got.title})`,
+			);
+		}
 
-		const { rows, got, trace, stats, state, n8nCpuMs, otherCores } = await run(
-			N,
-			{ latencyMs: LATENCY_MS, rateLimitPerSecond: RATE_LIMIT },
-			true,
-		);
-		const ms = got.endingMs ?? NaN;
-		// What the sandbox holds, row by row.
-		const member = new Set(
-			state.workgroups.flatMap((w) => w.members.map((m) => `${w.id} ${m.email.toLowerCase()}`)),
-		);
-		const isMember = (r: Row) => r.email !== '' && member.has(`${r.workgroupId} ${r.email}`);
-		// What the admin got: the report file (every row with its result) and the page's counts.
-		const report = new Map(
-			form.parseCsv(got.files[0]?.text ?? '').map((l) => [Number(l.row), l] as const),
-		);
-		const lost = rows.filter((r) => !isMember(r) && report.get(r.row)?.result !== 'failed');
-		const sandboxSays = (r: Row) =>
-			isMember(r) ? (r.existing ? 'already existed' : 'created') : 'failed';
-		const wrong = rows.filter((r) => report.get(r.row)?.result !== sandboxSays(r));
-		const count = (result: string) => rows.filter((r) => sandboxSays(r) === result).length;
-		const counts = {
-			created: count('created'),
-			existed: count('already existed'),
-			failed: count('failed'),
+		type Result = Awaited<ReturnType<typeof run>>;
+		/** The run held against the sandbox, row by row: what was lost, what the summary got wrong. */
+		const check = ({ rows, got, state }: Result) => {
+			const member = new Set(
+				state.workgroups.flatMap((w) => w.members.map((m) => `${w.id} ${m.email.toLowerCase()}`)),
+			);
+			const isMember = (r: Row) => r.email !== '' && member.has(`${r.workgroupId} ${r.email}`);
+			// What the admin got: the report file (every row with its result) and the page's counts.
+			const report = new Map(
+				form.parseCsv(got.files[0]?.text ?? '').map((l) => [Number(l.row), l] as const),
+			);
+			const lost = rows.filter((r) => !isMember(r) && report.get(r.row)?.result !== 'failed');
+			const sandboxSays = (r: Row) =>
+				isMember(r) ? (r.existing ? 'already existed' : 'created') : 'failed';
+			const wrong = rows.filter((r) => report.get(r.row)?.result !== sandboxSays(r));
+			const count = (result: string) => rows.filter((r) => sandboxSays(r) === result).length;
+			const counts = {
+				created: count('created'),
+				existed: count('already existed'),
+				failed: count('failed'),
+			};
+			const pageLines = (got.message ?? '').split('\n').slice(0, 3);
+			const pageOk =
+				pageLines.join('\n') ===
+				[
+					`Created: ${counts.created}`,
+					`Already existed (enrolled all the same): ${counts.existed}`,
+					`Failed: ${counts.failed}`,
+				].join('\n');
+			const summaryOk = pageOk && wrong.length === 0 && report.size === rows.length;
+			return {
+				ms: got.endingMs ?? NaN,
+				lost,
+				wrong,
+				report,
+				sandboxSays,
+				counts,
+				pageLines,
+				pageOk,
+				summaryOk,
+			};
 		};
-		const pageLines = (got.message ?? '').split('\n').slice(0, 3);
-		const pageOk =
-			pageLines.join('\n') ===
-			[
-				`Created: ${counts.created}`,
-				`Already existed (enrolled all the same): ${counts.existed}`,
-				`Failed: ${counts.failed}`,
-			].join('\n');
-		const summaryOk = pageOk && wrong.length === 0 && report.size === rows.length;
+
+		const measured = await run(N, { latencyMs: LATENCY_MS, rateLimitPerSecond: RATE_LIMIT }, true);
+		const { rows, got, trace, stats, state, n8nCpuMs, otherCores } = measured;
+		const { ms, lost, wrong, report, sandboxSays, counts, pageLines, pageOk, summaryOk } =
+			check(measured);
+		// Issue 56: today's template not slower than as at BASELINE.commit. Runs without the request
+		// trace (the run above has it), in the order today, then, then, today; the median of each.
+		const compared: Array<{ which: 'today' | 'baseline'; result: Result }> = [];
+		for (const which of QUICK
+			? (['today', 'baseline'] as const)
+			: (['today', 'baseline', 'baseline', 'today'] as const)) {
+			const result = await run(
+				N,
+				{ latencyMs: LATENCY_MS, rateLimitPerSecond: RATE_LIMIT },
+				false,
+				which,
+			);
+			compared.push({ which, result });
+			const c = check(result);
+			log(
+				`  ${which === 'today' ? 'today' : `as at ${BASELINE.commit}`}: ${N} rows, ending page after ${c.ms} ms, lost ${c.lost.length}, wrong in the summary ${c.wrong.length}, duplicate writes ${result.stats.duplicateWrites}`,
+			);
+		}
+		const timeOf = (which: 'today' | 'baseline') =>
+			median(compared.filter((c) => c.which === which).map((c) => check(c.result).ms));
 		const throttled = stats.faultsInjected.rateLimit ?? 0;
 		const sent = rows.filter((r) => !isNoEmail(r.row - 2)).length;
 		const floorMs = ((sent * 2) / RATE_LIMIT) * 1000;
@@ -250,6 +304,34 @@ export async function benchBulkTemplate(sandbox: SandboxProcess): Promise<void> 
 				trace?.length
 					? `As the sandbox saw it: ${fmtMs(first)} from the upload to the first Knolyx request (n8n takes the upload, Extract from File, Map the CSV columns, then the Knolyx node reads and checks every row before it sends anything), ${fmtMs(last - first)} of requests (${ratio((last - first) / floorMs)} the floor: the node's own pacing), then ${fmtMs(ms - last)} until the ending page (the result of each row, Merge, the report file, the counts, saving the execution, the page's next poll). The parts before and after the requests are n8n's own work on ${N} items (${fmtMs(n8nCpuMs)} of n8n CPU in all; row 7 shows where n8n 2.41 spends it: each expression is evaluated in an isolate), and grow with the load of other processes on this shared machine (the table).`
 					: 'No request trace of the run.',
+				'',
+				`Today's template beside the same file as at ${BASELINE.commit} (before the report's formula cells were written as text), both with today's package in the same n8n, the same ${N} rows, after the run above and without its request trace, in this order:`,
+				'',
+				table(
+					[
+						'run',
+						'template',
+						'time',
+						'lost rows',
+						'summary = sandbox',
+						'duplicate writes',
+						'n8n CPU',
+						'other processes (cores busy)',
+					],
+					compared.map((c, i) => {
+						const k = check(c.result);
+						return [
+							i + 1,
+							c.which === 'today' ? 'today' : `as at ${BASELINE.commit}`,
+							fmtMs(k.ms),
+							k.lost.length,
+							k.summaryOk ? 'yes' : `**no** (${k.wrong.length} rows differ)`,
+							c.result.stats.duplicateWrites,
+							fmtMs(c.result.n8nCpuMs),
+							round(c.result.otherCores, 1),
+						];
+					}),
+				),
 				...(got.pollErrors?.length
 					? [
 							'',
@@ -288,6 +370,14 @@ export async function benchBulkTemplate(sandbox: SandboxProcess): Promise<void> 
 					.join('; ')}); page: ${pageLines.join(' | ')}.`,
 		);
 		goal('11 bulk template', 'time ÷ floor', ratio(ms / floorMs), 'report', undefined);
+		const againstThen = timeOf('today') / timeOf('baseline');
+		goal(
+			'11 bulk template',
+			`time: today's template ÷ the same file as at ${BASELINE.commit} (issue 56: not slower), median of each`,
+			`${ratio(againstThen)} (${fmtMs(timeOf('today'))} vs ${fmtMs(timeOf('baseline'))})`,
+			'≤ 1.1×',
+			againstThen <= 1.1,
+		);
 	} finally {
 		await real.rest.request('DELETE', `/rest/credentials/${basic.id}`).catch(() => undefined);
 	}
