@@ -33,9 +33,9 @@ const PRETTIER = path.join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cj
  * the claimed writes, placed higher) or a failed sweep; what the schedule must tell stops at the
  * template's early stop ("Stop with the reason", in the middle), which, like the last stop, takes
  * an item naming its own `problem` too; a claimed row goes as it is to `light.first` (no "Each
- * pending write as its event"); "Close its pending write" reads the write's key from
- * `light.pendingKey` (no Set node after the write); the note's shared step is shorter. A light
- * template has a sweep and a drop.
+ * pending write as its event", unless `light.first` is that node); with `light.pendingKey`, "Close
+ * its pending write" reads the write's key there (no Set node after the write); the note's shared
+ * step is shorter. A light template has a sweep and a drop.
  */
 const TOOLS = {
 	'template-hubspot-deal-won-enrolment.json': {
@@ -77,6 +77,10 @@ const TOOLS = {
 		},
 	},
 	'template-pipedrive-deal-won-enrolment.json': {
+		light: {
+			first: 'Pipeline → workgroup (edit me)',
+			pendingKey: "$('Person and workgroup').item.json.pendingKey",
+		},
 		keyLine: "Pipedrive's event ID (v2), or the object and the time of the change (v1).",
 		keyOf:
 			"const meta = event.meta || {};\n\treturn meta.version === '2.0' ? `v2:${meta.id}` : `v1:${meta.object}:${meta.id}:${meta.timestamp_micro}`;",
@@ -529,8 +533,9 @@ function sharedNodes(tool) {
 			// LIGHT: after the claim, which passes on every row it claimed; the drop runs once.
 			...(tool.light ? { executeOnce: true } : {}),
 		};
-	// LIGHT: the write's key read from the step before the write (no Set node after it).
-	if (tool.light)
+	// LIGHT with `pendingKey`: the write's key read from the step before the write (no Set node
+	// after it).
+	if (tool.light?.pendingKey)
 		nodes[CLOSE] = JSON.parse(
 			JSON.stringify(nodes[CLOSE]).replaceAll('$json.pendingKey', `(${tool.light.pendingKey})`),
 		);

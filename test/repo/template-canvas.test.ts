@@ -68,12 +68,7 @@ const NOT_YET: Record<string, string[]> = {
 		'right to left 5',
 		'longer than 900 px 5',
 	],
-	'template-pipedrive-deal-won-enrolment.json': [
-		'nodes 37',
-		'overview 2741',
-		'right to left 4',
-		'longer than 900 px 3',
-	],
+	'template-pipedrive-deal-won-enrolment.json': ['nodes 34'],
 	'template-shopify-enrolment.json': [
 		'nodes 43',
 		'overview 2827',
