@@ -98,6 +98,7 @@ const TOOLS = {
 		},
 	},
 	'template-shopify-enrolment.json': {
+		light: { first: 'Each pending write as its event' },
 		keyLine: 'the order (paid) or the refund ID.',
 		keyOf: "return `${'order_id' in event ? 'refund' : 'order'}:${event.id}`;",
 		subject: 'Shopify order or refund',

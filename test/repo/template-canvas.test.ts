@@ -69,12 +69,7 @@ const NOT_YET: Record<string, string[]> = {
 		'longer than 900 px 5',
 	],
 	'template-pipedrive-deal-won-enrolment.json': ['nodes 34'],
-	'template-shopify-enrolment.json': [
-		'nodes 43',
-		'overview 2827',
-		'right to left 4',
-		'longer than 900 px 5',
-	],
+	'template-shopify-enrolment.json': ['nodes 43'],
 	'template-stripe-enrolment.json': [
 		'nodes 57',
 		'overview 3024',
