@@ -35,7 +35,9 @@ const PRETTIER = path.join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cj
  * an item naming its own `problem` too; a claimed row goes as it is to `light.first` (no "Each
  * pending write as its event", unless `light.first` is that node); with `light.pendingKey`, "Close
  * its pending write" reads the write's key there (no Set node after the write); the note's shared
- * step is shorter. A light template has a sweep and a drop.
+ * step is shorter; with `light.tellAfterDrop`, what to tell a person follows the drop, not the claim
+ * (a template whose steps are many: the stop in the middle stands further right). A light template
+ * has a sweep and a drop.
  */
 const TOOLS = {
 	'template-hubspot-deal-won-enrolment.json': {
@@ -59,6 +61,7 @@ const TOOLS = {
 		},
 	},
 	'template-paypal-enrolment.json': {
+		light: { first: 'Each pending write as its event', tellAfterDrop: true },
 		keyLine: "PayPal's event ID.",
 		keyOf: 'return String(event.id);',
 		subject: 'PayPal capture or refund',
@@ -533,6 +536,9 @@ function sharedNodes(tool) {
 			}),
 			// LIGHT: after the claim, which passes on every row it claimed; the drop runs once.
 			...(tool.light ? { executeOnce: true } : {}),
+			// LIGHT with `tellAfterDrop`: what to tell a person follows the drop, which passes on even
+			// when it dropped nothing.
+			...(tool.light?.tellAfterDrop ? { alwaysOutputData: true } : {}),
 		};
 	// LIGHT with `pendingKey`: the write's key read from the step before the write (no Set node
 	// after it).
@@ -622,7 +628,10 @@ function sharedConnections(tool, triggers) {
 		[SCHEDULE]: [schedule],
 		[TABLE_ID]: [[TABLE]],
 		[CLAIM_STOPPED]: [[CLAIM]],
-		[CLAIM]: [light ? [CLAIMED, DROP, GAVE_UP] : [CLAIMED]],
+		[CLAIM]: [
+			!light ? [CLAIMED] : tool.light.tellAfterDrop ? [CLAIMED, DROP] : [CLAIMED, DROP, GAVE_UP],
+		],
+		...(tool.light?.tellAfterDrop ? { [DROP]: [[GAVE_UP]] } : {}),
 		[CLAIMED]: [[light ? tool.light.first : EACH]],
 		[REMEMBER]: [[CLOSE]],
 		[KEEP]: [[DELIVERY]],
