@@ -37,7 +37,7 @@ const PRETTIER = path.join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cj
  * its pending write" reads the write's key there (no Set node after the write); the note's shared
  * step is shorter; with `light.tellAfterDrop`, what to tell a person follows the drop, not the claim
  * (a template whose steps are many: the stop in the middle stands further right). A light template
- * has a sweep and a drop.
+ * has a sweep.
  */
 const TOOLS = {
 	'template-hubspot-deal-won-enrolment.json': {
@@ -138,6 +138,7 @@ const TOOLS = {
 	// WooCommerce closes every claimed row on its own (its Switch has a branch for an order that
 	// is paid no more): no "Drop what no step wrote".
 	'template-woocommerce-enrolment.json': {
+		light: { first: 'Each pending write as its event' },
 		keyLine: 'the order, its status and the time it changed.',
 		keyOf:
 			'return `${event.id}:${event.status}:${event.date_modified_gmt || event.date_modified}`;',
@@ -629,7 +630,11 @@ function sharedConnections(tool, triggers) {
 		[TABLE_ID]: [[TABLE]],
 		[CLAIM_STOPPED]: [[CLAIM]],
 		[CLAIM]: [
-			!light ? [CLAIMED] : tool.light.tellAfterDrop ? [CLAIMED, DROP] : [CLAIMED, DROP, GAVE_UP],
+			!light
+				? [CLAIMED]
+				: tool.light.tellAfterDrop
+					? [CLAIMED, DROP]
+					: [CLAIMED, ...(tool.dropped ? [DROP] : []), GAVE_UP],
 		],
 		...(tool.light?.tellAfterDrop ? { [DROP]: [[GAVE_UP]] } : {}),
 		[CLAIMED]: [[light ? tool.light.first : EACH]],
@@ -687,8 +692,8 @@ const ordered = ({ parameters, id, name, type, typeVersion, position, ...rest })
 function build(file, wf) {
 	const tool = TOOLS[file];
 	if (!tool) throw new Error(`${file}: not in TOOLS of scripts/templates.mjs`);
-	if (tool.light && !(tool.sweep && tool.dropped))
-		throw new Error(`${file}: a light template has a sweep and a drop (TOOLS)`);
+	if (tool.light && !(tool.sweep && (tool.dropped || !tool.light.tellAfterDrop)))
+		throw new Error(`${file}: a light template has a sweep (and a drop to tell after) (TOOLS)`);
 	const shared = sharedNodes(tool);
 	const byName = new Map(wf.nodes.map((n) => [n.name, n]));
 	const triggers = wf.nodes
