@@ -25,9 +25,26 @@ const dirAt = process.argv.indexOf('--dir');
 const EXAMPLES = dirAt > 0 ? path.resolve(process.argv[dirAt + 1]) : path.join(ROOT, 'examples');
 const PRETTIER = path.join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
 
-/** Per template: what the shared nodes say about its tool. */
+/**
+ * Per template: what the shared nodes say about its tool.
+ *
+ * LIGHT (`light`, issue 56 point 3: a canvas that reads in a minute, left to right): the schedule
+ * starts the table and the sweep only; the drop and what to tell a person follow the claim (after
+ * the claimed writes, placed higher) or a failed sweep; what the schedule must tell stops at the
+ * template's early stop ("Stop with the reason", in the middle), which, like the last stop, takes
+ * an item naming its own `problem` too; a claimed row goes as it is to `light.first` (no "Each
+ * pending write as its event", unless `light.first` is that node); with `light.pendingKey`, "Close
+ * its pending write" reads the write's key there (no Set node after the write); the note's shared
+ * step is shorter; with `light.tellAfterDrop`, what to tell a person follows the drop, not the claim
+ * (a template whose steps are many: the stop in the middle stands further right). A light template
+ * has a sweep.
+ */
 const TOOLS = {
 	'template-hubspot-deal-won-enrolment.json': {
+		light: {
+			first: 'Pipeline → workgroup (edit me)',
+			pendingKey: "$('Contact and workgroup').item.json.pendingKey",
+		},
 		keyLine: "HubSpot's event ID.",
 		keyOf: 'return String(event.eventId);',
 		subject: 'HubSpot deal',
@@ -38,12 +55,13 @@ const TOOLS = {
 		sweep: {
 			list: 'What changed at HubSpot',
 			each: 'Each deal won at HubSpot',
-			key: '$json.key',
-			event: '$json.event',
+			key: 'String($json.id)',
+			event: "'won:' + $json.id + ':' + (($json.properties || {}).closedate || '')",
 			tool: 'HubSpot',
 		},
 	},
 	'template-paypal-enrolment.json': {
+		light: { first: 'Each pending write as its event', tellAfterDrop: true },
 		keyLine: "PayPal's event ID.",
 		keyOf: 'return String(event.id);',
 		subject: 'PayPal capture or refund',
@@ -62,6 +80,10 @@ const TOOLS = {
 		},
 	},
 	'template-pipedrive-deal-won-enrolment.json': {
+		light: {
+			first: 'Pipeline → workgroup (edit me)',
+			pendingKey: "$('Person and workgroup').item.json.pendingKey",
+		},
 		keyLine: "Pipedrive's event ID (v2), or the object and the time of the change (v1).",
 		keyOf:
 			"const meta = event.meta || {};\n\treturn meta.version === '2.0' ? `v2:${meta.id}` : `v1:${meta.object}:${meta.id}:${meta.timestamp_micro}`;",
@@ -79,6 +101,7 @@ const TOOLS = {
 		},
 	},
 	'template-shopify-enrolment.json': {
+		light: { first: 'Each pending write as its event' },
 		keyLine: 'the order (paid) or the refund ID.',
 		keyOf: "return `${'order_id' in event ? 'refund' : 'order'}:${event.id}`;",
 		subject: 'Shopify order or refund',
@@ -115,6 +138,7 @@ const TOOLS = {
 	// WooCommerce closes every claimed row on its own (its Switch has a branch for an order that
 	// is paid no more): no "Drop what no step wrote".
 	'template-woocommerce-enrolment.json': {
+		light: { first: 'Each pending write as its event' },
 		keyLine: 'the order, its status and the time it changed.',
 		keyOf:
 			'return `${event.id}:${event.status}:${event.date_modified_gmt || event.date_modified}`;',
@@ -152,6 +176,8 @@ const DELIVERY = 'A delivery?';
 const GAVE_UP = 'What this run must tell a person';
 const STOP = 'Stop: tell a person';
 const DROP = 'Drop what no step wrote';
+/** LIGHT: the stop in the middle (the template's early stop, which also tells what the schedule must). */
+const STOP_EARLY = 'Stop with the reason';
 const SWEPT = 'When the last sweep ran';
 const NOT_RECORDED = 'Changes not recorded yet';
 const RECORD = 'Keep each change as pending';
@@ -277,7 +303,11 @@ const claim = (conditions) => {
 const EVENT_OF_WRITE = `$('${SKIP}').isExecuted ? $('${SKIP}').first().json.handledEventKey : (($('${CLAIMED}').isExecuted && $('${CLAIMED}').all().find((r) => r.json.key === String($json.pendingKey))) || { json: {} }).json.event`;
 
 // The tries of a failed write: 1 for a delivery, one more than its row had for a retried one.
-const ATTEMPTS = `Number((($('${EACH}').isExecuted && $('${EACH}').all().find((r) => r.json.pendingKey === String($json.pendingKey))) || { json: {} }).json.pendingAttempts || 0) + 1`;
+// A light template (LIGHT) has no "Each pending write as its event": the claimed row says it.
+const attemptsOf = ({ light }) =>
+	light
+		? `Number((($('${CLAIMED}').isExecuted && $('${CLAIMED}').all().find((r) => r.json.key === String($json.pendingKey))) || { json: {} }).json.attempts || 0) + 1`
+		: `Number((($('${EACH}').isExecuted && $('${EACH}').all().find((r) => r.json.pendingKey === String($json.pendingKey))) || { json: {} }).json.pendingAttempts || 0) + 1`;
 
 const skipCode = ({
 	keyLine,
@@ -342,8 +372,18 @@ const inWords = (text) =>
  * (the event, the buyer and workgroup, and what to do), with network error codes in words; its
  * description holds each write's reason as Knolyx gave it.
  */
-const stopError = ({ subject, reread, sweep }) =>
-	`={{ JSON.stringify({ message: $input.all().map((item) => ({ ...item.json, said: ${inWords('item.json.detail')} })).map((row) => ${sweep ? `row.key === '${SWEEP_ROW}' ? ${sweepFailed(sweep)} : ` : ''}row.status === 'gave up' ? 'Knolyx did not take the write for ${subject} ' + row.key + ' in ${MAX_ATTEMPTS} tries, a day: ' + row.said + '. No more tries: fix the cause, then set the row\\'s status back to pending in the data table ' + ($('${TABLE}').first().json.name || 'of this workflow') + '.' : 'Knolyx did not take the write for ${subject} ' + row.key + ': ' + row.said + '. Kept as pending in the data table (try ' + row.attempts + ' of ${MAX_ATTEMPTS}); this workflow tries it again every 15 minutes, reading ${reread} first. Nothing to do unless it keeps failing.').join(' '), description: 'As Knolyx said it: ' + $input.all().map((item) => item.json.key + ': ' + (item.json.key === '${SWEEP_ROW}' ? item.json.event : item.json.detail)).join('; ') }) }}`;
+const stopError = ({ subject, reread, sweep, light }) => {
+	const said = light ? 'String(item.json.detail)' : 'item.json.detail';
+	const row = `${sweep ? `row.key === '${SWEEP_ROW}' ? ${sweepFailed(sweep)} : ` : ''}row.status === 'gave up' ? 'Knolyx did not take the write for ${subject} ' + row.key + ' in ${MAX_ATTEMPTS} tries, a day: ' + row.said + '. No more tries: fix the cause, then set the row\\'s status back to pending in the data table ' + ($('${TABLE}').first().json.name || 'of this workflow') + '.' : 'Knolyx did not take the write for ${subject} ' + row.key + ': ' + row.said + '. Kept as pending in the data table (try ' + row.attempts + ' of ${MAX_ATTEMPTS}); this workflow tries it again every 15 minutes, reading ${reread} first. Nothing to do unless it keeps failing.'`;
+	const reasons = (items) =>
+		`${items}.map((item) => item.json.key + ': ' + (item.json.key === '${SWEEP_ROW}' ? item.json.event : item.json.detail)).join('; ')`;
+	if (!light)
+		return `={{ JSON.stringify({ message: $input.all().map((item) => ({ ...item.json, said: ${inWords(said)} })).map((row) => ${row}).join(' '), description: 'As Knolyx said it: ' + ${reasons('$input.all()')} }) }}`;
+	// A light template's stops also take an item that names its own problem (an ID missing from the
+	// mapping, no contact): its message is that problem, as it is.
+	const rows = `$input.all().filter((item) => !item.json.problem)`;
+	return `={{ JSON.stringify({ message: $input.all().map((item) => item.json.problem ? item.json.problem : ((row) => ${row})({ ...item.json, said: ${inWords(said)} })).join(' '), description: ${rows}.length ? 'As Knolyx said it: ' + ${reasons(rows)} : '' }) }}`;
+};
 
 /**
  * What the stop says of a sweep that could not read the tool's list (told once per cause: the row
@@ -446,10 +486,10 @@ function sharedNodes(tool) {
 				filters: { conditions: [condition('key', 'eq', '={{ String($json.pendingKey) }}')] },
 				columns: setColumns({
 					key: '={{ String($json.pendingKey) }}',
-					status: `={{ ${ATTEMPTS} >= ${MAX_ATTEMPTS} ? 'gave up' : 'pending' }}`,
-					attempts: `={{ ${ATTEMPTS} }}`,
+					status: `={{ ${attemptsOf(tool)} >= ${MAX_ATTEMPTS} ? 'gave up' : 'pending' }}`,
+					attempts: `={{ ${attemptsOf(tool)} }}`,
 					// A write that gave up names its execution: the schedule's last step reads it back.
-					detail: `={{ (${ATTEMPTS} >= ${MAX_ATTEMPTS} ? 'gave up in execution ' + $execution.id + ': ' : '') + (($json.error || {}).message || 'no reason given') + ' (' + $json.email + ', workgroup ' + $json.workgroupId + ')' }}`,
+					detail: `={{ (${attemptsOf(tool)} >= ${MAX_ATTEMPTS} ? 'gave up in execution ' + $execution.id + ': ' : '') + (($json.error || {}).message || 'no reason given') + ' (' + $json.email + ', workgroup ' + $json.workgroupId + ')' }}`,
 					// The event the write is for: once the schedule completes it, a resend of it is skipped.
 					event: `={{ $('${SKIP}').isExecuted ? $('${SKIP}').item.json.handledEventKey : $('${CLAIMED}').item.json.event }}`,
 				}),
@@ -490,10 +530,26 @@ function sharedNodes(tool) {
 	};
 	if (tool.sweep) Object.assign(nodes, sweepNodes(tool.sweep));
 	if (tool.dropped)
-		nodes[DROP] = updateRows(
-			[condition('status', 'eq', 'retrying'), condition('detail', 'eq', thisRun)],
-			{ status: 'dropped', detail: tool.dropped },
+		nodes[DROP] = {
+			...updateRows([condition('status', 'eq', 'retrying'), condition('detail', 'eq', thisRun)], {
+				status: 'dropped',
+				detail: tool.dropped,
+			}),
+			// LIGHT: after the claim, which passes on every row it claimed; the drop runs once.
+			...(tool.light ? { executeOnce: true } : {}),
+			// LIGHT with `tellAfterDrop`: what to tell a person follows the drop, which passes on even
+			// when it dropped nothing.
+			...(tool.light?.tellAfterDrop ? { alwaysOutputData: true } : {}),
+		};
+	// LIGHT with `pendingKey`: the write's key read from the step before the write (no Set node
+	// after it).
+	if (tool.light?.pendingKey)
+		nodes[CLOSE] = JSON.parse(
+			JSON.stringify(nodes[CLOSE]).replaceAll('$json.pendingKey', `(${tool.light.pendingKey})`),
 		);
+	// LIGHT: the stop in the middle of the canvas, for what the schedule's run must tell and for a
+	// problem the steps name early (the same message as the last stop's).
+	if (tool.light) nodes[STOP_EARLY] = { ...nodes[STOP] };
 	return nodes;
 }
 
@@ -552,12 +608,13 @@ function sweepNodes({ key, event, tool }) {
 /** The shared connections: from each shared node, its main outputs (node names). */
 function sharedConnections(tool, triggers) {
 	// With a sweep, the claims follow a sweep that read the tool (they read the same tool).
-	const schedule = [
-		TABLE_ID,
-		tool.sweep ? SWEPT : CLAIM_STOPPED,
-		...(tool.dropped ? [DROP] : []),
-		GAVE_UP,
-	];
+	// LIGHT: the schedule starts the table and the sweep only; what runs after every claimed write
+	// (the drop, then what to tell a person) follows the claim, or a sweep that failed, so that the
+	// canvas reads left to right with no connection across it (issue 56, point 3).
+	const light = Boolean(tool.light);
+	const schedule = light
+		? [TABLE_ID, SWEPT]
+		: [TABLE_ID, tool.sweep ? SWEPT : CLAIM_STOPPED, ...(tool.dropped ? [DROP] : []), GAVE_UP];
 	const sweep = tool.sweep
 		? {
 				[SWEPT]: [[tool.sweep.list]],
@@ -572,12 +629,20 @@ function sharedConnections(tool, triggers) {
 		[SCHEDULE]: [schedule],
 		[TABLE_ID]: [[TABLE]],
 		[CLAIM_STOPPED]: [[CLAIM]],
-		[CLAIM]: [[CLAIMED]],
-		[CLAIMED]: [[EACH]],
+		[CLAIM]: [
+			!light
+				? [CLAIMED]
+				: tool.light.tellAfterDrop
+					? [CLAIMED, DROP]
+					: [CLAIMED, ...(tool.dropped ? [DROP] : []), GAVE_UP],
+		],
+		...(tool.light?.tellAfterDrop ? { [DROP]: [[GAVE_UP]] } : {}),
+		[CLAIMED]: [[light ? tool.light.first : EACH]],
 		[REMEMBER]: [[CLOSE]],
 		[KEEP]: [[DELIVERY]],
 		[DELIVERY]: [[STOP], []],
-		[GAVE_UP]: [[STOP]],
+		[GAVE_UP]: [[light ? STOP_EARLY : STOP]],
+		...(light ? { [FAILED]: [[GAVE_UP]] } : {}),
 	};
 }
 
@@ -586,11 +651,15 @@ const link = (node) => ({ node, type: 'main', index: 0 });
 /** The set-up step every overview note has for the table and for failures (its number kept). */
 const noteStep = (n, sweep) =>
 	`${n}. **When a run needs you**: in *Workflow settings → Error workflow*, choose a workflow that starts with an *Error Trigger* and sends you a message (none yet: *Error Trigger* → *Send Email*; on n8n 2, publish it: n8n runs only a published one). It gets every run this workflow could not finish: an ID missing from the *(edit me)* mapping, a write Knolyx did not take (kept as pending and tried again every 15 minutes), a write that gave up after ${MAX_ATTEMPTS} tries${sweep ? `, a sweep that cannot read ${sweep.tool} (once per cause)` : ''}. The pending writes are in *Overview → Data tables*, in the table named \`Knolyx pending writes\` and this workflow's ID: the workflow makes it the first time it needs it. **n8n 1.x** (its Data table node makes no tables): create it by hand with the columns \`key\` (string), \`status\` (string), \`attempts\` (number), \`detail\` (string), \`event\` (string), and paste its ID (the end of its address) into *${TABLE_ID}*.`;
+/** LIGHT: the same step, shorter (the overview note of at most 2 200 characters, issue 56). */
+const noteStepLight = (n, sweep) =>
+	`${n}. **When a run needs you**: in *Workflow settings → Error workflow*, pick a published workflow that starts with an *Error Trigger* and sends you a message. It gets each run that could not finish: an ID missing from the *(edit me)* mapping, a write Knolyx did not take (retried every 15 minutes, up to ${MAX_ATTEMPTS} times), a sweep that cannot read ${sweep.tool} (once per cause). **n8n 1.x only**: make a data table with the columns \`key\`, \`status\`, \`detail\`, \`event\` (string), \`attempts\` (number) and paste its ID into *${TABLE_ID}* (n8n 2 makes it).`;
 const STEP = /^(\d+)\. \*\*When a run needs you\*\*:.*$/m;
 
 /** A sticky note with the shared step as this script writes it. */
 function note(n, tool) {
-	const content = n.parameters.content.replace(STEP, (_, number) => noteStep(number, tool.sweep));
+	const step = tool.light ? noteStepLight : noteStep;
+	const content = n.parameters.content.replace(STEP, (_, number) => step(number, tool.sweep));
 	return { ...n, parameters: { ...n.parameters, content } };
 }
 
@@ -623,6 +692,8 @@ const ordered = ({ parameters, id, name, type, typeVersion, position, ...rest })
 function build(file, wf) {
 	const tool = TOOLS[file];
 	if (!tool) throw new Error(`${file}: not in TOOLS of scripts/templates.mjs`);
+	if (tool.light && !(tool.sweep && (tool.dropped || !tool.light.tellAfterDrop)))
+		throw new Error(`${file}: a light template has a sweep (and a drop to tell after) (TOOLS)`);
 	const shared = sharedNodes(tool);
 	const byName = new Map(wf.nodes.map((n) => [n.name, n]));
 	const triggers = wf.nodes

@@ -3327,10 +3327,11 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 			more(heal) {
 				/**
 				 * A capture PayPal made now for `who` and never delivered: PayPal holds the capture, its
-				 * order and its event (listed by GET /v1/notifications/webhooks-events); `refund()` refunds
-				 * it in full, the refund's event never delivered either.
+				 * order and its event (listed by GET /v1/notifications/webhooks-events; not with `listed:
+				 * false`, an event delivered long ago); `refund()` refunds it in full, the refund's event
+				 * never delivered either.
 				 */
-				const undelivered = (tag, who) => {
+				const undelivered = (tag, who, { listed = true } = {}) => {
 					const captureId = `9${tag}`.toUpperCase().padEnd(17, '0').slice(0, 17);
 					const orderId = `5${tag}`.toUpperCase().padEnd(17, '0').slice(0, 17);
 					const paid = { ...structuredClone(capture), id: captureId, status: 'COMPLETED' };
@@ -3348,7 +3349,7 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 					event.id = `WH-${captureId}-PAID`;
 					event.create_time = new Date().toISOString();
 					event.resource = { ...event.resource, id: captureId };
-					paypalHas(`/v1/notifications/webhooks-events/${event.id}`, event);
+					if (listed) paypalHas(`/v1/notifications/webhooks-events/${event.id}`, event);
 					return {
 						captureId,
 						refund() {
@@ -3411,6 +3412,62 @@ describe("11. published, with the tools' own deliveries: a forged one starts not
 						page_size: '100',
 					});
 				});
+
+				// Issue 56, point 3: PayPal's schedule tells what it must after "Drop what no step wrote"
+				// (not after the claim, as the other light templates do): a write that gives up still
+				// stops the run with its message.
+				test('a write that gave up: its 96th try fails, the row says gave up, and the run stops naming the write; no more tries', async () => {
+					// A capture PayPal holds, whose event the sweep does not list (delivered long ago).
+					const who = { email: 'ida.rhodes@example.com', first: 'Ida', last: 'Rhodes' };
+					const { captureId } = undelivered('GaveUpAfterDrop', who, { listed: false });
+					// A schedule run first: on n8n 2 it makes the table (when this test runs alone).
+					await heal.scheduleRuns(1);
+					await heal.settled();
+					const before = (await executionsOf(rest, WF.paypal.id)).length;
+					await heal.knolyxDown();
+					let stopped;
+					try {
+						await pending.paypal.insert([
+							{
+								key: `capture:${captureId}`,
+								status: 'pending',
+								attempts: 95,
+								detail: 'Knolyx down',
+							},
+						]);
+						const row = await heal.rowWith(`capture:${captureId}`, 'gave up');
+						expect(row).toMatchObject({ attempts: 96 });
+						expect(row.detail).toMatch(
+							/^gave up in execution \d+: .*\(ida\.rhodes@example\.com, workgroup 201\)$/,
+						);
+						stopped = await waitFor(
+							async () => {
+								const list = await executionsOf(rest, WF.paypal.id);
+								for (const e of list
+									.slice(0, list.length - before)
+									.filter((r) => r.status === 'error')) {
+									const run = await execution(rest, e.id);
+									const message = run.run?.resultData?.error?.message ?? '';
+									if (message.includes(`capture:${captureId} in 96 tries`)) return message;
+								}
+								return false;
+							},
+							{ timeoutMs: 60_000, what: 'the schedule run that stops naming the write' },
+						);
+					} finally {
+						await heal.knolyxBack();
+					}
+					expect(stopped).toMatch(
+						/^Knolyx did not take the write for PayPal capture or refund capture:9GAVEUPAFTERDROP0 in 96 tries, a day: gave up in execution \d+: .*No more tries: fix the cause/,
+					);
+					await heal.settled();
+					await heal.scheduleRuns(2);
+					expect(await heal.rowOf(`capture:${captureId}`)).toMatchObject({
+						status: 'gave up',
+						attempts: 96,
+					});
+					expect(membersOf(await sb.state(), 201)).not.toContain('ida.rhodes@example.com');
+				}, 240_000);
 			},
 		},
 	);

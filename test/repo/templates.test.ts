@@ -172,11 +172,29 @@ describe('the shared part of the payment and CRM templates, written by scripts/t
 					first: 'Pending writes table ID on n8n 1.x',
 				});
 			}
-			const schedule = connections['Retry pending writes every 15 minutes'].main[0];
+			// A light canvas (issue 56, point 3): what runs after every claimed write follows the claim
+			// (the claimed writes first, highest), or the drop after it, or a sweep that failed.
+			const light = connections['Claim pending writes'].main[0].length > 1;
+			const afterDrop =
+				light &&
+				connections['Drop what no step wrote']?.main[0]?.map((l) => l.node).join() ===
+					'What this run must tell a person';
+			const schedule =
+				connections[light ? 'Claim pending writes' : 'Retry pending writes every 15 minutes']
+					.main[0];
 			expect({ file, last: schedule.at(-1)!.node }).toEqual({
 				file,
-				last: 'What this run must tell a person',
+				last: afterDrop ? 'Drop what no step wrote' : 'What this run must tell a person',
 			});
+			if (light) {
+				const next = schedule.map((l) => l.node);
+				const byHeight = [...next].sort((a, b) => at(a).position![1] - at(b).position![1]);
+				expect({ file, next }).toEqual({ file, next: byHeight });
+				expect({ file, first: next[0] }).toEqual({ file, first: 'Writes this run claimed' });
+				expect(connections['Remember why the sweep failed'].main[0].map((l) => l.node)).toEqual([
+					'What this run must tell a person',
+				]);
+			}
 		}
 	});
 
