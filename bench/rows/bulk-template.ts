@@ -335,7 +335,7 @@ export async function benchBulkTemplate(sandbox: SandboxProcess): Promise<void> 
 				...(got.pollErrors?.length
 					? [
 							'',
-							`Status polls that failed and were asked again: ${got.pollErrors.length} (${[...new Set(got.pollErrors)].join('; ')}): n8n's event loop was busy for seconds at a time with the ${N} items, and its server closed the idle kept-alive connection while the next poll was already on it. The form page's own script does not poll again after a failed poll, but a browser sends a request again by itself when a reused connection closes before any answer: in test/e2e/bulk-template.e2e.test.mjs (section 5) Chromium's form page takes 2 000 rows to the ending page and its report.`,
+							`Status polls that failed and were asked again: ${got.pollErrors.length} (${[...new Set(got.pollErrors)].join('; ')}). A failed fetch: n8n's event loop was busy for seconds at a time with the ${N} items, and its server closed the idle kept-alive connection while the next poll was already on it. An HTTP error: n8n's status route answered one (as while its database ping fails), after which the form page's own script polls again too. The form page's own script does not poll again after a failed poll, but a browser sends a request again by itself when a reused connection closes before any answer: in test/e2e/bulk-template.e2e.test.mjs (section 5) Chromium's form page takes 2 000 rows to the ending page and its report.`,
 						]
 					: []),
 			].join('\n'),

@@ -48,6 +48,9 @@ function pageFiles(html) {
 	});
 }
 
+/** The status answers at which n8n's form page stops polling (templates/form-trigger.handlebars). */
+const FORM_PAGE_ENDS = ['form-waiting', 'success', 'null', 'canceled', 'crashed', 'error'];
+
 const statusUrl = (waitingUrl) => {
 	const url = new URL(waitingUrl);
 	url.pathname += '/n8n-execution-status';
@@ -91,20 +94,24 @@ export async function uploadToForm(
 		return { status: posted.status, answer: answer.slice(0, 500), uploadMs };
 	const executionId = new URL(formWaitingUrl).pathname.split('/').pop();
 	let state;
-	// A poll the server drops (a reused idle connection it closed meanwhile) is asked again.
+	// A poll the server drops (a reused idle connection it closed meanwhile) is asked again, and so
+	// is any answer but an end (n8n's form page polls again after it, as when the status route
+	// answers an error while n8n's database ping fails).
 	const pollErrors = [];
 	for (const deadline = Date.now() + timeoutMs; ; ) {
 		try {
-			state = (await (await fetch(statusUrl(formWaitingUrl))).text()).trim();
+			const polled = await fetch(statusUrl(formWaitingUrl));
+			const text = (await polled.text()).trim();
+			if (polled.ok) state = text;
+			else pollErrors.push(`HTTP ${polled.status}: ${text.slice(0, 200)}`);
 		} catch (error) {
 			pollErrors.push(
 				`${error.message}${error.cause ? ` (${error.cause.code ?? error.cause.message})` : ''}`,
 			);
 			if (pollErrors.length > 20)
 				throw new Error(`the status poll failed: ${pollErrors.join('; ')}`);
-			state = 'running';
 		}
-		if (!['new', 'running', 'waiting'].includes(state)) break;
+		if (FORM_PAGE_ENDS.includes(state)) break;
 		if (Date.now() > deadline)
 			throw new Error(
 				`the form's execution ${executionId} is still ${state} after ${timeoutMs} ms`,
