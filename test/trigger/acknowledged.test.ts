@@ -129,12 +129,18 @@ it('events whose execution n8n cannot create are answered with an error and each
 	);
 }, 150_000);
 
-it('a resend while the first delivery is being created is answered 503 and does not run; once created, resends are duplicates', async () => {
+/** A process whose first delivery of `id` waits while n8n creates its execution (held there). */
+async function heldCreation(id: string) {
 	const store = new ExecutionStore();
 	const h = await startProcess(store);
-	const held = store.hold('m-1');
-	const first = put(h, 'm-1');
+	const held = store.hold(id);
+	const first = put(h, id);
 	await held.reached;
+	return { store, h, held, first };
+}
+
+it('a resend while the first delivery is being created is answered 503 and does not run; once created, resends are duplicates', async () => {
+	const { h, held, first } = await heldCreation('m-1');
 	// Two resends while n8n is still creating the execution: neither runs, neither is "duplicate".
 	expect(await Promise.all([put(h, 'm-1'), put(h, 'm-1')])).toEqual([503, 503]);
 	held.release();
@@ -145,11 +151,7 @@ it('a resend while the first delivery is being created is answered 503 and does 
 });
 
 it('when the creation fails after a resend was answered 503, the next resend runs (once)', async () => {
-	const store = new ExecutionStore();
-	const h = await startProcess(store);
-	const held = store.hold('m-2');
-	const first = put(h, 'm-2');
-	await held.reached;
+	const { store, h, held, first } = await heldCreation('m-2');
 	expect(await put(h, 'm-2')).toBe(503);
 	store.locked = true;
 	held.release();
@@ -162,11 +164,7 @@ it('when the creation fails after a resend was answered 503, the next resend run
 });
 
 it('an id whose creation failed is not carried into the save of another delivery that ran meanwhile', async () => {
-	const store = new ExecutionStore();
-	const h = await startProcess(store);
-	const held = store.hold('lost-1');
-	const first = put(h, 'lost-1');
-	await held.reached;
+	const { store, h, held, first } = await heldCreation('lost-1');
 	expect(await put(h, 'other-1')).toBe(200); // created and saved while lost-1 waits
 	store.locked = true;
 	held.release();
