@@ -26,6 +26,7 @@ import {
 import { join, relative } from 'node:path';
 import type { INode, INodeParameters } from 'n8n-workflow';
 
+import { wanted } from './config';
 import { machineBusyMs, processCpuMs } from './lib';
 import { importEsm, RUNTIME_SCRIPT, runtimeDir } from './runtime-dir';
 import { buyers, DEMO_CREDENTIALS, httpEnrol, knolyxEnrol, type Batching } from './workflows';
@@ -229,18 +230,14 @@ function buildBaseline(): void {
 	execFileSync('tar', ['-x', '-C', src], { input: archive });
 	symlinkSync(join(REPO, 'node_modules'), join(src, 'node_modules'), 'dir');
 	buildPackage(src, BASELINE_PKG);
-	const renameCredential = (dir: string): void => {
-		for (const entry of readdirSync(dir)) {
-			const file = join(dir, entry);
-			if (statSync(file).isDirectory()) renameCredential(file);
-			else if (entry.endsWith('.js')) {
-				const text = readFileSync(file, 'utf8');
-				const renamed = text.replace(/(['"])knolyxApi\1/g, `$1${BASELINE.credentialType}$1`);
-				if (renamed !== text) writeFileSync(file, renamed);
-			}
-		}
-	};
-	renameCredential(join(BASELINE_PKG, 'dist'));
+	const dist = join(BASELINE_PKG, 'dist');
+	for (const entry of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
+		if (!entry.endsWith('.js')) continue;
+		const file = join(dist, entry);
+		const text = readFileSync(file, 'utf8');
+		const renamed = text.replace(/(['"])knolyxApi\1/g, `$1${BASELINE.credentialType}$1`);
+		if (renamed !== text) writeFileSync(file, renamed);
+	}
 	const manifest = JSON.parse(readFileSync(join(BASELINE_PKG, 'package.json'), 'utf8')) as {
 		name: string;
 	};
@@ -271,8 +268,10 @@ export async function startRealN8n(
 	const userFolder = options.flavour ? `${USER_FOLDER}-${options.flavour.name}` : USER_FOLDER;
 	mkdirSync(userFolder, { recursive: true });
 	await runtime.linkPackage({ userFolder, packageDir: PKG });
-	// The default n8n also loads the baseline (inert unless a workflow uses its nodes).
+	// The default n8n also loads the baseline when row 9 runs (inert unless a workflow uses its
+	// nodes); no other row builds it.
 	if (!options.flavour) {
+		if (!wanted('n8n-trigger')) baselineProblem ??= 'row 9 is not in this run';
 		if (baselineProblem === undefined) {
 			try {
 				buildBaseline();

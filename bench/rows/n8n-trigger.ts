@@ -169,6 +169,20 @@ async function push(
 	return { deliveries: bodies.length, ms, executions, statuses, n8nCpuMs, otherCores };
 }
 
+/** One measured run of `target` (push), as a Round. */
+async function measureRound(
+	sandbox: SandboxProcess,
+	target: Target,
+	bodies: string[],
+	expected: number,
+	round: number,
+	unique: number,
+): Promise<Round> {
+	const r = await push(sandbox, target, bodies, expected);
+	const { name, engine, kind, version } = target;
+	return { ...r, target: name, engine, kind, version, round, unique };
+}
+
 export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> {
 	const unique = QUICK ? 100 : 1000;
 	const title = `${unique} unique events + 10 % resent, twice, ${IN_FLIGHT} in flight`;
@@ -281,16 +295,8 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 		const { bodies, ids } = sequence(unique, random);
 		for (const target of turn === 1 ? targets : [...targets].reverse()) {
 			const expected = target.kind === 'webhook' ? bodies.length : ids.length; // the Webhook node runs every delivery
-			const r = await push(sandbox, target, bodies, expected);
-			rounds.push({
-				...r,
-				target: target.name,
-				engine: target.engine,
-				kind: target.kind,
-				version: target.version,
-				round: turn,
-				unique: ids.length,
-			});
+			const r = await measureRound(sandbox, target, bodies, expected, turn, ids.length);
+			rounds.push(r);
 			log(
 				`  ${target.name.padEnd(32)} round ${turn}: ${bodies.length} deliveries in ${r.ms} ms (${round1(bodies.length / (r.ms / 1000))}/s), executions ${r.executions} (expected ${expected}), n8n cpu ${r.n8nCpuMs} ms, other load ${round1(r.otherCores)} cores, load ${round(loadavg()[0], 1)}`,
 			);
@@ -309,16 +315,14 @@ export async function benchTriggerInN8n(sandbox: SandboxProcess): Promise<void> 
 		const measured: Partial<Record<'today' | 'baseline', Round>> = {};
 		const order = pair % 2 === 1 ? [today, then] : [then, today];
 		for (const target of order) {
-			const r = await push(sandbox, target, bodies, ids.length);
-			measured[target === today ? 'today' : 'baseline'] = {
-				...r,
-				target: target.name,
-				engine: target.engine,
-				kind: target.kind,
-				version: target.version,
-				round: 2 + pair,
-				unique: ids.length,
-			};
+			measured[target === today ? 'today' : 'baseline'] = await measureRound(
+				sandbox,
+				target,
+				bodies,
+				ids.length,
+				2 + pair,
+				ids.length,
+			);
 		}
 		const done = measured as Record<'today' | 'baseline', Round>;
 		const names = order.map((t) => (t === today ? 'today' : 'baseline')).join(' then ');
